@@ -1,0 +1,3 @@
+"""kenning: persistent, project-scoped memory for coding agents."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,356 @@
+"""The `kenning` command: parse, make one library call, render. No logic lives here."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .errors import KenningError
+from .records import KINDS, Hit
+
+
+@click.group()
+@click.version_option(__version__, prog_name="kenning")
+@click.option("-C", "--project", "project_dir", type=click.Path(file_okay=False),
+              help="Run as if started in this directory (default: current directory).")
+@click.pass_context
+def cli(ctx: click.Context, project_dir: str | None) -> None:
+    """Project memory for coding agents: facts in git, a derived search index."""
+    ctx.obj = project_dir
+
+
+def _project():
+    from .paths import current_project
+
+    ctx = click.get_current_context()
+    directory = ctx.find_root().obj
+    if directory is not None and not Path(directory).is_dir():
+        raise KenningError(f"{directory} is not a readable directory")
+    if directory is None:
+        try:
+            os.getcwd()
+        except OSError as exc:
+            raise KenningError("the current directory is unreadable; cd somewhere else") from exc
+    return current_project(directory)
+
+
+def _clock():
+    """`KENNING_NOW` (ISO time) pins the clock, for reproducible demos and tests."""
+    from .factfile import parse_time, utc_now
+
+    pinned = os.environ.get("KENNING_NOW")
+    if not pinned:
+        return utc_now
+    moment = parse_time(pinned, "KENNING_NOW", "value")
+    return lambda: moment
+
+
+def _memory():
+    from .config import load_config
+    from .memory import Memory
+
+    project = _project()
+    return Memory(project, embedder_name=load_config(project).embedder, clock=_clock())
+
+
+def _pct(value: float | int) -> str:
+    return f"{value:.2f}"
+
+
+# ---- init ---------------------------------------------------------------------------------
+@cli.command()
+@click.option("--move-facts/--no-move-facts", default=None,
+              help="Move personal codebase and decision facts into the project store.")
+def init(move_facts: bool | None) -> None:
+    """Opt this project in: create .kenning/ (shared through git) and the merge driver."""
+    from .projectinit import init_project
+
+    project = _project()
+    if move_facts is None and sys.stdin.isatty():
+        preview = init_project(project, move_facts=None)
+        if preview.movable:
+            move_facts = click.confirm(
+                f"Move {len(preview.movable)} personal codebase/decision facts into "
+                ".kenning/facts?", default=True)
+    report = init_project(project, move_facts=move_facts)
+    for path in report.created:
+        click.echo(f"created {path}")
+    click.echo("merge driver: " + ("registered in .git/config" if report.merge_driver
+                                   else "not registered (not a git repository)"))
+    if report.moved:
+        click.echo(f"moved {len(report.moved)} facts into .kenning/facts")
+    elif report.movable:
+        click.echo(f"{len(report.movable)} personal facts could move: "
+                   "`kenning init --move-facts`")
+    click.echo("Commit .kenning/ to share it with your team.")
+
+
+# ---- add ----------------------------------------------------------------------------------
+@cli.command()
+@click.argument("text", nargs=-1, required=True)
+@click.option("--kind", "-k", type=click.Choice(KINDS), default="codebase", show_default=True)
+@click.option("--about", "-a", multiple=True, metavar="FILE[:SYMBOL]",
+              help="Anchor the fact to a file or symbol (repeatable).")
+@click.option("--tag", "-t", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--topic", help="Upsert key: a new fact on the same topic supersedes the old.")
+@click.option("--rationale", "-r", help="Why (decisions mostly).")
+@click.option("--origin", type=click.Choice(["user", "agent", "import"]), default="user",
+              show_default=True, help="user: a person said it (1.00); agent: 0.70.")
+@click.option("--supersedes", metavar="ID", help="This fact replaces fact ID.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def add(text, kind, about, tags, topic, rationale, origin, supersedes, as_json) -> None:
+    """Remember a fact."""
+    from .facts import parse_about
+
+    anchors = [parse_about(spec) for spec in about]
+    memory = _memory()
+    result = memory.add(" ".join(text), kind, origin=origin, about=anchors, tags=tags,
+                        topic=topic, rationale=rationale, supersedes=supersedes)
+    fact = result.fact
+    if as_json:
+        click.echo(json.dumps({"id": fact.id, "created": result.created,
+                               "superseded": result.superseded,
+                               "contradictions": result.contradictions}))
+        return
+    verb = "added" if result.created else "re-confirmed existing"
+    where = "project" if memory.project.initialised and kind != "interaction" else "personal"
+    click.echo(f"{verb} {fact.kind} fact {fact.id} ({where} store, confidence "
+               f"{_pct(fact.confidence / 100)})")
+    for old in result.superseded:
+        click.echo(f"superseded {old}")
+
+
+# ---- search -------------------------------------------------------------------------------
+@cli.command()
+@click.argument("query", nargs=-1, required=True)
+@click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(1, 500))
+@click.option("--type", "hit_type", type=click.Choice(["fact", "code", "doc", "all"]),
+              default="all", show_default=True, help="Which kind of hit to return.")
+@click.option("--kind", "kinds", type=click.Choice(KINDS), multiple=True,
+              help="Fact kind filter (repeatable).")
+@click.option("--status", "statuses", multiple=True,
+              type=click.Choice(["active", "superseded", "forgotten", "archived"]),
+              help="Fact statuses to include (default: active).")
+@click.option("--include-archived", is_flag=True, help="Also facts decayed below 0.30.")
+@click.option("--json", "as_json", is_flag=True, help="Print hits as a JSON list.")
+def search(query, limit, hit_type, kinds, statuses, include_archived, as_json) -> None:
+    """Search facts (and, once indexed, code and docs)."""
+    memory = _memory()
+    hits: list[Hit] = []
+    if hit_type in ("fact", "all"):
+        hits = memory.search_facts(" ".join(query), limit=limit, kinds=kinds or None,
+                                   statuses=statuses or ("active",),
+                                   include_archived=include_archived)
+    if as_json:
+        click.echo(json.dumps([hit_to_json(h) for h in hits], ensure_ascii=False, indent=1))
+        return
+    if not hits:
+        click.echo("no results")
+        return
+    for n, hit in enumerate(hits, 1):
+        click.echo(f"{n:>2}. [{hit.kind} {hit.id} {_pct(hit.confidence or 0)}] {hit.snippet}")
+        click.echo(f"    why: {hit.why}")
+
+
+def hit_to_json(hit: Hit) -> dict:
+    data = {k: v for k, v in asdict(hit).items() if k != "anchored_facts"}
+    if hit.type == "fact":
+        data.pop("anchored_facts", None)
+    else:
+        for key in ("id", "kind", "confidence"):
+            data.pop(key, None)
+        data["anchored_facts"] = list(hit.anchored_facts)
+    return data
+
+
+# ---- show / list --------------------------------------------------------------------------
+@cli.command()
+@click.argument("fact_id")
+@click.option("--json", "as_json", is_flag=True)
+def show(fact_id: str, as_json: bool) -> None:
+    """Show one fact: its file, its current confidence and its history."""
+    from .factfile import render_fact
+
+    memory = _memory()
+    stored = memory.store.locate(fact_id)
+    view = memory.get_view(fact_id)
+    if as_json:
+        click.echo(json.dumps(view_to_json(view), ensure_ascii=False, indent=1))
+        return
+    click.echo(f"# {stored.path} ({stored.store} store)")
+    click.echo(render_fact(stored.fact).rstrip())
+    click.echo(f"# current confidence {_pct(view.current / 100)}, status {view.status}, "
+               f"last used {view.row.last_used or 'never'}")
+    chain = []
+    seen = {fact_id}
+    successor = stored.fact.superseded_by
+    while successor and successor not in seen:
+        seen.add(successor)
+        chain.append(successor)
+        try:
+            successor = memory.store.get(successor).superseded_by
+        except KenningError:
+            break
+    if chain:
+        click.echo("# superseded by: " + " -> ".join(chain))
+
+
+def view_to_json(view) -> dict:
+    row = view.row
+    return {
+        "id": row.id, "kind": row.kind, "text": row.text, "rationale": row.rationale or None,
+        "tags": list(row.tags), "topic": row.topic, "status": view.status,
+        "stored_status": row.status, "confidence": view.current / 100,
+        "stored_confidence": row.confidence / 100, "confirmed": row.confirmed.isoformat(),
+        "last_used": row.last_used.isoformat() if row.last_used else None,
+        "store": row.store, "path": row.path,
+        "about": [{"file": a.file, "symbol": a.symbol, "hash": a.hash} for a in row.about],
+        "superseded_by": row.superseded_by,
+    }
+
+
+@cli.command(name="list")
+@click.option("--kind", "kinds", type=click.Choice(KINDS), multiple=True)
+@click.option("--status", "statuses", multiple=True,
+              type=click.Choice(["active", "superseded", "forgotten", "archived"]),
+              help="Statuses to list (default: active).")
+@click.option("--all", "show_all", is_flag=True, help="Every status.")
+@click.option("--json", "as_json", is_flag=True)
+def list_cmd(kinds, statuses, show_all, as_json) -> None:
+    """List facts, newest first."""
+    memory = _memory()
+    wanted = set(statuses or ("active",))
+    views = [v for v in memory.facts()
+             if (show_all or v.status in wanted) and (not kinds or v.row.kind in kinds)]
+    views.sort(key=lambda v: v.row.created, reverse=True)
+    if as_json:
+        click.echo(json.dumps([view_to_json(v) for v in views], ensure_ascii=False, indent=1))
+        return
+    for v in views:
+        click.echo(f"{v.row.id}  {v.row.kind:<11} {_pct(v.current / 100)} {v.status:<10} "
+                   f"{v.row.text}")
+    if not views:
+        click.echo("no facts")
+
+
+# ---- edit / confirm / forget / restore ----------------------------------------------------
+@cli.command()
+@click.argument("fact_id")
+@click.option("--text", help="New text.")
+@click.option("--kind", type=click.Choice(KINDS))
+@click.option("--tag", "tags", multiple=True, help="Replace the tags (repeatable).")
+@click.option("--rationale")
+def edit(fact_id, text, kind, tags, rationale) -> None:
+    """Correct a fact (a person's edit sets confidence to 1.00)."""
+    if text is not None and not text.strip():
+        raise KenningError("--text is empty; say what the fact should say")
+    fact = _memory().edit(fact_id, text=text, kind=kind, tags=tuple(tags) if tags else None,
+                          rationale=rationale)
+    click.echo(f"edited {fact.id} (confidence {_pct(fact.confidence / 100)})")
+
+
+@cli.command()
+@click.argument("fact_id")
+def confirm(fact_id: str) -> None:
+    """Vouch for a fact: confidence 1.00, decay restarts."""
+    fact = _memory().confirm(fact_id)
+    click.echo(f"confirmed {fact.id} (confidence {_pct(fact.confidence / 100)})")
+
+
+@cli.command()
+@click.argument("fact_id")
+def restore(fact_id: str) -> None:
+    """Bring back a forgotten or archived fact (confidence at least 0.90)."""
+    fact = _memory().restore(fact_id)
+    click.echo(f"restored {fact.id} (confidence {_pct(fact.confidence / 100)})")
+
+
+@cli.command()
+@click.argument("fact_id")
+@click.option("--purge", is_flag=True,
+              help="Delete the file and scrub every local copy (index, WAL, logs).")
+def forget(fact_id: str, purge: bool) -> None:
+    """Forget a fact (a tombstone a merge cannot undo); --purge deletes it everywhere."""
+    from .purge import history_instructions
+
+    memory = _memory()
+    if purge:
+        cleaned = memory.purge(fact_id)
+        for path in cleaned:
+            click.echo(f"scrubbed {path}")
+        click.echo(history_instructions(fact_id))
+        return
+    fact = memory.forget(fact_id)
+    click.echo(f"forgot {fact.id} (status: forgotten; `kenning restore {fact.id}` undoes it)")
+
+
+# ---- index maintenance --------------------------------------------------------------------
+@cli.command()
+def rebuild() -> None:
+    """Delete the derived index and rebuild it from the fact files and local logs."""
+    memory = _memory()
+    report = memory.rebuild()
+    for problem in report.problems:
+        click.echo(f"skipped {problem}", err=True)
+    click.echo(f"indexed {report.added} facts, {len(report.problems)} files skipped")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True)
+def status(as_json: bool) -> None:
+    """Where the stores are, how many facts, what is not yet committed."""
+    from .status import project_status
+
+    info = project_status(_memory())
+    if as_json:
+        click.echo(json.dumps(info, indent=1))
+        return
+    for key, value in info.items():
+        click.echo(f"{key:<22} {value}")
+
+
+@cli.command()
+def doctor() -> None:
+    """Check the installation: Python, dependencies, the bundled model, the stores."""
+    from .doctor import run_checks
+
+    ok = True
+    for name, passed, detail in run_checks(_project()):
+        ok &= passed
+        click.echo(f"{'ok ' if passed else 'FAIL'} {name}: {detail}")
+    if not ok:
+        raise KenningError("some checks failed; see above")
+
+
+@cli.command(name="merge-fact")
+@click.argument("base", type=click.Path(dir_okay=False))
+@click.argument("ours", type=click.Path(dir_okay=False))
+@click.argument("theirs", type=click.Path(dir_okay=False))
+def merge_fact(base: str, ours: str, theirs: str) -> None:
+    """Git merge driver for fact files (set up by `kenning init`)."""
+    from .merge import merge_files
+
+    if not merge_files(Path(base), Path(ours), Path(theirs)):
+        click.echo(f"kenning: conflicting edits to {ours}; resolve by hand", err=True)
+        sys.exit(1)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Every failure a user caused becomes one `Error: ...` line and exit status 1."""
+    try:
+        cli.main(args=argv, prog_name="kenning", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("Error: aborted", err=True)
+        sys.exit(1)
+    except click.ClickException as exc:
+        click.echo(f"Error: {exc.format_message()}", err=True)
+        sys.exit(1)
+    except KenningError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(1)

@@ -1,0 +1,34 @@
+"""Near-duplicate detection for new facts: a duplicate re-confirms instead of piling up.
+
+Deliberately strict (word-order-insensitive edit similarity >= 90): merging two distinct
+facts loses knowledge, while a missed duplicate only costs a review.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+DUPLICATE_RATIO = 90.0
+
+
+class _HasText(Protocol):
+    id: str
+    text: str
+
+
+def normalise(text: str) -> str:
+    return " ".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
+
+
+def find_duplicate(text: str, candidates: Iterable[_HasText]) -> str | None:
+    """The id of the existing fact that says the same thing, if any."""
+    from rapidfuzz import fuzz, process
+
+    pool = {c.id: normalise(c.text) for c in candidates}
+    if not pool:
+        return None
+    best = process.extractOne(
+        normalise(text), pool, scorer=fuzz.token_sort_ratio, score_cutoff=DUPLICATE_RATIO
+    )
+    return None if best is None else best[2]

@@ -1,0 +1,47 @@
+"""`kenning doctor`: checks a user can act on, one line each."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Iterator
+
+from .paths import Project
+
+REQUIRED = ("yaml", "click", "sqlite_utils", "numpy", "rapidfuzz", "model2vec", "mcp",
+            "tree_sitter_language_pack")
+
+
+def run_checks(project: Project) -> Iterator[tuple[str, bool, str]]:
+    version = ".".join(map(str, sys.version_info[:3]))
+    yield "python", sys.version_info >= (3, 11), f"{version} at {sys.executable}"
+    for module in REQUIRED:
+        try:
+            importlib.import_module(module)
+            yield f"import {module}", True, "available"
+        except Exception as exc:  # noqa: BLE001 - report any import failure
+            yield f"import {module}", False, f"{type(exc).__name__}: {exc}"
+    import sqlite3
+
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='porter')")
+        yield "sqlite fts5", True, sqlite3.sqlite_version
+    except sqlite3.OperationalError as exc:
+        yield "sqlite fts5", False, str(exc)
+    try:
+        from .embed import bundled_model_dir, load_embedder
+
+        embedder = load_embedder("bundled")
+        size = sum(p.stat().st_size for p in bundled_model_dir().rglob("*") if p.is_file())
+        yield "embedding model", True, f"{embedder.id}, {size / 1e6:.1f} MB, offline"
+    except Exception as exc:  # noqa: BLE001
+        yield "embedding model", False, f"{type(exc).__name__}: {exc}"
+    home = project.home
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        yield "KENNING_HOME", True, str(home)
+    except OSError as exc:
+        yield "KENNING_HOME", False, f"{home}: {exc.strerror}"
+    yield "project", True, f"{project.root} (" + (
+        "initialised" if project.initialised else "personal store only") + ")"

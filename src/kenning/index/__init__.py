@@ -1,0 +1,1 @@
+"""The derived index: disposable, rebuilt from fact YAML, source files and local logs."""

@@ -1,0 +1,32 @@
+"""Named sqlite-utils migrations; the index is derived, so a migration may drop and refill."""
+
+from __future__ import annotations
+
+from sqlite_utils import Database, Migrations
+
+SCHEMA_VERSION = 1
+migrations = Migrations("kenning")
+
+
+@migrations()
+def m001_facts(db: Database) -> None:
+    db["meta"].create({"key": str, "value": str}, pk="key")
+    db["facts"].create(
+        {
+            "id": str, "kind": str, "text": str, "rationale": str, "tags": str, "topic": str,
+            "status": str, "origin": str, "confidence": int, "created": str, "confirmed": str,
+            "store": str, "path": str, "about": str, "terms": str, "superseded_by": str,
+            "format": int,
+        },
+        pk="id",
+    )
+    db["facts"].create_index(["topic"])
+    db["facts"].enable_fts(
+        ["text", "rationale", "tags", "terms"], tokenize="porter", create_triggers=True
+    )
+    db["fact_files"].create(
+        {"path": str, "fact_id": str, "mtime_ns": int, "size": int, "hash": str}, pk="path"
+    )
+    db["fact_vectors"].create({"id": str, "vec": bytes}, pk="id")
+    db["usage"].create({"fact_id": str, "last_used": str, "uses": int}, pk="fact_id")
+    db["problems"].create({"path": str, "message": str}, pk="path")

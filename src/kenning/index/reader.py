@@ -1,0 +1,89 @@
+"""Read-side queries on the index with plain sqlite3 (no sqlite_utils on the search path)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import numpy as np
+
+from ..records import Anchor
+
+# bm25 column weights: text, rationale, tags, identifier terms + anchors
+FACT_BM25_WEIGHTS = (1.0, 0.5, 0.8, 0.6)
+
+
+@dataclass(frozen=True)
+class FactRow:
+    """The index's view of one fact: enough to filter, rank and render a hit."""
+
+    id: str
+    kind: str
+    text: str
+    rationale: str
+    tags: tuple[str, ...]
+    topic: str | None
+    status: str
+    origin: str
+    confidence: int
+    created: datetime
+    confirmed: datetime
+    store: str
+    path: str
+    about: tuple[Anchor, ...]
+    superseded_by: str | None
+    last_used: datetime | None
+    uses: int
+
+
+def _time(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    return datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(UTC)
+
+
+def load_fact_rows(conn: sqlite3.Connection) -> dict[str, FactRow]:
+    rows = conn.execute(
+        "SELECT f.*, u.last_used AS last_used, u.uses AS uses FROM facts f "
+        "LEFT JOIN usage u ON u.fact_id = f.id"
+    )
+    out: dict[str, FactRow] = {}
+    for r in rows:
+        out[r["id"]] = FactRow(
+            id=r["id"], kind=r["kind"], text=r["text"], rationale=r["rationale"] or "",
+            tags=tuple((r["tags"] or "").split()), topic=r["topic"], status=r["status"],
+            origin=r["origin"], confidence=r["confidence"], created=_time(r["created"]),
+            confirmed=_time(r["confirmed"]), store=r["store"], path=r["path"],
+            about=tuple(Anchor(f, s, h) for f, s, h in json.loads(r["about"] or "[]")),
+            superseded_by=r["superseded_by"], last_used=_time(r["last_used"]),
+            uses=r["uses"] or 0,
+        )
+    return out
+
+
+def fts_fact_ids(conn: sqlite3.Connection, match: str, limit: int) -> list[str]:
+    """Fact ids ranked by BM25 for an FTS5 MATCH expression (best first)."""
+    weights = ", ".join(str(w) for w in FACT_BM25_WEIGHTS)
+    try:
+        rows = conn.execute(
+            f"SELECT f.id FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid "
+            f"WHERE facts_fts MATCH ? ORDER BY bm25(facts_fts, {weights}) LIMIT ?",
+            (match, limit),
+        ).fetchall()
+    except sqlite3.OperationalError:
+        return []
+    return [r[0] for r in rows]
+
+
+def load_fact_vectors(conn: sqlite3.Connection) -> tuple[list[str], np.ndarray]:
+    ids: list[str] = []
+    blobs: list[bytes] = []
+    for fact_id, blob in conn.execute("SELECT id, vec FROM fact_vectors ORDER BY id"):
+        ids.append(fact_id)
+        blobs.append(blob)
+    if not blobs:
+        return ids, np.zeros((0, 0), dtype=np.float32)
+    matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), -1)
+    return ids, matrix

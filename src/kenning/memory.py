@@ -1,0 +1,396 @@
+"""The library API every entry point calls: one project's facts, index and search.
+
+CLI commands, MCP tools and hooks parse input, call one method here and render the result.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from . import eventlog, lifecycle
+from .facts import FactStore
+from .factfile import utc_now
+from .paths import Project
+from .records import Anchor, Fact, Hit, Source
+from .search import LEG_DEPTH, confidence_boost, fuse
+from .textutil import fts_or_query, query_terms
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .embed import Embedder
+    from .index.reader import FactRow
+    from .index.sync import SyncReport
+
+# Below this cosine the semantic leg does not vouch for a fact on its own.
+MIN_COSINE = 0.15
+
+
+@dataclass
+class AddResult:
+    fact: Fact
+    created: bool  # False when an existing fact was re-confirmed instead
+    superseded: list[str] = field(default_factory=list)
+    contradictions: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class FactView:
+    """A fact as the user sees it now: stored values plus decay applied."""
+
+    row: FactRow
+    current: int  # current confidence, hundredths
+    status: str  # effective status (decay's archival applied)
+
+
+class Memory:
+    """One project's memory. Cheap to construct; opens the index on first use."""
+
+    def __init__(
+        self,
+        project: Project,
+        embedder_name: str = "bundled",
+        clock: Callable[[], datetime] = utc_now,
+    ):
+        self.project = project
+        self.embedder_name = embedder_name
+        self.clock = clock
+        self.store = FactStore(project)
+        self._conn: sqlite3.Connection | None = None
+        self._writable = True
+        self._embedder: Embedder | None = None
+        self._rows: dict[str, FactRow] | None = None
+        self._vectors: tuple[list[str], np.ndarray] | None = None
+        self._generation: str | None = None
+        self._signature: str | None = None
+        self._events_seen: int | None = None
+
+    # ---- plumbing ------------------------------------------------------------------------
+    @property
+    def conn(self) -> sqlite3.Connection:
+        if self._conn is None:
+            from .index.db import open_index
+
+            self._conn, self._writable = open_index(self.project.index_path)
+        return self._conn
+
+    def embedder(self) -> Embedder:
+        if self._embedder is None:
+            from .embed import load_embedder
+
+            self._embedder = load_embedder(self.embedder_name)
+        return self._embedder
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def sync(self, force: bool = False) -> SyncReport:
+        """Index fact files changed since the last sync and fold in new usage events."""
+        from .index.sync import SyncReport, fact_dir_signature, replay_usage, sync_facts
+
+        if not self._writable and self._conn is not None:
+            return SyncReport()
+        conn = self.conn
+        if not self._writable:
+            return SyncReport()
+        signature = fact_dir_signature(self.project)
+        report = SyncReport()
+        if force or signature != self._signature:
+            report = sync_facts(conn, self.project, self.embedder_name, self.embedder,
+                                force_signature=force)
+            self._signature = signature
+        events_size = _size(self.project.events_path)
+        if events_size != self._events_seen:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                report.usage_events = replay_usage(conn, self.project.events_path)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            self._events_seen = events_size
+            if self._rows is not None and report.usage_events:
+                self._reload_usage()
+        return report
+
+    def rebuild(self) -> SyncReport:
+        """Throw the index away and build it again from the files and the local logs."""
+        from .index.db import discard
+
+        self.close()
+        discard(self.project.index_path)
+        self._rows = self._vectors = None
+        self._signature = self._generation = None
+        self._events_seen = None
+        return self.sync(force=True)
+
+    def _load(self) -> dict[str, FactRow]:
+        from .index.db import get_meta
+        from .index.reader import load_fact_rows
+
+        self.sync()
+        generation = get_meta(self.conn, "generation")
+        if self._rows is None or generation != self._generation:
+            self._rows = load_fact_rows(self.conn)
+            self._vectors = None
+            self._generation = generation
+        return self._rows
+
+    def _reload_usage(self) -> None:
+        from .index.reader import load_fact_rows
+
+        self._rows = load_fact_rows(self.conn)
+
+    def _fact_vectors(self) -> tuple[list[str], np.ndarray]:
+        from .index.reader import load_fact_vectors
+
+        if self._vectors is None:
+            self._vectors = load_fact_vectors(self.conn)
+        return self._vectors
+
+    # ---- views ---------------------------------------------------------------------------
+    def view(self, row: FactRow, now: datetime | None = None) -> FactView:
+        now = now or self.clock()
+        current = lifecycle.current_confidence(row.confidence, row.confirmed, row.last_used, now)
+        return FactView(row, current, lifecycle.effective_status(row.status, current))
+
+    def facts(self) -> list[FactView]:
+        now = self.clock()
+        return [self.view(row, now) for row in self._load().values()]
+
+    def get_view(self, fact_id: str) -> FactView:
+        from .errors import NotFoundError
+
+        row = self._load().get(fact_id)
+        if row is None:
+            self.store.get(fact_id)  # raises a clear error for a bad id or a bad file
+            raise NotFoundError(f"fact {fact_id} is not indexed; run `kenning rebuild`")
+        return self.view(row)
+
+    def last_used(self, fact_id: str) -> datetime | None:
+        row = self._load().get(fact_id)
+        return row.last_used if row else None
+
+    # ---- writes --------------------------------------------------------------------------
+    def add(
+        self,
+        text: str,
+        kind: str,
+        *,
+        origin: str = "user",
+        about: Iterable[Anchor] = (),
+        tags: Iterable[str] = (),
+        topic: str | None = None,
+        rationale: str | None = None,
+        source: Source | None = None,
+        supersedes: str | None = None,
+    ) -> AddResult:
+        """Create a fact, or re-confirm the near-duplicate that already says it."""
+        from .dedup import find_duplicate
+        from .facts import clean_text, validate_kind
+
+        validate_kind(kind)
+        cleaned = clean_text(text)
+        now = self.clock()
+        active = [v.row for v in self.facts() if v.status == "active" and v.row.kind == kind]
+        if supersedes:
+            self.store.get(supersedes)
+        duplicate = None if supersedes else find_duplicate(cleaned, active)
+        if duplicate is not None:
+            fact = self.store.reconfirm(duplicate, self.last_used(duplicate), now)
+            if origin == "user":
+                fact = self.store.edit(duplicate, now=now)
+            return AddResult(fact, created=False)
+        fact = self.store.create(
+            cleaned, kind, origin=origin, about=tuple(about), tags=tuple(tags), topic=topic,
+            rationale=rationale, source=source, now=now,
+        )
+        result = AddResult(fact, created=True)
+        old_ids = [supersedes] if supersedes else []
+        if fact.topic:
+            old_ids += [r.id for r in active if r.topic == fact.topic and r.id != fact.id]
+        for old in dict.fromkeys(old_ids):
+            self.store.set_status(old, "superseded", superseded_by=fact.id)
+            result.superseded.append(old)
+        return result
+
+    def forget(self, fact_id: str) -> Fact:
+        return self.store.forget(fact_id)
+
+    def restore(self, fact_id: str) -> Fact:
+        """Undo a forget or an archival: active again, re-confirmed."""
+        fact = self.store.reconfirm(fact_id, self.last_used(fact_id), self.clock())
+        return self.store.set_status(fact.id, "active")
+
+    def confirm(self, fact_id: str) -> Fact:
+        """A person vouches for the fact: confidence 1.00."""
+        return self.store.edit(fact_id, now=self.clock())
+
+    def edit(self, fact_id: str, **changes: object) -> Fact:
+        return self.store.edit(fact_id, now=self.clock(), **changes)  # type: ignore[arg-type]
+
+    def purge(self, fact_id: str) -> list[str]:
+        """Delete the fact file and scrub every local copy; returns what was cleaned."""
+        from .purge import purge_fact
+
+        self.store.locate(fact_id)
+        self.close()
+        cleaned = purge_fact(self.project, fact_id)
+        self._rows = self._vectors = None
+        self._signature = self._generation = None
+        self._events_seen = None
+        return cleaned
+
+    def record_use(self, fact_ids: list[str], via: str, session: str | None = None) -> None:
+        """Facts returned for a query count as used (postpones their decay)."""
+        if not fact_ids:
+            return
+        path = self.project.events_path
+        before = _size(path)
+        eventlog.append(path, {"type": "use", "facts": fact_ids, "via": via, "session": session})
+        if self._events_seen == before and self._rows is not None:
+            self._events_seen = _size(path)
+            now = self.clock()
+            for fact_id in fact_ids:
+                row = self._rows.get(fact_id)
+                if row is not None:
+                    from dataclasses import replace
+
+                    self._rows[fact_id] = replace(row, last_used=now, uses=row.uses + 1)
+
+    # ---- search --------------------------------------------------------------------------
+    def search_facts(
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        kinds: Iterable[str] | None = None,
+        statuses: Iterable[str] = ("active",),
+        include_archived: bool = False,
+        record: str | None = "search",
+        session: str | None = None,
+    ) -> list[Hit]:
+        """Hybrid fact search: FTS5 BM25 and cosine legs fused by RRF, confidence-boosted."""
+        from .index.reader import fts_fact_ids
+
+        rows = self._load()
+        now = self.clock()
+        wanted_kinds = set(kinds) if kinds else None
+        wanted_status = set(statuses)
+        if include_archived:
+            wanted_status.add("archived")
+        views: dict[str, FactView] = {}
+
+        def allowed(fact_id: str) -> bool:
+            if fact_id in views:
+                return True
+            row = rows.get(fact_id)
+            if row is None or (wanted_kinds and row.kind not in wanted_kinds):
+                return False
+            view = self.view(row, now)
+            if view.status not in wanted_status:
+                return False
+            views[fact_id] = view
+            return True
+
+        legs: dict[str, list[str]] = {}
+        notes: dict[str, dict[str, str]] = {}
+        match = fts_or_query(query)
+        if match:
+            legs["keyword"] = [i for i in fts_fact_ids(self.conn, match, LEG_DEPTH * 4)
+                               if allowed(i)][:LEG_DEPTH]
+        semantic = self._semantic_leg(query, allowed)
+        if semantic:
+            legs["semantic"] = [fid for fid, _ in semantic]
+            for fid, cos in semantic:
+                notes.setdefault(fid, {})["semantic"] = f"cos {cos:.2f}"
+        if not any(legs.values()):
+            legs = {"prefix": self._prefix_leg(query, allowed)}
+        boosts = {
+            fid: [("confidence", confidence_boost(views[fid].current))]
+            for fid in set().union(*legs.values())
+        }
+        ranked = fuse(legs, boosts, notes=notes)[:limit]
+        hits = [self._fact_hit(views[r.key], r.score, r.why) for r in ranked]
+        if record:
+            if hits:
+                self.record_use([h.id for h in hits if h.id], via=record, session=session)
+            else:
+                eventlog.append(self.project.events_path,
+                                {"type": "gap", "query": query[:500], "via": record})
+        return hits
+
+    def _semantic_leg(
+        self, query: str, allowed: Callable[[str], bool]
+    ) -> list[tuple[str, float]]:
+        from .index.db import get_meta
+
+        if not query_terms(query) or get_meta(self.conn, "embedder") != self.embedder_name:
+            return []
+        ids, matrix = self._fact_vectors()
+        if not ids:
+            return []
+        import numpy as np
+
+        qvec = self.embedder().encode([query])[0]
+        if matrix.shape[1] != qvec.shape[0]:
+            return []
+        scores = matrix @ qvec
+        order = np.argsort(-scores)
+        out: list[tuple[str, float]] = []
+        for index in order[: LEG_DEPTH * 4]:
+            score = float(scores[index])
+            if score < MIN_COSINE:
+                break
+            if allowed(ids[index]):
+                out.append((ids[index], score))
+                if len(out) >= LEG_DEPTH:
+                    break
+        return out
+
+    def _prefix_leg(self, query: str, allowed: Callable[[str], bool]) -> list[str]:
+        from .index.reader import fts_fact_ids
+
+        terms = [t for t in query_terms(query) if len(t) >= 3]
+        if not terms:
+            return []
+        match = " OR ".join(f'"{t}"*' for t in terms)
+        return [i for i in fts_fact_ids(self.conn, match, LEG_DEPTH * 4) if allowed(i)][
+            :LEG_DEPTH
+        ]
+
+    def _fact_hit(self, view: FactView, score: float, why: str) -> Hit:
+        row = view.row
+        anchor = row.about[0] if row.about else None
+        return Hit(
+            type="fact", path=anchor.file if anchor else None, start_line=None, end_line=None,
+            score=round(score, 6), snippet=row.text, why=why, symbol=anchor.symbol if anchor
+            else None, id=row.id, kind=row.kind, confidence=view.current / 100,
+        )
+
+    # ---- status --------------------------------------------------------------------------
+    def uncommitted_facts(self) -> int | None:
+        """Fact files git would show as new or changed; None outside git or before init."""
+        from .gitutil import uncommitted_count
+
+        if not self.project.initialised:
+            return None
+        return uncommitted_count(self.project.root, ".kenning/facts")
+
+    def problems(self) -> list[str]:
+        self.sync()
+        return [f"{r[0]}: {r[1]}" for r in self.conn.execute("SELECT path, message FROM problems")]
+
+
+def _size(path: os.PathLike[str]) -> int:
+    try:
+        return os.stat(path).st_size
+    except FileNotFoundError:
+        return 0

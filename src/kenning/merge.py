@@ -1,0 +1,74 @@
+"""The git merge driver for fact files (`kenning merge-fact %O %A %B`).
+
+Later `confirmed` wins for text and confidence; status precedence forgotten > superseded >
+archived > active (a tombstone always survives); `about` and `tags` are unioned. Only a real
+text conflict (both sides changed the text differently at the same `confirmed`) is left to
+the person, as an ordinary conflict.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from .atomic import write_atomic
+from .errors import FactFileError
+from .factfile import parse_fact, render_fact
+from .records import Fact
+
+STATUS_RANK = {"active": 0, "archived": 1, "superseded": 2, "forgotten": 3}
+
+
+def merge_facts(base: Fact | None, ours: Fact, theirs: Fact) -> Fact | None:
+    """The merged fact, or None when the texts genuinely conflict."""
+    if ours.confirmed != theirs.confirmed:
+        newer, older = (ours, theirs) if ours.confirmed > theirs.confirmed else (theirs, ours)
+    else:
+        base_text = base.text if base else None
+        if ours.text != theirs.text and ours.text != base_text and theirs.text != base_text:
+            return None
+        newer = theirs if ours.text == base_text and theirs.text != base_text else ours
+        older = ours if newer is theirs else theirs
+    status_source = max((ours, theirs), key=lambda f: STATUS_RANK.get(f.status, 0))
+    anchors = {(a.file, a.symbol): a for a in (*older.about, *newer.about)}
+    extra = dict(older.extra)
+    extra.update(dict(newer.extra))
+    return dataclasses.replace(
+        newer,
+        confidence=newer.confidence if ours.confirmed != theirs.confirmed
+        else max(ours.confidence, theirs.confidence),
+        status=status_source.status,
+        superseded_by=status_source.superseded_by or newer.superseded_by or older.superseded_by,
+        about=tuple(anchors.values()),
+        tags=tuple(dict.fromkeys((*ours.tags, *theirs.tags))),
+        created=min(ours.created, theirs.created),
+        extra=tuple(extra.items()),
+    )
+
+
+def merge_files(base_path: Path, ours_path: Path, theirs_path: Path) -> bool:
+    """Write the merge into `ours_path`; False (with conflict markers) when it cannot."""
+    ours_raw = ours_path.read_text(encoding="utf-8")
+    theirs_raw = theirs_path.read_text(encoding="utf-8")
+    try:
+        ours = parse_fact(ours_raw, str(ours_path))
+        theirs = parse_fact(theirs_raw, str(theirs_path))
+    except FactFileError:
+        _write_conflict(ours_path, ours_raw, theirs_raw)
+        return False
+    try:
+        base_raw = base_path.read_text(encoding="utf-8")
+        base = parse_fact(base_raw, str(base_path)) if base_raw.strip() else None
+    except (FactFileError, OSError):
+        base = None
+    merged = merge_facts(base, ours, theirs)
+    if merged is None:
+        _write_conflict(ours_path, ours_raw, theirs_raw)
+        return False
+    write_atomic(ours_path, render_fact(merged))
+    return True
+
+
+def _write_conflict(path: Path, ours: str, theirs: str) -> None:
+    text = f"<<<<<<< ours\n{ours}=======\n{theirs}>>>>>>> theirs\n"
+    write_atomic(path, text)

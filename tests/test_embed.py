@@ -1,0 +1,220 @@
+"""Embedders: the weightless fake for unit tests, and the bundled model (marked `model`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kenning.embed import (
+    BundledEmbedder,
+    Embedder,
+    FakeEmbedder,
+    ModelEmbedder,
+    bundled_model_dir,
+    load_embedder,
+)
+from kenning.errors import KenningError
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+
+# Each first sentence's nearest neighbour among the second sentences should be its partner.
+RELATED_PAIRS = [
+    ("How do I rotate the API keys?", "Steps for rolling over credentials and secrets"),
+    ("The database connection pool is exhausted", "Too many open connections to Postgres"),
+    ("Run the unit tests with pytest", "pytest executes the test suite"),
+    ("The cache is invalidated on every write", "Writes clear the cached entries"),
+    ("Use tabs for indentation in Makefiles", "Makefile recipes must be indented with tabs"),
+    ("The login page throws a 500 error", "Users see a server error when signing in"),
+]
+
+EQUIVALENCE_TEXTS = [
+    "How do I rotate the API keys?",
+    "def parse_config(path): return tomllib.load(open(path, 'rb'))",
+    "ünïcödé text, 日本語, and emoji 🙂",
+    "",
+    "[UNK] [PAD] tokens typed by a user",
+    "a long document " * 2000,
+]
+
+
+@pytest.fixture
+def offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make any network attempt fail loudly: the model must come from the package."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError("network access attempted in an offline test")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+
+
+def _norms(matrix: np.ndarray) -> np.ndarray:
+    return np.linalg.norm(matrix, axis=1)
+
+
+def _python(code: str, **env: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "PYTHONPATH": str(SRC), **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return result.stdout
+
+
+# --- fake embedder ----------------------------------------------------------------------------
+
+
+def test_fake_embedder_is_deterministic_across_instances() -> None:
+    texts = ["Rotate the API keys monthly", "the cache is warm"]
+    first = FakeEmbedder().encode(texts)
+    second = FakeEmbedder().encode(texts)
+    assert np.array_equal(first, second)
+
+
+def test_fake_embedder_does_not_depend_on_the_hash_seed() -> None:
+    code = (
+        "from kenning.embed import FakeEmbedder; "
+        "print(FakeEmbedder(16).encode(['abc def']).tolist())"
+    )
+    assert _python(code, PYTHONHASHSEED="1") == _python(code, PYTHONHASHSEED="2")
+
+
+def test_fake_embedder_returns_unit_float32_rows_and_zero_rows_for_empty_text() -> None:
+    vectors = FakeEmbedder(dim=32).encode(["some words here", "", "   ", "more"])
+    assert vectors.dtype == np.float32
+    assert vectors.shape == (4, 32)
+    assert np.allclose(_norms(vectors), [1.0, 0.0, 0.0, 1.0], atol=1e-6)
+
+
+def test_fake_embedder_gives_positive_cosine_to_texts_sharing_a_word_or_stem() -> None:
+    fake = FakeEmbedder()
+    shared_word = fake.encode(["invalidate the cache", "cache"])
+    shared_stem = fake.encode(["caches", "cache", "caching", "tests", "testing"])
+    assert float(shared_word[0] @ shared_word[1]) > 0
+    assert float(shared_stem[0] @ shared_stem[1]) > 0
+    assert float(shared_stem[1] @ shared_stem[2]) > 0
+    assert float(shared_stem[3] @ shared_stem[4]) > 0
+
+
+def test_fake_embedder_scores_identical_texts_at_one() -> None:
+    vectors = FakeEmbedder().encode(["Same text", "same TEXT"])
+    assert float(vectors[0] @ vectors[1]) == pytest.approx(1.0)
+
+
+def test_fake_embedder_encodes_an_empty_list() -> None:
+    assert FakeEmbedder(8).encode([]).shape == (0, 8)
+
+
+def test_fake_embedder_id_names_its_dimension() -> None:
+    fake = FakeEmbedder(dim=128)
+    assert (fake.id, fake.dim) == ("fake-128", 128)
+    assert isinstance(fake, Embedder)
+
+
+def test_load_embedder_resolves_fake_names() -> None:
+    assert load_embedder("fake").id == "fake-64"
+    assert load_embedder("fake-16").dim == 16
+
+
+def test_load_embedder_explains_a_missing_model_directory(tmp_path: Path) -> None:
+    with pytest.raises(KenningError, match="local directory"):
+        load_embedder(str(tmp_path / "no-such-model"))
+
+
+def test_bundled_embedder_explains_missing_model_files(tmp_path: Path) -> None:
+    with pytest.raises(KenningError, match="Reinstall kenning"):
+        BundledEmbedder(tmp_path)
+
+
+def test_importing_kenning_embed_loads_no_numpy_or_tokenizers() -> None:
+    code = (
+        "import sys, kenning.embed; "
+        "print(sorted(m for m in ('numpy', 'tokenizers', 'model2vec') if m in sys.modules))"
+    )
+    assert _python(code).strip() == "[]"
+
+
+# --- bundled model files (no model load) ------------------------------------------------------
+
+
+def test_bundled_model_fits_the_size_budget_and_carries_its_notice() -> None:
+    model_dir = bundled_model_dir()
+    total = sum(p.stat().st_size for p in model_dir.rglob("*") if p.is_file())
+    assert total <= 10 * 1024 * 1024
+    notice = (model_dir / "NOTICE").read_text(encoding="utf-8")
+    assert "Apache License, Version 2.0" in notice
+    assert "sentence-transformers/all-MiniLM-L6-v2" in notice
+
+
+def test_bundled_model_config_names_no_local_path() -> None:
+    config = json.loads((bundled_model_dir() / "config.json").read_text(encoding="utf-8"))
+    assert config["tokenizer_name"] == "sentence-transformers/all-MiniLM-L6-v2"
+    for path in bundled_model_dir().glob("*.json"):
+        assert "site-packages" not in path.read_text(encoding="utf-8"), path.name
+
+
+# --- the real model ---------------------------------------------------------------------------
+
+
+@pytest.mark.model
+def test_bundled_model_loads_offline_and_returns_256_dim_unit_vectors(offline: None) -> None:
+    embedder = BundledEmbedder()
+    vectors = embedder.encode(["Where is the retry policy configured?", "", "hello"])
+    assert embedder.dim == 256
+    assert embedder.id.startswith("bundled:minilm-l6-pca256-int8:")
+    assert vectors.dtype == np.float32
+    assert vectors.shape == (3, 256)
+    assert np.allclose(_norms(vectors), [1.0, 0.0, 1.0], atol=1e-5)
+    assert embedder.encode([]).shape == (0, 256)
+
+
+@pytest.mark.model
+def test_bundled_model_ranks_each_related_sentence_above_unrelated_ones(offline: None) -> None:
+    embedder = load_embedder()
+    left = embedder.encode([a for a, _ in RELATED_PAIRS])
+    right = embedder.encode([b for _, b in RELATED_PAIRS])
+    scores = left @ right.T
+    assert list(scores.argmax(axis=1)) == list(range(len(RELATED_PAIRS)))
+    related = np.diag(scores)
+    unrelated = scores[~np.eye(len(RELATED_PAIRS), dtype=bool)]
+    assert related.mean() > unrelated.mean() + 0.15
+
+
+@pytest.mark.model
+def test_bundled_embedder_matches_model2vec(offline: None) -> None:
+    from model2vec import StaticModel
+
+    ours = BundledEmbedder().encode(EQUIVALENCE_TEXTS)
+    theirs = StaticModel.from_pretrained(str(bundled_model_dir())).encode(EQUIVALENCE_TEXTS)
+    theirs_norms = _norms(theirs)
+    for row, text in enumerate(EQUIVALENCE_TEXTS):
+        if theirs_norms[row] == 0:
+            assert not ours[row].any(), text
+        else:
+            cosine = float(ours[row] @ theirs[row]) / theirs_norms[row]
+            assert cosine > 0.999, text
+
+
+@pytest.mark.model
+def test_load_embedder_reuses_one_bundled_embedder_per_process(offline: None) -> None:
+    assert load_embedder() is load_embedder("bundled")
+
+
+@pytest.mark.model
+def test_model_embedder_loads_a_local_model2vec_directory(offline: None) -> None:
+    embedder = ModelEmbedder(bundled_model_dir())
+    vectors = embedder.encode(["Where is the retry policy configured?"])
+    bundled = BundledEmbedder().encode(["Where is the retry policy configured?"])
+    assert embedder.dim == 256
+    assert embedder.id.startswith("model2vec:model:")
+    assert float(vectors[0] @ bundled[0]) > 0.999

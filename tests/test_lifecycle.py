@@ -1,0 +1,73 @@
+"""Confidence (DESIGN §3): one pure function, exact at week boundaries."""
+
+from datetime import UTC, datetime, timedelta
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kenning import lifecycle as lc
+
+T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+times = st.integers(min_value=0, max_value=60 * 60 * 24 * 7 * 60).map(
+    lambda s: T0 + timedelta(seconds=s)
+)
+confidences = st.integers(min_value=0, max_value=100)
+
+
+def test_extracted_fact_after_eight_weeks_is_exactly_030_and_still_active():
+    current = lc.current_confidence(70, T0, None, T0 + timedelta(weeks=8))
+    assert current == 30
+    assert lc.effective_status("active", current) == "active"
+
+
+def test_extracted_fact_is_archived_in_the_ninth_week():
+    current = lc.current_confidence(70, T0, None, T0 + timedelta(weeks=9))
+    assert current == 25
+    assert lc.effective_status("active", current) == "archived"
+
+
+def test_person_fact_after_fourteen_weeks_is_030_and_still_active():
+    assert lc.current_confidence(100, T0, None, T0 + timedelta(weeks=14)) == 30
+    assert lc.current_confidence(100, T0, None, T0 + timedelta(weeks=15)) == 25
+
+
+def test_a_week_minus_one_second_does_not_decay():
+    assert lc.current_confidence(70, T0, None, T0 + timedelta(weeks=1, seconds=-1)) == 70
+    assert lc.current_confidence(70, T0, None, T0 + timedelta(weeks=1)) == 65
+
+
+def test_use_restarts_the_decay_clock():
+    used = T0 + timedelta(weeks=5)
+    assert lc.current_confidence(70, T0, used, T0 + timedelta(weeks=6)) == 65
+
+
+def test_initial_confidence_by_origin():
+    assert lc.initial_confidence("user") == 100
+    assert lc.initial_confidence("transcript") == 70
+    assert lc.initial_confidence("agent") == 70
+
+
+@given(confidences, times, st.one_of(st.none(), times), times, times)
+def test_confidence_never_rises_with_time_alone(conf, confirmed, used, t1, t2):
+    early, late = sorted((t1, t2))
+    assert lc.current_confidence(conf, confirmed, used, late) <= lc.current_confidence(
+        conf, confirmed, used, early
+    )
+
+
+@given(confidences, times, st.one_of(st.none(), times), times)
+def test_confidence_stays_between_zero_and_stored(conf, confirmed, used, now):
+    assert 0 <= lc.current_confidence(conf, confirmed, used, now) <= conf
+
+
+@given(confidences, times, st.one_of(st.none(), times), times)
+def test_reconfirmation_gives_at_least_090_and_never_less_than_now(conf, confirmed, used, now):
+    value = lc.reconfirmed(conf, confirmed, used, now)
+    assert value >= 90
+    assert value >= lc.current_confidence(conf, confirmed, used, now)
+
+
+@given(st.integers(min_value=0, max_value=30))
+def test_decay_is_exactly_five_hundredths_per_whole_week(weeks):
+    now = T0 + timedelta(weeks=weeks, hours=3)
+    assert lc.current_confidence(100, T0, None, now) == max(0, 100 - 5 * weeks)
