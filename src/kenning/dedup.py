@@ -21,14 +21,26 @@ def normalise(text: str) -> str:
     return " ".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
 
 
+def _numbers(normalised: str) -> list[str]:
+    return sorted(w for w in normalised.split() if any(c.isdigit() for c in w))
+
+
 def find_duplicate(text: str, candidates: Iterable[_HasText]) -> str | None:
-    """The id of the existing fact that says the same thing, if any."""
+    """The id of the existing fact that says the same thing, if any.
+
+    Texts that differ in a number ("port 8080" / "port 9090") are never duplicates, however
+    similar the rest: that is a different (maybe contradicting) claim.
+    """
     from rapidfuzz import fuzz, process
 
     pool = {c.id: normalise(c.text) for c in candidates}
     if not pool:
         return None
-    best = process.extractOne(
-        normalise(text), pool, scorer=fuzz.token_sort_ratio, score_cutoff=DUPLICATE_RATIO
-    )
-    return None if best is None else best[2]
+    query = normalise(text)
+    numbers = _numbers(query)
+    for _, score, fact_id in process.extract(
+        query, pool, scorer=fuzz.token_sort_ratio, score_cutoff=DUPLICATE_RATIO, limit=5
+    ):
+        if _numbers(pool[fact_id]) == numbers:
+            return fact_id
+    return None

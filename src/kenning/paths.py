@@ -91,8 +91,8 @@ class Project:
 
     @property
     def initialised(self) -> bool:
-        """True once `kenning init` ran here: the project store is opted in."""
-        return (self.kenning_dir / "facts").is_dir()
+        """True once `kenning init` ran here (or in a clone): the project store is opted in."""
+        return self.kenning_dir.is_dir()
 
     @property
     def project_facts_dir(self) -> Path:
