@@ -118,6 +118,10 @@ class Memory:
             self._events_seen = events_size
             if self._rows is not None and report.usage_events:
                 self._reload_usage()
+        if force or report.added or report.updated or report.removed:
+            from .anchors import refresh  # the map PreToolUse reads (DESIGN §7)
+
+            refresh(conn, str(self.project.local_dir))
         return report
 
     def rebuild(self) -> SyncReport:
@@ -252,12 +256,15 @@ class Memory:
         """Facts returned for a query count as used (postpones their decay)."""
         if not fact_ids:
             return
+        from .factfile import format_time
+
         path = self.project.events_path
         before = _size(path)
-        eventlog.append(path, {"type": "use", "facts": fact_ids, "via": via, "session": session})
+        now = self.clock().replace(microsecond=0)
+        eventlog.append(path, {"ts": format_time(now), "type": "use", "facts": fact_ids,
+                               "via": via, "session": session})
         if self._events_seen == before and self._rows is not None:
             self._events_seen = _size(path)
-            now = self.clock()
             for fact_id in fact_ids:
                 row = self._rows.get(fact_id)
                 if row is not None:
@@ -339,13 +346,16 @@ class Memory:
             return []
         import numpy as np
 
-        qvec = self.embedder().encode([query])[0]
+        qvec = np.asarray(self.embedder().encode([query])[0], dtype=np.float32)
         if matrix.shape[1] != qvec.shape[0]:
             return []
         scores = matrix @ qvec
-        order = np.argsort(-scores)
+        depth = min(LEG_DEPTH * 4, len(ids))
+        top = np.argpartition(-scores, depth - 1)[:depth]
+        # Ties broken by position (ids are sorted), so a rebuilt index ranks alike.
+        order = top[np.lexsort((top, -scores[top]))]
         out: list[tuple[str, float]] = []
-        for index in order[: LEG_DEPTH * 4]:
+        for index in order:
             score = float(scores[index])
             if score < MIN_COSINE:
                 break

@@ -39,8 +39,9 @@ def merge_facts(base: Fact | None, ours: Fact, theirs: Fact) -> Fact | None:
         else max(ours.confidence, theirs.confidence),
         status=status_source.status,
         superseded_by=status_source.superseded_by or newer.superseded_by or older.superseded_by,
-        about=tuple(anchors.values()),
-        tags=tuple(dict.fromkeys((*ours.tags, *theirs.tags))),
+        # Sorted unions: merging A into B and B into A must give identical files.
+        about=tuple(anchors[key] for key in sorted(anchors, key=lambda k: (k[0], k[1] or ""))),
+        tags=tuple(sorted(set(ours.tags) | set(theirs.tags))),
         created=min(ours.created, theirs.created),
         extra=tuple(extra.items()),
     )

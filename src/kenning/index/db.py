@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 BUSY_TIMEOUT_MS = 10_000
+# Bump with every new migration in migrations.py (kept here so reads need no sqlite_utils).
+SCHEMA_VERSION = 1
 
 
 class IndexUnavailable(Exception):
@@ -47,7 +49,7 @@ def migrate(conn: sqlite3.Connection) -> None:
     """Apply pending named migrations (imports sqlite_utils, so only when needed)."""
     from sqlite_utils import Database
 
-    from .migrations import SCHEMA_VERSION, migrations
+    from .migrations import migrations
 
     db = Database(conn)
     migrations.apply(db)
@@ -56,8 +58,6 @@ def migrate(conn: sqlite3.Connection) -> None:
 
 def schema_state(conn: sqlite3.Connection) -> str:
     """'current', 'missing' (needs migrating) or 'newer' (written by newer code: read-only)."""
-    from .migrations import SCHEMA_VERSION
-
     value = get_meta(conn, "schema_version")
     if value is None:
         return "missing"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from sqlite_utils import Database, Migrations
 
-SCHEMA_VERSION = 1
 migrations = Migrations("kenning")
 
 

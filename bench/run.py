@@ -1,0 +1,48 @@
+"""Run every benchmark and print one table; `--check` exits 1 when a DESIGN §8 budget is missed.
+
+Each bench module exposes `run(check: bool) -> list[dict]` with rows
+{name, value, budget, unit, ok}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+from pathlib import Path
+
+BENCHES = ["facts_bench", "retrieval", "hooks_bench", "index_bench"]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--check", action="store_true", help="exit 1 if a budget is missed")
+    parser.add_argument("only", nargs="*", help="bench modules to run (default: all)")
+    args = parser.parse_args()
+    sys.path.insert(0, str(Path(__file__).parent))
+    rows: list[dict] = []
+    for name in args.only or BENCHES:
+        if not (Path(__file__).parent / f"{name}.py").exists():
+            continue
+        started = time.perf_counter()
+        module = importlib.import_module(name)
+        rows.extend(module.run(check=args.check))
+        print(f"[{name}: {time.perf_counter() - started:.1f} s]", file=sys.stderr)
+    width = max(len(r["name"]) for r in rows) if rows else 10
+    print(f"| {'benchmark':<{width}} | {'value':>10} | {'budget':>10} | unit  | ok |")
+    print(f"|{'-' * (width + 2)}|{'-' * 12}|{'-' * 12}|-------|----|")
+    for r in rows:
+        budget = "-" if r["budget"] is None else r["budget"]
+        mark = "yes" if r["ok"] else "NO"
+        print(f"| {r['name']:<{width}} | {r['value']:>10} | {budget:>10} | {r['unit']:<5} | "
+              f"{mark:<2} |")
+    failed = [r["name"] for r in rows if not r["ok"]]
+    if failed and args.check:
+        print("budgets missed: " + "; ".join(failed), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,61 @@
+"""The detached catch-up SessionStart spawns: sync the index, refresh the anchors map and
+the saved-session summary, then extract sessions still marked as needing it.
+
+Runs with the plugin's dependencies (never in the foreground); one at a time per project.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .base import write_json
+
+LOCK_NAME = "catchup.lock"
+SUMMARY_NAME = "last-session.json"
+
+
+def refresh_summary(project) -> None:
+    """Cache the latest saved session's summary where SessionStart (stdlib) can read it."""
+    try:
+        from .. import sessions  # written by the extraction work; optional until it lands
+    except ImportError:
+        return
+    latest = getattr(sessions, "latest_summary", None)
+    if latest is None:
+        return
+    summary = latest(project)
+    if summary:
+        write_json(str(project.local_dir / SUMMARY_NAME), summary)
+
+
+def main(argv: list[str]) -> None:
+    from ..hookrunner import log_error
+    from ..runtime import _try_lock, _unlock
+    from .extract_runner import run as extract
+
+    root, session = argv[0], (argv[1] if len(argv) > 1 else "")
+    from ..paths import current_project
+
+    project = current_project(root)
+    local_dir = str(project.local_dir)
+    lock_path = os.path.join(local_dir, LOCK_NAME)
+    fd = _try_lock(lock_path)
+    if fd is None:
+        return
+    try:
+        from ..anchors import refresh
+        from ..config import load_config
+        from ..memory import Memory
+
+        memory = Memory(project, embedder_name=load_config(project).embedder)
+        try:
+            memory.sync()
+            refresh(memory.conn, local_dir)
+        finally:
+            memory.close()
+        refresh_summary(project)
+    except Exception as exc:  # noqa: BLE001 - a background job reports to the error log
+        log_error(None, "catch-up", exc)
+    finally:
+        _unlock(lock_path, fd)
+    extract(local_dir, skip=session or None)

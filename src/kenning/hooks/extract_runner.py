@@ -1,0 +1,88 @@
+"""The detached extraction wrapper: per-machine lock, `kenning extract`, then clear the mark.
+
+Spawned by PreCompact, SessionEnd and SessionStart's catch-up; never by anything in the
+foreground. The extractor itself is `kenning extract PATH --session ID` (another module);
+when it is missing or fails, the mark stays (up to MAX_ATTEMPTS) for a later catch-up.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+from .base import kenning_home, now_iso, read_json, write_json
+from .marks import clear, mark_path, pending
+
+LOCK_NAME = "extract.lock"
+LOCK_WAIT_S = 60.0
+RUN_TIMEOUT_S = 600
+MAX_ATTEMPTS = 3
+
+
+def machine_lock(wait: float = LOCK_WAIT_S):
+    """The per-machine extraction lock (a descriptor), or None after `wait` seconds."""
+    from ..runtime import _try_lock
+
+    path = os.path.join(kenning_home(), LOCK_NAME)
+    deadline = time.monotonic() + wait
+    while True:
+        fd = _try_lock(path)
+        if fd is not None or time.monotonic() >= deadline:
+            return fd
+        time.sleep(0.5)
+
+
+def extract_one(local_dir: str, entry: dict, python: str) -> bool:
+    session = str(entry["session"])
+    root = str(entry.get("root") or os.getcwd())
+    argv = [python, "-P", "-m", "kenning", "-C", root, "extract", str(entry["transcript"]),
+            "--session", session]
+    print(f"{now_iso()} extract session {session}", flush=True)
+    try:
+        code = subprocess.run(argv, stdin=subprocess.DEVNULL, timeout=RUN_TIMEOUT_S,
+                              cwd=root if os.path.isdir(root) else None).returncode
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        print(f"{now_iso()} extract failed to run: {exc}", flush=True)
+        code = -1
+    if code == 0:
+        clear(local_dir, session)
+        return True
+    path = mark_path(local_dir, session)
+    data = read_json(path)
+    if isinstance(data, dict):
+        data["attempts"] = int(data.get("attempts") or 0) + 1
+        write_json(path, data)
+    return False
+
+
+def run(local_dir: str, sessions: list[str] | None = None, skip: str | None = None) -> int:
+    """Extract the marked sessions (or just `sessions`); returns how many succeeded."""
+    from ..runtime import _unlock, best_python
+
+    todo = [e for e in pending(local_dir)
+            if (sessions is None or e["session"] in sessions) and e["session"] != skip
+            and int(e.get("attempts") or 0) < MAX_ATTEMPTS]
+    if not todo:
+        return 0
+    fd = machine_lock()
+    if fd is None:
+        return 0
+    done = 0
+    try:
+        python = best_python()
+        for entry in todo:
+            done += extract_one(local_dir, entry, python)
+    finally:
+        _unlock(os.path.join(kenning_home(), LOCK_NAME), fd)
+    return done
+
+
+def main(argv: list[str]) -> None:
+    local_dir, session = argv[0], (argv[1] if len(argv) > 1 else "")
+    run(local_dir, sessions=[session] if session else None)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

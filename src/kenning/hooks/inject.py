@@ -1,0 +1,47 @@
+"""Turning chosen facts into one hook's output: budget, dedup per session, logs. Stdlib only.
+
+Shared by UserPromptSubmit and PreToolUse: both inject facts relevant to something (a
+prompt, a file), both count as the facts' use (DESIGN §3), both are logged.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .. import context, injectlog
+from .base import Ctx, append_line
+from .state import SessionState
+
+
+def output(event: str, text: str) -> str:
+    return json.dumps({"hookSpecificOutput": {"hookEventName": event,
+                                              "additionalContext": text}})
+
+
+def inject_facts(ctx: Ctx, event: str, intro: str, facts: list[tuple[str, str]],
+                 via: str, file_key: str | None = None) -> str | None:
+    """Render the not-yet-injected facts within this injection's and the session's budget.
+
+    `facts`: (id, rendered line), best first. `file_key`: PreToolUse's once-per-file key.
+    """
+    with SessionState(ctx) as state:
+        if file_key is not None:
+            if file_key in state["files"]:
+                return None
+            state["files"].append(file_key)
+        seen = set(state["facts"])
+        fresh = [(fid, line) for fid, line in facts if fid not in seen]
+        if not fresh:
+            return None
+        budget = context.allowance(context.PER_INJECTION, state["chars"])
+        text, ids = context.render(intro, fresh, [], budget)
+        if not ids:
+            return None
+        state["chars"] += len(text)
+        state["facts"].extend(ids)
+    injectlog.record(ctx.local_dir, session=ctx.session, event=event, facts=ids, chars=len(text),
+                     detail=file_key)
+    # Returned for a prompt or a file: that is use, which postpones decay (DESIGN §3).
+    append_line(ctx.events_path, {"type": "use", "facts": ids, "via": via,
+                                  "session": ctx.session})
+    return output(event, text)

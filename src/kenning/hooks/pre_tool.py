@@ -1,0 +1,46 @@
+"""PreToolUse on Read|Edit|Write|MultiEdit|NotebookEdit: facts anchored to that file.
+
+Imports: stdlib only; reads the anchors map written at sync time, never the index.
+Once per file per session; subagents inject nothing.
+"""
+
+from __future__ import annotations
+
+from .. import anchors, context, lifecycle
+from .base import Ctx
+from .inject import inject_facts
+
+INTRO = "kenning: project facts about this file (kind, confidence, id; why)."
+
+
+def handle(ctx: Ctx) -> str | None:
+    if ctx.agent_id:
+        return None
+    tool_input = ctx.payload.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return None
+    rel = ctx.rel(tool_input.get("file_path") or tool_input.get("notebook_path"))
+    if not rel or rel.startswith("/"):
+        return None
+    entries = anchors.lookup(ctx.local_dir, rel)
+    if not entries:
+        return None
+    from .factdb import _time, now_utc
+
+    now = now_utc()
+    scored = []
+    for entry in entries:
+        confirmed = _time(entry.get("confirmed")) or now
+        current = lifecycle.current_confidence(int(entry.get("confidence") or 0), confirmed,
+                                               _time(entry.get("last_used")), now)
+        if current >= lifecycle.INJECT_FLOOR:
+            scored.append((current, entry))
+    scored.sort(key=lambda pair: -pair[0])
+    lines = []
+    for current, entry in scored:
+        why = f"anchored to {rel}" + (f":{entry['symbol']}" if entry.get("symbol") else "")
+        lines.append((entry["id"], context.fact_line(entry["id"], entry.get("kind", ""),
+                                                     current, entry.get("text", ""), why)))
+    if not lines:
+        return None
+    return inject_facts(ctx, "PreToolUse", INTRO, lines, via="file", file_key=rel)

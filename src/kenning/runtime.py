@@ -1,0 +1,233 @@
+"""The plugin's Python runtime (DESIGN §7): a venv of dependencies under CLAUDE_PLUGIN_DATA.
+
+The code always runs from the plugin's `src/`; the venv holds dependencies only, so a plugin
+update never runs stale code. The venv carries a stamp of (requirements, plugin version,
+Python version); when it is missing or differs, SessionStart starts one detached, locked
+install (two sessions starting at once install once). A checkout with its own `.venv`
+(`./install.sh`) is a developer's runtime and is never managed. Stdlib only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+
+STAMP_NAME = ".kenning-stamp"
+LOCK_NAME = "install.lock"
+LOG_NAME = "install.log"
+
+
+def plugin_root() -> str:
+    explicit = os.environ.get("CLAUDE_PLUGIN_ROOT")
+    if explicit and os.path.isdir(os.path.join(explicit, "src", "kenning")):
+        return explicit
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def data_dir() -> str | None:
+    return os.environ.get("CLAUDE_PLUGIN_DATA") or None
+
+
+def _bin(venv: str, name: str) -> str:
+    if os.name == "nt":
+        return os.path.join(venv, "Scripts", name + ".exe")
+    return os.path.join(venv, "bin", name)
+
+
+def venv_dir(data: str) -> str:
+    return os.path.join(data, "venv")
+
+
+def venv_python(data: str) -> str:
+    return _bin(venv_dir(data), "python")
+
+
+def dev_python(root: str | None = None) -> str | None:
+    """The checkout's own `.venv` python, if this plugin is a developer's checkout."""
+    candidate = _bin(os.path.join(root or plugin_root(), ".venv"), "python")
+    return candidate if os.path.exists(candidate) else None
+
+
+def requirements(root: str | None = None) -> list[str]:
+    import tomllib
+
+    with open(os.path.join(root or plugin_root(), "pyproject.toml"), "rb") as handle:
+        project = tomllib.load(handle).get("project", {})
+    return [str(d) for d in project.get("dependencies", [])]
+
+
+def plugin_version(root: str | None = None) -> str:
+    try:
+        with open(os.path.join(root or plugin_root(), ".claude-plugin", "plugin.json"),
+                  encoding="utf-8") as handle:
+            return str(json.load(handle).get("version", "0"))
+    except (OSError, ValueError):
+        return "0"
+
+
+def wanted_stamp(root: str | None = None, python_version: tuple[int, int] | None = None) -> str:
+    major, minor = python_version or sys.version_info[:2]
+    return json.dumps({"requirements": sorted(requirements(root)),
+                       "plugin": plugin_version(root), "python": f"{major}.{minor}"},
+                      sort_keys=True)
+
+
+def read_stamp(data: str) -> str | None:
+    try:
+        with open(os.path.join(venv_dir(data), STAMP_NAME), encoding="utf-8") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def _try_lock(path: str):
+    """An open descriptor holding an exclusive lock, or None when someone else holds it."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        import fcntl
+    except ImportError:  # Windows: an exclusive create stands in for the lock
+        os.close(fd)
+        try:
+            return os.open(path + ".held", os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
+        except FileExistsError:
+            return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _unlock(path: str, fd: int) -> None:
+    os.close(fd)
+    if os.name == "nt":
+        try:
+            os.unlink(path + ".held")
+        except OSError:
+            pass
+
+
+def installing(data: str) -> bool:
+    path = os.path.join(data, LOCK_NAME)
+    if not os.path.exists(path):
+        return False
+    fd = _try_lock(path)
+    if fd is None:
+        return True
+    _unlock(path, fd)
+    return False
+
+
+def state(data: str | None = None, root: str | None = None) -> str:
+    """'dev' (a checkout's .venv), 'unmanaged' (no plugin data dir), 'ready', 'installing',
+    'missing' or 'stale'."""
+    if dev_python(root):
+        return "dev"
+    data = data or data_dir()
+    if not data:
+        return "unmanaged"
+    if installing(data):
+        return "installing"
+    stamp = read_stamp(data)
+    if stamp is None or not os.path.exists(venv_python(data)):
+        return "missing"
+    version = _stamp_python(stamp)
+    return "ready" if stamp == wanted_stamp(root, version) else "stale"
+
+
+def _stamp_python(stamp: str) -> tuple[int, int] | None:
+    try:
+        major, minor = json.loads(stamp)["python"].split(".")
+        return int(major), int(minor)
+    except (ValueError, KeyError, AttributeError):
+        return None
+
+
+def best_python(root: str | None = None) -> str:
+    """The interpreter with dependencies: the plugin venv when ready, the checkout's, else
+    the current one."""
+    data = data_dir()
+    if data and state(data, root) == "ready":
+        return venv_python(data)
+    return dev_python(root) or sys.executable
+
+
+def ensure_started(root: str | None = None) -> bool:
+    """Start the detached install when the venv is missing or stale; True if started."""
+    data = data_dir()
+    if not data or state(data, root) not in ("missing", "stale"):
+        return False
+    from .hooks.base import spawn_detached
+
+    return spawn_detached(
+        [sys.executable, "-I", "-c", _RUNNER, os.path.join(root or plugin_root(), "src")],
+        log_path=os.path.join(data, LOG_NAME))
+
+
+_RUNNER = ("import sys; sys.path.insert(0, sys.argv[1]); "
+           "from kenning.runtime import install; install()")
+
+Runner = Callable[[list[str]], int]
+
+
+def _run(argv: list[str]) -> int:
+    import subprocess
+
+    return subprocess.run(argv, stdin=subprocess.DEVNULL).returncode
+
+
+def install(data: str | None = None, root: str | None = None, python: str | None = None,
+            runner: Runner = _run) -> str:
+    """Create or refresh the venv under the lock; 'busy' if another process is installing."""
+    data = data or data_dir()
+    if not data:
+        return "unmanaged"
+    lock_path = os.path.join(data, LOCK_NAME)
+    fd = _try_lock(lock_path)
+    if fd is None:
+        return "busy"
+    try:
+        python = python or sys.executable
+        want = wanted_stamp(root)
+        if read_stamp(data) == want and os.path.exists(venv_python(data)):
+            return "ready"
+        venv = venv_dir(data)
+        stamp_path = os.path.join(venv, STAMP_NAME)
+        old = read_stamp(data)
+        if old is not None and _stamp_python(old) != tuple(sys.version_info[:2]):
+            import shutil
+
+            shutil.rmtree(venv, ignore_errors=True)  # made by another Python: start over
+        if os.path.exists(stamp_path):
+            os.unlink(stamp_path)
+        print(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} installing kenning's "
+              f"dependencies into {venv}", flush=True)
+        if not os.path.exists(venv_python(data)):
+            if runner([python, "-m", "venv", venv]) != 0:
+                return "failed"
+        code = runner([venv_python(data), "-m", "pip", "install", "--quiet",
+                       "--disable-pip-version-check", *requirements(root)])
+        if code != 0:
+            return "failed"
+        tmp = stamp_path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(want)
+        os.replace(tmp, stamp_path)
+        return "ready"
+    finally:
+        _unlock(lock_path, fd)
+
+
+def wait_ready(timeout: float, root: str | None = None) -> str:
+    """Poll until the venv is ready (or the time is up); returns the last state."""
+    deadline = time.monotonic() + timeout
+    current = state(root=root)
+    while current in ("installing", "missing", "stale") and time.monotonic() < deadline:
+        time.sleep(0.5)
+        current = state(root=root)
+    return current
