@@ -302,6 +302,88 @@ def rebuild() -> None:
 
 
 @cli.command()
+@click.argument("path", required=False, type=click.Path(file_okay=False))
+@click.option("--full", is_flag=True, help="Re-index every file, changed or not.")
+@click.option("--files", "files", multiple=True, metavar="FILE",
+              help="Re-index just these files (repeatable); what edit events queue.")
+@click.option("--background", is_flag=True,
+              help="Low priority, one run at a time (a lock), stop at --time-limit.")
+@click.option("--time-limit", type=float, default=None, metavar="SECONDS",
+              help="Stop after this long; the rest is picked up next run.")
+@click.option("--json", "as_json", is_flag=True)
+def index(path, full, files, background, time_limit, as_json) -> None:
+    """Index the project's source and markdown files (changed files only)."""
+    from dataclasses import asdict
+
+    from .config import load_config
+    from .locks import LockBusy, exclusive_lock
+
+    if path is not None:
+        click.get_current_context().find_root().obj = path
+    memory = _memory()
+    config = load_config(memory.project)
+    if background:
+        os.nice(10)
+        time_limit = time_limit or 120.0
+    bar = None
+
+    def progress(total: int, _all: int):
+        nonlocal bar
+        if total < 50 or as_json or not sys.stderr.isatty():
+            return None
+        bar = click.progressbar(length=total, label="indexing", file=sys.stderr)
+        bar.__enter__()
+        return bar.update
+
+    try:
+        with exclusive_lock(memory.project.local_dir / "index.lock", wait=not background):
+            report = memory.index_code(ignore=config.ignore,
+                                       max_bytes=config.max_file_kb * 1024, full=full,
+                                       only=files or None, time_limit=time_limit,
+                                       progress=progress)
+    except LockBusy:
+        click.echo("another index run holds the lock; nothing to do", err=True)
+        return
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    if as_json:
+        click.echo(json.dumps(asdict(report)))
+        return
+    click.echo(f"indexed {report.indexed} files ({report.chunks} chunks), removed "
+               f"{report.removed}, skipped {report.skipped} binaries")
+    if report.stopped_early:
+        click.echo(f"stopped at the time limit; {report.remaining} files left for next run")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True)
+def projects(as_json: bool) -> None:
+    """Every project kenning has indexed on this machine, with its stats."""
+    from .config import load_config
+    from .memory import Memory
+    from .paths import kenning_home
+    from .registry import known_projects
+
+    rows = []
+    for project in known_projects(kenning_home()):
+        memory = Memory(project, load_config(project).embedder)
+        try:
+            counts = memory.code_counts()
+            rows.append({"root": str(project.root), "facts": len(memory.facts()), **counts})
+        finally:
+            memory.close()
+    if as_json:
+        click.echo(json.dumps(rows, indent=1))
+        return
+    for row in rows:
+        click.echo(f"{row['root']}  facts {row['facts']}  files {row['files']}  "
+                   f"chunks {row['chunks']}  symbols {row['symbols']}")
+    if not rows:
+        click.echo("no indexed projects yet; run `kenning index` in one")
+
+
+@cli.command()
 @click.option("--json", "as_json", is_flag=True)
 def status(as_json: bool) -> None:
     """Where the stores are, how many facts, what is not yet committed."""
@@ -339,6 +421,17 @@ def merge_fact(base: str, ours: str, theirs: str) -> None:
     if not merge_files(Path(base), Path(ours), Path(theirs)):
         click.echo(f"kenning: conflicting edits to {ours}; resolve by hand", err=True)
         sys.exit(1)
+
+
+def _register_feature_commands() -> None:
+    """Feature areas keep their commands in their own modules (each imports lazily)."""
+    from . import cli_extract, cli_insight, cli_lifecycle
+
+    for module in (cli_lifecycle, cli_insight, cli_extract):
+        module.register(cli)
+
+
+_register_feature_commands()
 
 
 def main(argv: list[str] | None = None) -> None:

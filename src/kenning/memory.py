@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .embed import Embedder
+    from .index.code import IndexReport
     from .index.reader import FactRow
     from .index.sync import SyncReport
 
@@ -384,6 +386,65 @@ class Memory:
             score=round(score, 6), snippet=row.text, why=why, symbol=anchor.symbol if anchor
             else None, id=row.id, kind=row.kind, confidence=view.current / 100,
         )
+
+    # ---- code index ----------------------------------------------------------------------
+    def index_code(
+        self,
+        *,
+        ignore: Iterable[str] = (),
+        max_bytes: int = 512 * 1024,
+        full: bool = False,
+        only: Iterable[str] | None = None,
+        time_limit: float | None = None,
+        progress: Callable[[int, int], Callable[[int], None] | None] | None = None,
+    ) -> IndexReport:
+        """Index changed source and markdown files (all with `full`, or just `only`)."""
+        import time
+
+        from .index.code import index_files, plan
+        from .registry import register
+        from .scan import candidate_files
+
+        register(self.project)
+        conn = self.conn
+        files = list(candidate_files(self.project.root, ignore, max_bytes))
+        if only is not None:
+            wanted = {self._relative(p) for p in only}
+            present = {f.path for f in files}
+            changed = [f for f in files if f.path in wanted]
+            known = {r[0] for r in conn.execute("SELECT path FROM files")}
+            removed = [p for p in wanted if p in known and p not in present]
+        else:
+            changed, removed = plan(conn, files, full=full)
+        deadline = time.monotonic() + time_limit if time_limit else None
+        tick = progress(len(changed), len(files)) if progress else None
+        report = index_files(conn, self.project.root, changed, removed, self.embedder_name,
+                             self.embedder, deadline=deadline, progress=tick)
+        if report.indexed or report.removed:
+            from .index.db import get_meta, set_meta
+
+            set_meta(conn, "code_generation", int(get_meta(conn, "code_generation") or 0) + 1)
+        return report
+
+    def code_counts(self) -> dict[str, int | None]:
+        from .index.db import get_meta
+
+        conn = self.conn
+        count = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                 for t in ("files", "chunks", "symbols")}
+        indexed_at = get_meta(conn, "code_indexed_at")
+        count["indexed_at"] = int(indexed_at) if indexed_at else None
+        return count
+
+    def _relative(self, path: str) -> str | None:
+        """A path given by a user or a hook, as the index stores it (None if outside)."""
+        candidate = Path(path)
+        if not candidate.is_absolute():
+            candidate = self.project.root / candidate
+        try:
+            return Path(os.path.realpath(candidate)).relative_to(self.project.root).as_posix()
+        except ValueError:
+            return None
 
     # ---- status --------------------------------------------------------------------------
     def uncommitted_facts(self) -> int | None:

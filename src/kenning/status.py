@@ -30,5 +30,24 @@ def project_status(memory: Memory) -> dict[str, Any]:
         "forgotten": by_status.get("forgotten", 0),
         "not yet committed": "-" if uncommitted is None else uncommitted,
         "problem files": len(memory.problems()),
+        **_code_status(memory),
         "embedder": get_meta(memory.conn, "embedder_id") or "-",
     }
+
+
+def _code_status(memory: Memory) -> dict[str, Any]:
+    import time
+
+    counts = memory.code_counts()
+    indexed_at = counts.pop("indexed_at")
+    age = "never indexed (run `kenning index`)" if indexed_at is None else _age(
+        time.time() - indexed_at)
+    return {"indexed files": counts["files"], "chunks": counts["chunks"],
+            "symbols": counts["symbols"], "index age": age}
+
+
+def _age(seconds: float) -> str:
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{int(seconds // size)} {unit} ago"
+    return "just now"

@@ -29,3 +29,32 @@ def m001_facts(db: Database) -> None:
     db["fact_vectors"].create({"id": str, "vec": bytes}, pk="id")
     db["usage"].create({"fact_id": str, "last_used": str, "uses": int}, pk="fact_id")
     db["problems"].create({"path": str, "message": str}, pk="path")
+
+
+@migrations()
+def m002_code(db: Database) -> None:
+    db["files"].create(
+        {"path": str, "lang": str, "kind": str, "size": int, "mtime_ns": int, "hash": str,
+         "indexed_at": str},
+        pk="path",
+    )
+    db["chunks"].create(
+        {"id": int, "path": str, "start_line": int, "end_line": int, "kind": str,
+         "symbol": str, "lang": str, "doc": int, "text": str, "terms": str},
+        pk="id",
+    )
+    db["chunks"].create_index(["path"])
+    db["chunks"].enable_fts(
+        ["symbol", "path", "text", "terms"], tokenize="porter", create_triggers=True
+    )
+    db["chunk_vectors"].create({"chunk_id": int, "vec": bytes}, pk="chunk_id")
+    db["symbols"].create(
+        {"id": int, "name": str, "qualname": str, "kind": str, "path": str,
+         "start_line": int, "end_line": int, "body_hash": str},
+        pk="id",
+    )
+    db["symbols"].create_index(["path"])
+    db["symbols"].create_index(["qualname"])
+    db["symbols"].create_index(["name"])
+    db["imports"].create({"path": str, "target": str})
+    db["imports"].create_index(["path"])

@@ -1,0 +1,127 @@
+"""The code/doc half of search: keyword and vector legs over chunks, and hit rendering."""
+
+from __future__ import annotations
+
+import fnmatch
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .textutil import query_terms
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .embed import Embedder
+
+# bm25 column weights: symbol, path, text, identifier terms
+CHUNK_BM25_WEIGHTS = (4.0, 2.0, 1.0, 1.0)
+MIN_COSINE = 0.15
+
+
+@dataclass(frozen=True)
+class ChunkRow:
+    id: int
+    path: str
+    start_line: int
+    end_line: int
+    kind: str
+    symbol: str
+    lang: str
+    doc: bool
+    text: str
+
+
+@dataclass(frozen=True)
+class ChunkFilter:
+    types: frozenset[str] = frozenset({"code", "doc"})
+    lang: str | None = None
+    path_glob: str | None = None
+
+    def accepts(self, row: ChunkRow) -> bool:
+        if ("doc" if row.doc else "code") not in self.types:
+            return False
+        if self.lang and row.lang != self.lang:
+            return False
+        return not self.path_glob or fnmatch.fnmatch(row.path, self.path_glob)
+
+
+class ChunkSearcher:
+    """Holds the chunk vector matrix for repeated searches in one process."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+        self._vectors: tuple[list[int], np.ndarray] | None = None
+        self._generation: str | None = None
+
+    def rows(self, ids: list[int]) -> dict[int, ChunkRow]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self.conn.execute(
+            f"SELECT id, path, start_line, end_line, kind, symbol, lang, doc, text FROM chunks "
+            f"WHERE id IN ({marks})", ids,
+        )
+        return {r[0]: ChunkRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]), r[8])
+                for r in rows}
+
+    def keyword(self, match: str, depth: int) -> list[int]:
+        weights = ", ".join(str(w) for w in CHUNK_BM25_WEIGHTS)
+        try:
+            rows = self.conn.execute(
+                f"SELECT rowid FROM (SELECT rowid, bm25(chunks_fts, {weights}) AS s "
+                f"FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?) ORDER BY s, rowid",
+                (match, depth),
+            ).fetchall()
+        except sqlite3.OperationalError:
+            return []
+        return [r[0] for r in rows]
+
+    def _matrix(self, generation: str | None) -> tuple[list[int], np.ndarray]:
+        import numpy as np
+
+        if self._vectors is None or generation != self._generation:
+            ids: list[int] = []
+            blobs: list[bytes] = []
+            for chunk_id, blob in self.conn.execute(
+                "SELECT chunk_id, vec FROM chunk_vectors ORDER BY chunk_id"
+            ):
+                ids.append(chunk_id)
+                blobs.append(blob)
+            if blobs:
+                matrix = np.frombuffer(b"".join(blobs), dtype=np.float16)
+                matrix = matrix.reshape(len(blobs), -1).astype(np.float32)
+            else:
+                matrix = np.zeros((0, 0), dtype=np.float32)
+            self._vectors = (ids, matrix)
+            self._generation = generation
+        return self._vectors
+
+    def semantic(
+        self, query: str, embedder: Embedder, depth: int, generation: str | None
+    ) -> list[tuple[int, float]]:
+        import numpy as np
+
+        if not query_terms(query):
+            return []
+        ids, matrix = self._matrix(generation)
+        if not ids:
+            return []
+        qvec = np.asarray(embedder.encode([query])[0], dtype=np.float32)
+        if matrix.shape[1] != qvec.shape[0]:
+            return []
+        scores = matrix @ qvec
+        k = min(depth, len(ids))
+        top = np.argpartition(-scores, k - 1)[:k]
+        order = top[np.lexsort((top, -scores[top]))]
+        return [(ids[i], float(scores[i])) for i in order if scores[i] >= MIN_COSINE]
+
+
+def filtered(
+    ranked: list[int], rows: Callable[[list[int]], dict[int, ChunkRow]], flt: ChunkFilter,
+    limit: int,
+) -> tuple[list[int], dict[int, ChunkRow]]:
+    found = rows(ranked)
+    kept = [cid for cid in ranked if cid in found and flt.accepts(found[cid])][:limit]
+    return kept, found

@@ -1,0 +1,153 @@
+"""The code and docs index: changed files only, one transaction per file.
+
+A re-index with nothing changed compares (mtime, size) per file and imports neither the
+chunker (tree_sitter) nor the embedder (numpy + tokenizers).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..scan import FileStat, read_text
+from ..textutil import identifier_terms
+from .db import get_meta, set_meta
+
+if TYPE_CHECKING:
+    from ..embed import Embedder
+
+DOC_LANGS = {"markdown", "rst", "txt", "text", "adoc"}
+
+
+@dataclass
+class IndexReport:
+    scanned: int = 0
+    indexed: int = 0
+    removed: int = 0
+    skipped: int = 0  # binaries and unreadable files
+    chunks: int = 0
+    stopped_early: bool = False
+    remaining: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def plan(
+    conn: sqlite3.Connection, files: list[FileStat], full: bool = False
+) -> tuple[list[FileStat], list[str]]:
+    """Files whose stat changed (or all with `full`), and indexed paths no longer present."""
+    known = {r[0]: (r[1], r[2]) for r in conn.execute("SELECT path, size, mtime_ns FROM files")}
+    present = {f.path for f in files}
+    changed = [f for f in files if full or known.get(f.path) != (f.size, f.mtime_ns)]
+    removed = [p for p in known if p not in present]
+    return changed, removed
+
+
+def remove_file(conn: sqlite3.Connection, path: str) -> None:
+    ids = [r[0] for r in conn.execute("SELECT id FROM chunks WHERE path = ?", (path,))]
+    conn.executemany("DELETE FROM chunk_vectors WHERE chunk_id = ?", [(i,) for i in ids])
+    conn.execute("DELETE FROM chunks WHERE path = ?", (path,))
+    conn.execute("DELETE FROM symbols WHERE path = ?", (path,))
+    conn.execute("DELETE FROM imports WHERE path = ?", (path,))
+    conn.execute("DELETE FROM files WHERE path = ?", (path,))
+
+
+def index_files(
+    conn: sqlite3.Connection,
+    root: Path,
+    changed: Iterable[FileStat],
+    removed: Iterable[str],
+    embedder_name: str,
+    embedder_factory: Callable[[], Embedder],
+    *,
+    deadline: float | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> IndexReport:
+    """Index `changed` files and drop `removed` ones; stops cleanly at `deadline`."""
+    report = IndexReport()
+    for path in removed:
+        conn.execute("BEGIN IMMEDIATE")
+        remove_file(conn, path)
+        conn.execute("COMMIT")
+        report.removed += 1
+    changed = list(changed)
+    if not changed:
+        return report
+    from ..chunking import chunk_file, language_for
+
+    embedder = embedder_factory()
+    if get_meta(conn, "code_embedder") not in (None, embedder_name):
+        conn.execute("DELETE FROM chunk_vectors")  # a new model: every vector is re-made
+    for n, stat in enumerate(changed):
+        if deadline is not None and time.monotonic() > deadline:
+            report.stopped_early = True
+            report.remaining = len(changed) - n
+            break
+        report.scanned += 1
+        text = read_text(root / stat.path)
+        raw_hash = None if text is None else hashlib.sha1(text.encode("utf-8")).hexdigest()
+        old = conn.execute("SELECT hash FROM files WHERE path = ?", (stat.path,)).fetchone()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if text is None:
+                remove_file(conn, stat.path)
+                report.skipped += 1
+            elif old is not None and old[0] == raw_hash:
+                conn.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?",
+                             (stat.size, stat.mtime_ns, stat.path))
+            else:
+                result = chunk_file(stat.path, text)
+                lang = language_for(stat.path) or "text"
+                _write_file(conn, stat, lang, raw_hash or "", result, embedder)
+                report.indexed += 1
+                report.chunks += len(result.chunks)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        if progress:
+            progress(1)
+    set_meta(conn, "code_embedder", embedder_name)
+    set_meta(conn, "code_indexed_at", int(time.time()))
+    return report
+
+
+def _write_file(conn, stat: FileStat, lang: str, digest: str, result, embedder) -> None:
+    remove_file(conn, stat.path)
+    is_doc = 1 if lang in DOC_LANGS else 0
+    conn.execute(
+        "INSERT INTO files(path, lang, kind, size, mtime_ns, hash, indexed_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (stat.path, lang, "doc" if is_doc else "code", stat.size, stat.mtime_ns, digest,
+         int(time.time())),
+    )
+    texts = []
+    ids = []
+    for chunk in result.chunks:
+        terms = " ".join(identifier_terms(f"{chunk.symbol or ''} {chunk.path} {chunk.text}"))
+        cursor = conn.execute(
+            "INSERT INTO chunks(path, start_line, end_line, kind, symbol, lang, doc, text, terms)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (chunk.path, chunk.start_line, chunk.end_line, chunk.kind, chunk.symbol or "",
+             chunk.lang, is_doc, chunk.text, terms),
+        )
+        ids.append(cursor.lastrowid)
+        texts.append(f"{chunk.symbol or ''} {chunk.path}\n{chunk.text[:2000]}")
+    if texts:
+        vectors = embedder.encode(texts).astype("float16")
+        conn.executemany(
+            "INSERT INTO chunk_vectors(chunk_id, vec) VALUES (?, ?)",
+            [(cid, vectors[n].tobytes()) for n, cid in enumerate(ids)],
+        )
+    conn.executemany(
+        "INSERT INTO symbols(name, qualname, kind, path, start_line, end_line, body_hash) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(s.name, s.qualname, s.kind, s.path, s.start_line, s.end_line, s.body_hash)
+         for s in result.symbols],
+    )
+    conn.executemany("INSERT INTO imports(path, target) VALUES (?, ?)",
+                     [(stat.path, target) for target in result.imports])
