@@ -46,7 +46,8 @@ def test_two_clones_merge_both_ways_without_conflict(tmp_path, kenning, monkeypa
             new_ids[name].append(json.loads(out)["id"])
     monkeypatch.setenv("KENNING_NOW", "2030-01-01T00:00:00Z")
     assert kenning("-C", str(alice), "forget", forgotten).code == 0
-    assert kenning("-C", str(alice), "edit", tagged, "--tag", "payments", "--tag", "alice").code == 0
+    alice_tags = ("--tag", "payments", "--tag", "alice")
+    assert kenning("-C", str(alice), "edit", tagged, *alice_tags).code == 0
     monkeypatch.setenv("KENNING_NOW", "2030-01-02T00:00:00Z")
     assert kenning("-C", str(bob), "confirm", forgotten).code == 0
     assert kenning("-C", str(bob), "edit", tagged, "--tag", "payments", "--tag", "bob").code == 0

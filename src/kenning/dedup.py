@@ -38,7 +38,7 @@ def find_duplicate(text: str, candidates: Iterable[_HasText]) -> str | None:
         return None
     query = normalise(text)
     numbers = _numbers(query)
-    for _, score, fact_id in process.extract(
+    for _, _score, fact_id in process.extract(
         query, pool, scorer=fuzz.token_sort_ratio, score_cutoff=DUPLICATE_RATIO, limit=5
     ):
         if _numbers(pool[fact_id]) == numbers:

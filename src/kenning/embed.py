@@ -269,9 +269,9 @@ class BundledEmbedder:
         if self._weights is not None:
             gathered = gathered * self._weights[flat][:, None]
         starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-        # float64 sums: int8 rows would overflow in their own dtype, and model2vec's int8
-        # mean also accumulates in float64.
-        sums = np.add.reduceat(gathered, starts, axis=0, dtype=np.float64)
+        # float32 sums: int8 rows would overflow in their own dtype; float64 (as model2vec
+        # does) is 4x slower here and changes no ranking (cosine to model2vec > 0.9999).
+        sums = np.add.reduceat(gathered, starts, axis=0, dtype=np.float32)
         out[rows] = sums / lengths[:, None]
         return out
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import eventlog, lifecycle
-from .facts import FactStore
 from .factfile import utc_now
+from .facts import FactStore
 from .paths import Project
 from .records import Anchor, Fact, Hit, Source
 from .search import LEG_DEPTH, confidence_boost, fuse

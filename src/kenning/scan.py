@@ -92,7 +92,9 @@ def matches_any(path: str, patterns: Iterable[str]) -> bool:
             prefix = pattern[:-3]
             if path.startswith(prefix + "/") or f"/{prefix}/" in f"/{path}":
                 return True
-        if fnmatch.fnmatch(path, pattern) or ("/" not in pattern and fnmatch.fnmatch(name, pattern)):
+        if fnmatch.fnmatch(path, pattern):
+            return True
+        if "/" not in pattern and fnmatch.fnmatch(name, pattern):
             return True
     return False
 

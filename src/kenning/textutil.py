@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -22,10 +23,15 @@ STOPWORDS = frozenset(
 
 def split_identifier(word: str) -> list[str]:
     """`RetryPolicy.backoff_ms` -> ['retry', 'policy', 'backoff', 'ms'] (lower-cased parts)."""
+    return list(_split_cached(word))
+
+
+@lru_cache(maxsize=65536)
+def _split_cached(word: str) -> tuple[str, ...]:
     parts: list[str] = []
     for piece in word.split("_"):
         parts.extend(m.group(0).lower() for m in _CAMEL.finditer(piece))
-    return [p for p in parts if p]
+    return tuple(p for p in parts if p)
 
 
 def words(text: str) -> list[str]:
@@ -40,7 +46,9 @@ def identifier_terms(text: str) -> list[str]:
     """
     out: list[str] = []
     for word in words(text):
-        parts = split_identifier(word)
+        if word.islower() and "_" not in word:
+            continue  # plain words have nothing to split
+        parts = _split_cached(word)
         if len(parts) > 1:
             out.extend(parts)
     return out

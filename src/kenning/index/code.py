@@ -21,6 +21,7 @@ from .db import get_meta, set_meta
 if TYPE_CHECKING:
     from ..embed import Embedder
 
+EMBED_CHARS = 1000
 DOC_LANGS = {"markdown", "rst", "txt", "text", "adoc"}
 
 
@@ -136,7 +137,9 @@ def _write_file(conn, stat: FileStat, lang: str, digest: str, result, embedder) 
              chunk.lang, is_doc, chunk.text, terms),
         )
         ids.append(cursor.lastrowid)
-        texts.append(f"{chunk.symbol or ''} {chunk.path}\n{chunk.text[:2000]}")
+        # The head of a chunk (signature, docstring) carries its meaning; pooling cost is
+        # linear in tokens, so long bodies are cut.
+        texts.append(f"{chunk.symbol or ''} {chunk.path}\n{chunk.text[:EMBED_CHARS]}")
     if texts:
         vectors = embedder.encode(texts).astype("float16")
         conn.executemany(
