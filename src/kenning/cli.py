@@ -138,15 +138,25 @@ def add(text, kind, about, tags, topic, rationale, origin, supersedes, as_json) 
               type=click.Choice(["active", "superseded", "forgotten", "archived"]),
               help="Fact statuses to include (default: active).")
 @click.option("--include-archived", is_flag=True, help="Also facts decayed below 0.30.")
+@click.option("--lang", help="Only code in this language (python, go, markdown, ...).")
+@click.option("--path", "path_glob", metavar="GLOB", help="Only files matching this glob.")
+@click.option("--all-projects", is_flag=True, help="Search every indexed project.")
 @click.option("--json", "as_json", is_flag=True, help="Print hits as a JSON list.")
-def search(query, limit, hit_type, kinds, statuses, include_archived, as_json) -> None:
-    """Search facts (and, once indexed, code and docs)."""
-    memory = _memory()
-    hits: list[Hit] = []
-    if hit_type in ("fact", "all"):
-        hits = memory.search_facts(" ".join(query), limit=limit, kinds=kinds or None,
-                                   statuses=statuses or ("active",),
-                                   include_archived=include_archived)
+def search(query, limit, hit_type, kinds, statuses, include_archived, lang, path_glob,
+           all_projects, as_json) -> None:
+    """Search facts, code and docs in one ranking; every hit says why it ranked."""
+    types = ("fact", "code", "doc") if hit_type == "all" else (hit_type,)
+    if kinds and hit_type == "all":
+        types = ("fact",)  # a fact-kind filter asks for facts
+    options = dict(types=types, limit=limit, kinds=kinds or None,
+                   statuses=statuses or ("active",), include_archived=include_archived,
+                   lang=lang, path_glob=path_glob)
+    if all_projects:
+        from .crossproject import search_all_projects
+
+        hits = search_all_projects(" ".join(query), **options)
+    else:
+        hits = _memory().search(" ".join(query), **options)
     if as_json:
         click.echo(json.dumps([hit_to_json(h) for h in hits], ensure_ascii=False, indent=1))
         return
@@ -154,7 +164,14 @@ def search(query, limit, hit_type, kinds, statuses, include_archived, as_json) -
         click.echo("no results")
         return
     for n, hit in enumerate(hits, 1):
-        click.echo(f"{n:>2}. [{hit.kind} {hit.id} {_pct(hit.confidence or 0)}] {hit.snippet}")
+        if hit.type == "fact":
+            click.echo(f"{n:>2}. [{hit.kind} {hit.id} {_pct(hit.confidence or 0)}] {hit.snippet}")
+        else:
+            where = f"{hit.path}:{hit.start_line}-{hit.end_line}"
+            first = hit.snippet.strip().splitlines()[0][:100] if hit.snippet.strip() else ""
+            click.echo(f"{n:>2}. [{hit.type}] {where} {hit.symbol or ''}  {first}")
+            if hit.anchored_facts:
+                click.echo(f"    facts: {', '.join(hit.anchored_facts)}")
         click.echo(f"    why: {hit.why}")
 
 

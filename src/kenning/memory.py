@@ -18,6 +18,7 @@ from .factfile import utc_now
 from .facts import FactStore
 from .paths import Project
 from .records import Anchor, Fact, Hit, Source
+from .codesearch import ChunkFilter, ChunkRow, ChunkSearcher
 from .search import LEG_DEPTH, confidence_boost, fuse
 from .textutil import fts_or_query, query_terms
 
@@ -71,6 +72,9 @@ class Memory:
         self._generation: str | None = None
         self._signature: str | None = None
         self._events_seen: int | None = None
+        self._chunk_searcher: ChunkSearcher | None = None
+        self._activity: dict[str, int] | None = None
+        self._anchor_map: tuple[dict, dict[str, list[tuple[str | None, str]]]] | None = None
 
     # ---- plumbing ------------------------------------------------------------------------
     @property
@@ -118,6 +122,7 @@ class Memory:
                 conn.execute("ROLLBACK")
                 raise
             self._events_seen = events_size
+            self._activity = None
             if self._rows is not None and report.usage_events:
                 self._reload_usage()
         if force or report.added or report.updated or report.removed:
@@ -287,15 +292,74 @@ class Memory:
         session: str | None = None,
     ) -> list[Hit]:
         """Hybrid fact search: FTS5 BM25 and cosine legs fused by RRF, confidence-boosted."""
-        from .index.reader import fts_fact_ids
+        return self.search(query, types=("fact",), limit=limit, kinds=kinds, statuses=statuses,
+                           include_archived=include_archived, record=record, session=session)
 
+    def search(
+        self,
+        query: str,
+        *,
+        types: Iterable[str] = ("fact", "code", "doc"),
+        limit: int = 10,
+        kinds: Iterable[str] | None = None,
+        statuses: Iterable[str] = ("active",),
+        include_archived: bool = False,
+        lang: str | None = None,
+        path_glob: str | None = None,
+        record: str | None = "search",
+        session: str | None = None,
+    ) -> list[Hit]:
+        """One ranking over facts, code and docs: every leg fused by RRF, then small boosts.
+
+        Fact legs and chunk legs are separate rankings of separate corpora; RRF puts them on
+        one scale. Boosts (confidence, recent file activity) stay on the RRF scale.
+        """
+        types = set(types)
+        legs: dict[str, list[str]] = {}
+        notes: dict[str, dict[str, str]] = {}
+        boosts: dict[str, list[tuple[str, float]]] = {}
+        views: dict[str, FactView] = {}
+        chunks: dict[int, ChunkRow] = {}
+        if "fact" in types:
+            allowed = self._fact_filter(kinds, statuses, include_archived, views)
+            self._fact_legs(query, allowed, legs, notes)
+        if types & {"code", "doc"}:
+            flt = ChunkFilter(frozenset(types & {"code", "doc"}), lang, path_glob)
+            self._chunk_legs(query, flt, legs, notes, chunks)
+        if not any(legs.values()):
+            legs = {}
+            if "fact" in types:
+                legs["fact prefix"] = [f"f:{i}" for i in self._prefix_leg(query, allowed)]
+            if types & {"code", "doc"}:
+                legs["code prefix"] = self._chunk_prefix(query, flt, chunks)
+        for key in set().union(*legs.values()) if legs else ():
+            if key.startswith("f:"):
+                boosts[key] = [("confidence", confidence_boost(views[key[2:]].current))]
+            else:
+                boosts[key] = [("recent activity", self._activity_boost(chunks[int(key[2:])]))]
+        ranked = fuse(legs, boosts, notes=notes)[:limit]
+        hits = [self._fact_hit(views[r.key[2:]], r.score, r.why) if r.key.startswith("f:")
+                else self._chunk_hit(chunks[int(r.key[2:])], r.score, r.why) for r in ranked]
+        if record:
+            used = [h.id for h in hits if h.type == "fact" and h.id]
+            if used:
+                self.record_use(used, via=record, session=session)
+            if not hits:
+                eventlog.append(self.project.events_path,
+                                {"type": "gap", "query": query[:500], "via": record})
+        return hits
+
+    def _fact_filter(
+        self, kinds: Iterable[str] | None, statuses: Iterable[str], include_archived: bool,
+        views: dict[str, FactView],
+    ) -> Callable[[str], bool]:
+        """A predicate over fact ids that also caches each accepted fact's current view."""
         rows = self._load()
         now = self.clock()
         wanted_kinds = set(kinds) if kinds else None
         wanted_status = set(statuses)
         if include_archived:
             wanted_status.add("archived")
-        views: dict[str, FactView] = {}
 
         def allowed(fact_id: str) -> bool:
             if fact_id in views:
@@ -309,32 +373,104 @@ class Memory:
             views[fact_id] = view
             return True
 
-        legs: dict[str, list[str]] = {}
-        notes: dict[str, dict[str, str]] = {}
+        return allowed
+
+    def _fact_legs(
+        self, query: str, allowed: Callable[[str], bool], legs: dict[str, list[str]],
+        notes: dict[str, dict[str, str]],
+    ) -> None:
+        from .index.reader import fts_fact_ids
+
         match = fts_or_query(query)
         if match:
-            legs["keyword"] = [i for i in fts_fact_ids(self.conn, match, LEG_DEPTH * 4)
-                               if allowed(i)][:LEG_DEPTH]
+            legs["fact keyword"] = [f"f:{i}" for i in fts_fact_ids(
+                self.conn, match, LEG_DEPTH * 4) if allowed(i)][:LEG_DEPTH]
         semantic = self._semantic_leg(query, allowed)
         if semantic:
-            legs["semantic"] = [fid for fid, _ in semantic]
+            legs["fact semantic"] = [f"f:{fid}" for fid, _ in semantic]
             for fid, cos in semantic:
-                notes.setdefault(fid, {})["semantic"] = f"cos {cos:.2f}"
-        if not any(legs.values()):
-            legs = {"prefix": self._prefix_leg(query, allowed)}
-        boosts = {
-            fid: [("confidence", confidence_boost(views[fid].current))]
-            for fid in set().union(*legs.values())
-        }
-        ranked = fuse(legs, boosts, notes=notes)[:limit]
-        hits = [self._fact_hit(views[r.key], r.score, r.why) for r in ranked]
-        if record:
-            if hits:
-                self.record_use([h.id for h in hits if h.id], via=record, session=session)
-            else:
-                eventlog.append(self.project.events_path,
-                                {"type": "gap", "query": query[:500], "via": record})
-        return hits
+                notes.setdefault(f"f:{fid}", {})["fact semantic"] = f"cos {cos:.2f}"
+
+    def _chunks(self) -> ChunkSearcher:
+        if self._chunk_searcher is None or self._chunk_searcher.conn is not self.conn:
+            self._chunk_searcher = ChunkSearcher(self.conn)
+        return self._chunk_searcher
+
+    def _chunk_legs(
+        self, query: str, flt: ChunkFilter, legs: dict[str, list[str]],
+        notes: dict[str, dict[str, str]], chunks: dict[int, ChunkRow],
+    ) -> None:
+        from .codesearch import filtered
+        from .index.db import get_meta
+
+        searcher = self._chunks()
+        match = fts_or_query(query)
+        if match:
+            ids, found = filtered(searcher.keyword(match, LEG_DEPTH * 4), searcher.rows, flt,
+                                  LEG_DEPTH)
+            chunks.update(found)
+            legs["code keyword"] = [f"c:{i}" for i in ids]
+        if get_meta(self.conn, "code_embedder") == self.embedder_name:
+            semantic = searcher.semantic(query, self.embedder(), LEG_DEPTH * 4,
+                                         get_meta(self.conn, "code_generation"))
+            cosine = dict(semantic)
+            ids, found = filtered([i for i, _ in semantic], searcher.rows, flt, LEG_DEPTH)
+            chunks.update(found)
+            legs["code semantic"] = [f"c:{i}" for i in ids]
+            for cid in ids:
+                notes.setdefault(f"c:{cid}", {})["code semantic"] = f"cos {cosine[cid]:.2f}"
+
+    def _chunk_prefix(self, query: str, flt: ChunkFilter, chunks: dict[int, ChunkRow]) -> list:
+        from .codesearch import filtered
+
+        terms = [t for t in query_terms(query) if len(t) >= 3]
+        if not terms:
+            return []
+        searcher = self._chunks()
+        match = " OR ".join(f'"{t}"*' for t in terms)
+        ids, found = filtered(searcher.keyword(match, LEG_DEPTH * 4), searcher.rows, flt,
+                              LEG_DEPTH)
+        chunks.update(found)
+        return [f"c:{i}" for i in ids]
+
+    def _activity_boost(self, chunk: ChunkRow) -> float:
+        """Reads and edits of the chunk's file in the last 30 days, capped and small."""
+        from .search import activity_boost
+
+        return activity_boost(self._file_activity().get(chunk.path, 0))
+
+    def _file_activity(self) -> dict[str, int]:
+        from .index.reader import recent_file_activity
+
+        if self._activity is None:
+            self._activity = recent_file_activity(self.conn, self.clock())
+        return self._activity
+
+    def _chunk_hit(self, chunk: ChunkRow, score: float, why: str) -> Hit:
+        return Hit(
+            type="doc" if chunk.doc else "code", path=chunk.path, start_line=chunk.start_line,
+            end_line=chunk.end_line, score=round(score, 6), snippet=chunk.text[:400],
+            why=why, symbol=chunk.symbol or None,
+            anchored_facts=tuple(self._anchored_facts(chunk.path, chunk.symbol)),
+        )
+
+    def _anchored_facts(self, path: str, symbol: str | None) -> list[str]:
+        """Active facts about this file, or about this symbol (or its class) in it."""
+        rows = self._load()
+        if self._anchor_map is None or self._anchor_map[0] is not rows:
+            by_path: dict[str, list[tuple[str | None, str]]] = {}
+            for row in rows.values():
+                if row.status == "active":
+                    for anchor in row.about:
+                        by_path.setdefault(anchor.file, []).append((anchor.symbol, row.id))
+            self._anchor_map = (rows, by_path)
+        out: list[str] = []
+        for anchor_symbol, fact_id in self._anchor_map[1].get(path, ()):
+            if not anchor_symbol or not symbol or anchor_symbol == symbol \
+                    or symbol.startswith(anchor_symbol + "."):
+                if fact_id not in out:
+                    out.append(fact_id)
+        return out
 
     def _semantic_leg(
         self, query: str, allowed: Callable[[str], bool]

@@ -66,3 +66,13 @@ def fuse(
         ranked.append(Ranked(key, score, ", ".join(reasons)))
     ranked.sort(key=lambda r: (-r.score, r.key))
     return ranked
+
+
+# A file read or edited often lately nudges its chunks up, capped at about four ranks near
+# the top: a peer's uncapped usage boost let any often-read file win every query.
+ACTIVITY_CAP = 10
+ACTIVITY_MAX_BOOST = 0.001
+
+
+def activity_boost(events_last_30_days: int) -> float:
+    return min(events_last_30_days, ACTIVITY_CAP) / ACTIVITY_CAP * ACTIVITY_MAX_BOOST

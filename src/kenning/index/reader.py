@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
@@ -89,3 +89,15 @@ def load_fact_vectors(conn: sqlite3.Connection) -> tuple[list[str], np.ndarray]:
         return ids, np.zeros((0, 0), dtype=np.float32)
     matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), -1)
     return ids, matrix
+
+
+def recent_file_activity(conn: sqlite3.Connection, now: datetime, days: int = 30) -> dict[str, int]:
+    """Reads and edits per file over the last `days`, from the folded event log."""
+    cutoff = (now - timedelta(days=days)).strftime("%Y-%m-%d")
+    try:
+        rows = conn.execute(
+            "SELECT path, sum(count) FROM file_activity WHERE day >= ? GROUP BY path", (cutoff,)
+        )
+        return {r[0]: r[1] for r in rows}
+    except sqlite3.OperationalError:
+        return {}

@@ -247,11 +247,16 @@ def replay_usage(conn: sqlite3.Connection, events_path: Path) -> int:
         size = 0
     if size < offset:  # the log was replaced or purged: replay from the start
         conn.execute("DELETE FROM usage")
+        conn.execute("DELETE FROM file_activity")
         offset = 0
     records, new_offset = eventlog.read_from(events_path, offset)
     count = 0
     for record in records:
-        if record.get("type") != "use":
+        kind = record.get("type")
+        if kind in ("read", "edit"):
+            _fold_activity(conn, record)
+            continue
+        if kind != "use":
             continue
         ts = record.get("ts")
         ids = record.get("facts")
@@ -269,3 +274,15 @@ def replay_usage(conn: sqlite3.Connection, events_path: Path) -> int:
     if new_offset != offset:
         set_meta(conn, "events_offset", new_offset)
     return count
+
+
+def _fold_activity(conn: sqlite3.Connection, record: dict) -> None:
+    ts, paths = record.get("ts"), record.get("paths")
+    if not isinstance(ts, str) or not isinstance(paths, list) or record.get("outcome") == "error":
+        return
+    for path in paths:
+        if isinstance(path, str):
+            conn.execute(
+                "INSERT INTO file_activity(path, day, count) VALUES (?, ?, 1) "
+                "ON CONFLICT(path, day) DO UPDATE SET count = count + 1", (path, ts[:10]),
+            )

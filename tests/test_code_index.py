@@ -1,0 +1,152 @@
+"""The code and docs index on a real git repository: incremental, honest about what it skips."""
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import git
+from kenning.paths import current_project
+
+PY = '''"""Billing helpers."""
+
+
+class InvoiceBuilder:
+    """Builds invoices."""
+
+    def add_line(self, amount):
+        return amount
+
+
+def retry_backoff(attempt):
+    return 2 ** attempt
+'''
+MD = "# Guide\n\nHow to deploy.\n\n## Rollback\n\nRun `make rollback`.\n"
+
+
+def db_rows(project: Path, sql: str) -> list[tuple]:
+    conn = sqlite3.connect(current_project(project).index_path)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+def make_repo(repo: Path) -> None:
+    (repo / "src").mkdir()
+    (repo / "src" / "billing.py").write_text(PY, encoding="utf-8")
+    (repo / "docs.md").write_text(MD, encoding="utf-8")
+    (repo / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0binary")
+    (repo / ".gitignore").write_text("secret.env\n", encoding="utf-8")
+    (repo / "secret.env").write_text("TOKEN=x\n", encoding="utf-8")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "code")
+
+
+def test_index_covers_git_files_and_skips_ignored_and_binary(kenning, repo):
+    make_repo(repo)
+    result = kenning("index", "--json")
+    assert result.code == 0, result.err
+    paths = {r[0] for r in db_rows(repo, "SELECT path FROM files")}
+    assert paths == {"src/billing.py", "docs.md", ".gitignore", "README.md"}
+    symbols = {r[0] for r in db_rows(repo, "SELECT qualname FROM symbols")}
+    assert {"InvoiceBuilder", "InvoiceBuilder.add_line", "retry_backoff"} <= symbols
+    kinds = dict(db_rows(repo, "SELECT path, kind FROM files"))
+    assert kinds["docs.md"] == "doc" and kinds["src/billing.py"] == "code"
+
+
+def test_reindex_with_nothing_changed_loads_no_model_or_grammar(kenning, repo):
+    make_repo(repo)
+    assert kenning("index").code == 0
+    probe = (
+        "import sys\nfrom kenning.cli import main\n"
+        "try:\n    main(['index', '--json'])\nexcept SystemExit:\n    pass\n"
+        "print([m for m in ('tree_sitter', 'model2vec', 'tokenizers') if m in sys.modules])"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], cwd=repo, capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    assert json.loads(out[0])["indexed"] == 0
+    assert out[-1] == "[]"
+
+
+def test_deleted_and_renamed_files_leave_no_rows(kenning, repo):
+    make_repo(repo)
+    kenning("index")
+    git(repo, "mv", "src/billing.py", "src/invoices.py")
+    (repo / "docs.md").unlink()
+    kenning("index")
+    for table in ("files", "chunks", "symbols"):
+        paths = {r[0] for r in db_rows(repo, f"SELECT DISTINCT path FROM {table}")}
+        assert "src/billing.py" not in paths and "docs.md" not in paths, table
+    assert ("src/invoices.py",) in db_rows(repo, "SELECT path FROM files")
+    assert db_rows(repo, "SELECT count(*) FROM chunk_vectors WHERE chunk_id NOT IN "
+                         "(SELECT id FROM chunks)") == [(0,)]
+
+
+def test_single_file_reindex_picks_up_an_edit(kenning, repo):
+    make_repo(repo)
+    kenning("index")
+    (repo / "src" / "billing.py").write_text(PY + "\n\ndef refund_invoice():\n    pass\n",
+                                             encoding="utf-8")
+    result = json.loads(kenning("index", "--files", "src/billing.py", "--json").out)
+    assert result["indexed"] == 1
+    assert ("refund_invoice",) in db_rows(repo, "SELECT qualname FROM symbols")
+
+
+def test_status_and_projects_report_the_index(kenning, repo):
+    make_repo(repo)
+    kenning("index")
+    status = json.loads(kenning("status", "--json").out)
+    assert status["indexed files"] == 4 and status["symbols"] >= 3
+    assert status["index age"] == "just now"
+    listed = json.loads(kenning("projects", "--json").out)
+    assert [p["root"] for p in listed] == [str(repo)]
+
+
+def test_outside_git_the_walk_honours_gitignore(kenning, isolated):
+    (isolated / "keep.py").write_text("def kept():\n    pass\n", encoding="utf-8")
+    (isolated / "build").mkdir()
+    (isolated / "build" / "gen.py").write_text("x = 1\n", encoding="utf-8")
+    (isolated / ".gitignore").write_text("build/\n", encoding="utf-8")
+    kenning("index")
+    paths = {r[0] for r in db_rows(isolated, "SELECT path FROM files")}
+    assert "keep.py" in paths and "build/gen.py" not in paths
+
+
+def test_one_search_ranks_facts_code_and_docs_with_anchored_facts(kenning, repo):
+    make_repo(repo)
+    kenning("index")
+    fact = json.loads(kenning("add", "retry_backoff doubles the wait on every attempt",
+                              "--about", "src/billing.py:retry_backoff", "--json").out)["id"]
+    hits = json.loads(kenning("search", "retry backoff", "--json").out)
+    types = {h["type"] for h in hits}
+    assert {"fact", "code"} <= types
+    code = next(h for h in hits if h["type"] == "code")
+    assert code["path"] == "src/billing.py" and code["symbol"] == "retry_backoff"
+    assert code["start_line"] <= code["end_line"]
+    assert code["anchored_facts"] == [fact]
+    assert set(code) >= {"type", "path", "start_line", "end_line", "symbol", "score",
+                         "snippet", "why"}
+
+
+def test_search_filters_by_type_language_and_path(kenning, repo):
+    make_repo(repo)
+    kenning("index")
+    docs = json.loads(kenning("search", "rollback deploy", "--type", "doc", "--json").out)
+    assert docs and all(h["type"] == "doc" for h in docs)
+    assert docs[0]["symbol"] == "Guide > Rollback"
+    code = json.loads(kenning("search", "invoice", "--lang", "python", "--json").out)
+    assert code and all(h["path"].endswith(".py") for h in code)
+    assert json.loads(kenning("search", "invoice", "--path", "docs/*", "--json").out) == []
+
+
+def test_all_projects_search_spans_registered_projects(kenning, repo, tmp_path):
+    make_repo(repo)
+    kenning("index")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.md").write_text("# Kubernetes\n\nWe deploy with helm charts.\n", "utf-8")
+    kenning("-C", str(other), "index")
+    hits = json.loads(kenning("search", "helm charts", "--all-projects", "--json").out)
+    assert hits[0]["path"] == f"{other}/notes.md"
