@@ -11,7 +11,6 @@ import importlib.util
 import os
 import resource
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -70,7 +69,8 @@ def measure() -> dict[str, float]:
                                   env)
         probe = ("import sys, time; t = time.perf_counter(); from kenning.cli import main\n"
                  "try:\n    main(['-C', sys.argv[1], 'index'])\nexcept SystemExit: pass\n"
-                 "bad = [m for m in ('tree_sitter', 'model2vec', 'tokenizers') if m in sys.modules]\n"
+                 "heavy = ('tree_sitter', 'model2vec', 'tokenizers')\n"
+                 "bad = [m for m in heavy if m in sys.modules]\n"
                  "print(time.perf_counter() - t, ','.join(bad))")
         start = time.perf_counter()
         out = subprocess.run([sys.executable, "-c", probe, str(repo)], env=env, check=True,

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import eventlog, lifecycle
+from .codesearch import ChunkFilter, ChunkRow, ChunkSearcher
 from .factfile import utc_now
 from .facts import FactStore
 from .paths import Project
 from .records import Anchor, Fact, Hit, Source
-from .codesearch import ChunkFilter, ChunkRow, ChunkSearcher
 from .search import LEG_DEPTH, confidence_boost, fuse
 from .textutil import fts_or_query, query_terms
 

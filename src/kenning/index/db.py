@@ -12,7 +12,7 @@ from pathlib import Path
 
 BUSY_TIMEOUT_MS = 10_000
 # Bump with every new migration in migrations.py (kept here so reads need no sqlite_utils).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 4
 
 
 class IndexUnavailable(Exception):

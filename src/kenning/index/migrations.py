@@ -58,3 +58,28 @@ def m002_code(db: Database) -> None:
     db["symbols"].create_index(["name"])
     db["imports"].create({"path": str, "target": str})
     db["imports"].create_index(["path"])
+
+
+@migrations()
+def m003_git_and_graph(db: Database) -> None:
+    # git history (kenning git-sync) and the knowledge graph (kenning graph rebuild)
+    db["commits"].create({"sha": str, "ts": int, "author": str, "subject": str}, pk="sha")
+    db["commit_files"].create(
+        {"sha": str, "path": str, "old_path": str, "added": int, "deleted": int}
+    )
+    db["commit_files"].create_index(["path"])
+    db["commit_files"].create_index(["sha"])
+    db["graph_nodes"].create(
+        {"id": str, "type": str, "label": str, "community": int, "pagerank": float}, pk="id"
+    )
+    db["graph_edges"].create({"src": str, "dst": str, "kind": str, "weight": float})
+    db["graph_edges"].create_index(["src"])
+    db["graph_edges"].create_index(["dst"])
+
+
+@migrations()
+def m004_file_activity(db: Database) -> None:
+    """Reads and edits per file per day, folded from the event log (for the recency boost)."""
+    db["file_activity"].create({"path": str, "day": str, "count": int}, pk=("path", "day"))
+    db.execute("DELETE FROM meta WHERE key = 'events_offset'")  # replay the log into it
+    db.execute("DELETE FROM usage")
