@@ -1,0 +1,1 @@
+"""Knowledge extraction: transcript parsing, deterministic rules, optional LLM, pipeline."""
