@@ -52,6 +52,63 @@ def generate_facts(root: Path, n: int = N_FACTS, seed: int = 1) -> None:
         (directory / f"{fact.id}.yaml").write_text(render_fact(fact), encoding="utf-8")
 
 
+N_CHUNKS = 100_000
+# Code vocabulary is Zipfian: language keywords are everywhere, domain words are not. The
+# domain words the queries use sit at ranks 300-400 of a 5,000-word vocabulary, which gives
+# them the 1-3 % document frequency such words have in a real million-line codebase.
+KEYWORDS = ("self return none true false if else for in def class import from value data "
+            "result name item key list dict get set").split()
+DOMAIN = ("config load save retry cache token user invoice payment queue worker job schedule "
+          "render template request response header session commit rollback migrate index "
+          "search query filter sort page limit offset stream buffer flush close open email "
+          "webhook upload report event deploy storage billing rate api database test validate "
+          "rotate batch shard").split()
+
+
+def _vocabulary(size: int = 5000) -> list[str]:
+    syllables = ["ka", "lo", "mi", "ren", "tor", "vex", "qui", "sal", "dun", "pho", "zer", "bli"]
+    rng = random.Random(3)
+    made: set[str] = set()
+    while len(made) < size - len(KEYWORDS) - len(DOMAIN):
+        made.add("".join(rng.choice(syllables) for _ in range(rng.randint(2, 4))))
+    filler = sorted(made)
+    rng.shuffle(filler)
+    head = 300 - len(KEYWORDS)
+    return list(KEYWORDS) + filler[:head] + list(DOMAIN) + filler[head:]
+
+
+def generate_chunks(index_path: Path, n: int = N_CHUNKS, seed: int = 2) -> None:
+    """Insert `n` synthetic code chunks (text, FTS terms, float16 vectors) into the index.
+
+    Indexing a million-line repo would take minutes; search speed only needs the rows.
+    """
+    import sqlite3
+
+    import numpy as np
+
+    rng = random.Random(seed)
+    vocab = _vocabulary()
+    weights = [1 / (rank + 1) ** 1.1 for rank in range(len(vocab))]
+    vectors = np.random.default_rng(seed).standard_normal((n, 256)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    vectors = vectors.astype(np.float16)
+    conn = sqlite3.connect(index_path)
+    with conn:
+        for i in range(n):
+            name = "_".join(rng.choices(vocab, weights, k=2))
+            body = " ".join(rng.choices(vocab, weights, k=60))
+            cur = conn.execute(
+                "INSERT INTO chunks(path, start_line, end_line, kind, symbol, lang, doc, text, "
+                "terms) VALUES (?, ?, ?, 'function', ?, 'python', 0, ?, ?)",
+                (f"src/mod{i % 2000}.py", 1 + i % 50, 20 + i % 50, name,
+                 f"def {name}():\n    {body}", name.replace("_", " ")))
+            conn.execute("INSERT INTO chunk_vectors(chunk_id, vec) VALUES (?, ?)",
+                         (cur.lastrowid, vectors[i].tobytes()))
+        conn.execute("INSERT INTO meta(key, value) VALUES ('code_embedder', 'bundled') "
+                     "ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+    conn.close()
+
+
 def _percentile(values: list[float], pct: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(pct / 100 * (len(ordered) - 1))))]
@@ -73,14 +130,15 @@ def measure() -> dict[str, float]:
         start = time.perf_counter()
         subprocess.run([*kenning, "rebuild"], env=env, check=True, capture_output=True)
         rebuild_s = time.perf_counter() - start
+        generate_chunks(current_project(root).index_path)
 
         memory = Memory(current_project(root), "bundled")
-        memory.search_facts("warm up", record=None)
+        memory.search("warm up", record=None)
         timings = []
         for i in range(300):
             query = QUERIES[i % len(QUERIES)]
             start = time.perf_counter()
-            memory.search_facts(query, limit=10)
+            memory.search(query, limit=10)
             timings.append((time.perf_counter() - start) * 1000)
         memory.close()
 
@@ -103,11 +161,11 @@ def run(check: bool) -> list[dict]:
     return [
         {"name": "rebuild index from 10k fact files", "value": round(m["rebuild_s"], 2),
          "budget": 15.0, "unit": "s", "ok": m["rebuild_s"] <= 15.0},
-        {"name": "fact search, warm, 10k facts, p50", "value": round(m["warm_p50_ms"], 2),
+        {"name": "search, warm, 10k facts + 100k chunks, p50", "value": round(m["warm_p50_ms"], 2),
          "budget": 10.0, "unit": "ms", "ok": m["warm_p50_ms"] <= 10.0},
-        {"name": "fact search, warm, 10k facts, p95", "value": round(m["warm_p95_ms"], 2),
+        {"name": "search, warm, 10k facts + 100k chunks, p95", "value": round(m["warm_p95_ms"], 2),
          "budget": None, "unit": "ms", "ok": True},
-        {"name": "search, cold CLI process, 10k facts", "value": round(m["cold_s"], 3),
+        {"name": "search, cold CLI process, 10k facts + 100k chunks", "value": round(m["cold_s"], 3),
          "budget": 0.5, "unit": "s", "ok": m["cold_s"] <= 0.5},
     ]
 

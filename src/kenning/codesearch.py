@@ -30,7 +30,6 @@ class ChunkRow:
     symbol: str
     lang: str
     doc: bool
-    text: str
 
 
 @dataclass(frozen=True)
@@ -60,11 +59,16 @@ class ChunkSearcher:
             return {}
         marks = ",".join("?" * len(ids))
         rows = self.conn.execute(
-            f"SELECT id, path, start_line, end_line, kind, symbol, lang, doc, text FROM chunks "
+            f"SELECT id, path, start_line, end_line, kind, symbol, lang, doc FROM chunks "
             f"WHERE id IN ({marks})", ids,
         )
-        return {r[0]: ChunkRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]), r[8])
+        return {r[0]: ChunkRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]))
                 for r in rows}
+
+    def text(self, chunk_id: int) -> str:
+        """A chunk's text, fetched only for the hits that are shown."""
+        row = self.conn.execute("SELECT text FROM chunks WHERE id = ?", (chunk_id,)).fetchone()
+        return row[0] if row else ""
 
     def keyword(self, match: str, depth: int) -> list[int]:
         weights = ", ".join(str(w) for w in CHUNK_BM25_WEIGHTS)

@@ -19,7 +19,7 @@ from .factfile import utc_now
 from .facts import FactStore
 from .paths import Project
 from .records import Anchor, Fact, Hit, Source
-from .search import LEG_DEPTH, confidence_boost, fuse
+from .search import LEG_DEPTH, activity_boost, confidence_boost, fuse
 from .textutil import fts_or_query, query_terms
 
 if TYPE_CHECKING:
@@ -40,6 +40,7 @@ class AddResult:
     created: bool  # False when an existing fact was re-confirmed instead
     superseded: list[str] = field(default_factory=list)
     contradictions: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # e.g. how an --about anchor was resolved
 
 
 @dataclass(frozen=True)
@@ -210,7 +211,8 @@ class Memory:
         validate_kind(kind)
         cleaned = clean_text(text)
         now = self.clock()
-        active = [v.row for v in self.facts() if v.status == "active" and v.row.kind == kind]
+        live = [v.row for v in self.facts() if v.status == "active"]
+        active = [r for r in live if r.kind == kind]
         if supersedes:
             self.store.get(supersedes)
         duplicate = None if supersedes else find_duplicate(cleaned, active)
@@ -218,19 +220,58 @@ class Memory:
             fact = self.store.reconfirm(duplicate, self.last_used(duplicate), now)
             if origin == "user":
                 fact = self.store.edit(duplicate, now=now)
-            return AddResult(fact, created=False)
+            return AddResult(fact, created=False, notes=self._refresh_anchors(fact)[1])
+        anchors, notes = self._resolve_anchors(tuple(about))
         fact = self.store.create(
-            cleaned, kind, origin=origin, about=tuple(about), tags=tuple(tags), topic=topic,
+            cleaned, kind, origin=origin, about=anchors, tags=tuple(tags), topic=topic,
             rationale=rationale, source=source, now=now,
         )
-        result = AddResult(fact, created=True)
+        result = AddResult(fact, created=True, notes=notes)
         old_ids = [supersedes] if supersedes else []
         if fact.topic:
             old_ids += [r.id for r in active if r.topic == fact.topic and r.id != fact.id]
         for old in dict.fromkeys(old_ids):
             self.store.set_status(old, "superseded", superseded_by=fact.id)
             result.superseded.append(old)
+        from .contradictions import contradicting  # reported, never resolved automatically
+
+        others = [r for r in live if r.id not in result.superseded]
+        result.contradictions = [c.b for c in contradicting(fact.text, others, fact.about)]
         return result
+
+    def supersede(self, old_id: str, text: str, *, origin: str = "user",
+                  about: Iterable[Anchor] | None = None, rationale: str | None = None
+                  ) -> AddResult:
+        """A new fact replacing `old_id`: same kind, tags and topic; its anchors unless given."""
+        old = self.store.get(old_id)
+        return self.add(text, old.kind, origin=origin,
+                        about=old.about if about is None else about, tags=old.tags,
+                        topic=old.topic, rationale=rationale or old.rationale,
+                        supersedes=old_id)
+
+    def _resolve_anchors(self, about: tuple[Anchor, ...]) -> tuple[tuple[Anchor, ...], list[str]]:
+        """`--about` anchors resolved against the code index's symbols (when indexed)."""
+        if not about:
+            return about, []
+        from .resolve import has_symbols, resolve_all
+
+        if not has_symbols(self.conn):
+            return about, []
+        return resolve_all(self.conn, about)
+
+    def _refresh_anchors(self, fact: Fact, drop_orphaned: bool = False) -> tuple[Fact, list[str]]:
+        """On re-confirmation: anchors follow their code and record its current hash."""
+        if not fact.about:
+            return fact, []
+        from .anchors_stale import refreshed_anchors
+
+        about = refreshed_anchors(self.conn, fact.about, drop_orphaned, self.project.root)
+        if about == fact.about:
+            return fact, []
+        from .anchors_stale import label
+
+        moved = [f"anchor {label(a)} refreshed" for a in about if a not in fact.about]
+        return self.store.update(fact.id, about=about), moved
 
     def forget(self, fact_id: str) -> Fact:
         return self.store.forget(fact_id)
@@ -238,11 +279,12 @@ class Memory:
     def restore(self, fact_id: str) -> Fact:
         """Undo a forget or an archival: active again, re-confirmed."""
         fact = self.store.reconfirm(fact_id, self.last_used(fact_id), self.clock())
+        fact = self._refresh_anchors(fact)[0]
         return self.store.set_status(fact.id, "active")
 
     def confirm(self, fact_id: str) -> Fact:
-        """A person vouches for the fact: confidence 1.00."""
-        return self.store.edit(fact_id, now=self.clock())
+        """A person vouches for the fact: confidence 1.00, anchors refreshed."""
+        return self._refresh_anchors(self.store.edit(fact_id, now=self.clock()))[0]
 
     def edit(self, fact_id: str, **changes: object) -> Fact:
         return self.store.edit(fact_id, now=self.clock(), **changes)  # type: ignore[arg-type]
@@ -435,21 +477,20 @@ class Memory:
 
     def _activity_boost(self, chunk: ChunkRow) -> float:
         """Reads and edits of the chunk's file in the last 30 days, capped and small."""
-        from .search import activity_boost
-
         return activity_boost(self._file_activity().get(chunk.path, 0))
 
     def _file_activity(self) -> dict[str, int]:
-        from .index.reader import recent_file_activity
-
         if self._activity is None:
+            from .index.reader import recent_file_activity
+
             self._activity = recent_file_activity(self.conn, self.clock())
         return self._activity
 
     def _chunk_hit(self, chunk: ChunkRow, score: float, why: str) -> Hit:
         return Hit(
             type="doc" if chunk.doc else "code", path=chunk.path, start_line=chunk.start_line,
-            end_line=chunk.end_line, score=round(score, 6), snippet=chunk.text[:400],
+            end_line=chunk.end_line, score=round(score, 6),
+            snippet=self._chunks().text(chunk.id)[:400],
             why=why, symbol=chunk.symbol or None,
             anchored_facts=tuple(self._anchored_facts(chunk.path, chunk.symbol)),
         )
