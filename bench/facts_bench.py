@@ -165,7 +165,8 @@ def run(check: bool) -> list[dict]:
          "budget": 10.0, "unit": "ms", "ok": m["warm_p50_ms"] <= 10.0},
         {"name": "search, warm, 10k facts + 100k chunks, p95", "value": round(m["warm_p95_ms"], 2),
          "budget": None, "unit": "ms", "ok": True},
-        {"name": "search, cold CLI process, 10k facts + 100k chunks", "value": round(m["cold_s"], 3),
+        {"name": "search, cold CLI process, 10k facts + 100k chunks",
+         "value": round(m["cold_s"], 3),
          "budget": 0.5, "unit": "s", "ok": m["cold_s"] <= 0.5},
     ]
 
