@@ -451,6 +451,53 @@ def _register_feature_commands() -> None:
 _register_feature_commands()
 
 
+# ---- trace (local history) ----------------------------------------------------------------
+@cli.group()
+def trace() -> None:
+    """Local history: what was injected into sessions, which files are hot."""
+
+
+@trace.command(name="injections")
+@click.option("--session", help="Only this Claude Code session id.")
+@click.option("--limit", "-n", default=50, show_default=True, type=click.IntRange(1, 100000))
+@click.option("--json", "as_json", is_flag=True)
+def trace_injections(session: str | None, limit: int, as_json: bool) -> None:
+    """Every context block the hooks injected (newest last)."""
+    from . import injectlog
+
+    rows = injectlog.read(str(_project().local_dir), session=session, limit=limit)
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
+        return
+    for row in rows:
+        click.echo(f"{row.get('ts', '?')[:19]}  {row.get('session') or '-':<36} "
+                   f"{row.get('event', '?'):<16} {row.get('chars', 0):>5} chars  "
+                   f"{' '.join(row.get('facts') or []) or '(no facts)'}")
+    if not rows:
+        click.echo("no injections logged")
+
+
+@trace.command(name="hot")
+@click.option("--days", default=30, show_default=True, type=click.IntRange(1, 3650))
+@click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(1, 10000))
+@click.option("--json", "as_json", is_flag=True)
+def trace_hot(days: int, limit: int, as_json: bool) -> None:
+    """Files read or edited most in the last DAYS days (from the hooks' event log)."""
+    from datetime import UTC, datetime, timedelta
+
+    from .hooks.session_start import hot_files
+
+    cutoff = (datetime.now(UTC) - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%S")
+    rows = hot_files(str(_project().events_path), cutoff, limit=limit)
+    if as_json:
+        click.echo(json.dumps([{"path": p, "count": n} for p, n in rows], indent=1))
+        return
+    for path, count in rows:
+        click.echo(f"{count:>6}  {path}")
+    if not rows:
+        click.echo("no file events logged")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Every failure a user caused becomes one `Error: ...` line and exit status 1."""
     try:

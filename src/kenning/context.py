@@ -43,10 +43,11 @@ def render(intro: str, facts: list[tuple[str, str]], tail: list[str], budget: in
     even they do not fit. Returns ("", []) when not even the frame fits.
     """
     head = f"{OPEN}\n{escape(intro)}\n"
+    facts = [(fact_id, escape(line)) for fact_id, line in facts]
     frame = len(head) + len(CLOSE)
     if frame > budget:
         return "", []
-    tail_lines = [line for line in tail if line]
+    tail_lines = [escape(line) for line in tail if line]
     while tail_lines and frame + sum(len(t) + 1 for t in tail_lines) > budget:
         tail_lines.pop()
     room = budget - frame - sum(len(t) + 1 for t in tail_lines)
@@ -62,6 +63,11 @@ def render(intro: str, facts: list[tuple[str, str]], tail: list[str], budget: in
 
 
 def tool_names_line() -> str:
+    import os
+
     from .hooks.base import MCP_PREFIX, MCP_TOOLS
 
-    return "kenning MCP tools: " + ", ".join(MCP_PREFIX + name for name in MCP_TOOLS) + "."
+    # The session tools exist only where saved sessions do (kenning/sessions.py).
+    has_sessions = os.path.exists(os.path.join(os.path.dirname(__file__), "sessions.py"))
+    names = [n for n in MCP_TOOLS if has_sessions or not n.startswith("session_")]
+    return "kenning MCP tools: " + ", ".join(MCP_PREFIX + name for name in names) + "."

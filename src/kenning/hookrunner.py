@@ -29,9 +29,9 @@ EVENTS = {
 
 def main(argv: list[str]) -> None:
     if argv[:1] == ["mcp"]:
-        from .mcp_server import launch
+        from .runtime import launch_mcp
 
-        launch(argv[1:])
+        launch_mcp()
         return
     if argv[:1] == ["catchup"]:
         from .hooks.catchup import main as catchup

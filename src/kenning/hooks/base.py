@@ -46,13 +46,14 @@ def project_root(cwd: str) -> str:
 
 
 def _sha256_hex(data: bytes) -> str:
-    try:  # the builtin module avoids loading OpenSSL through hashlib
-        from _sha2 import sha256  # type: ignore[import-not-found]  # 3.12+
+    # The builtin module avoids loading OpenSSL through hashlib (DESIGN §8 budgets).
+    try:
+        if sys.version_info >= (3, 12):
+            from _sha2 import sha256  # type: ignore[import-not-found]
+        else:
+            from _sha256 import sha256  # type: ignore[import-not-found,no-redef]
     except ImportError:
-        try:
-            from _sha256 import sha256  # type: ignore[import-not-found,no-redef]  # 3.11
-        except ImportError:
-            from hashlib import sha256  # type: ignore[no-redef]
+        from hashlib import sha256  # type: ignore[no-redef]
     return sha256(data).hexdigest()
 
 
@@ -174,7 +175,12 @@ def plugin_src() -> str:
 
 def spawn_detached(argv: list[str], log_path: str | None = None, cwd: str | None = None,
                    env: dict | None = None) -> bool:
-    """Start a process that outlives the hook and the session; never raises."""
+    """Start a process that outlives the hook and the session; never raises.
+
+    `KENNING_DISABLE_BACKGROUND=1` turns every spawn off (benchmarks, debugging).
+    """
+    if os.environ.get("KENNING_DISABLE_BACKGROUND") == "1":
+        return False
     try:
         import subprocess
 

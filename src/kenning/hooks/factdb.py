@@ -12,21 +12,27 @@ import sqlite3
 from datetime import UTC, datetime
 
 from .. import lifecycle
-from ..textutil import fts_or_query
+from ..textutil import query_terms
 
 # bm25 column weights: text, rationale, tags, identifier terms + anchors (as index.reader)
 BM25_WEIGHTS = "1.0, 0.5, 0.8, 0.6"
 # Relevance = -bm25 / ln(N + 1): BM25 grows with the log of the corpus size through IDF, so
-# dividing by it keeps one threshold valid from 200 facts to 10,000. Calibrated on
-# tests/fixtures/hooks/relevance.json (see tests/test_hooks_relevance.py and the report).
-RELEVANCE_THRESHOLD = 0.55
+# dividing by it keeps one threshold valid from 200 facts to 10,000. A fact must also share
+# at least MIN_TERMS distinct prompt terms: on the labelled set every irrelevant prompt's best
+# match shared exactly one (a lone rare word such as "translate" or "typo"), while 17 of the
+# 20 relevant prompts shared two or more with their fact. Calibrated on
+# tests/fixtures/hooks/relevance.json (tests/test_hooks_relevance.py).
+RELEVANCE_THRESHOLD = 0.5
+MIN_TERMS = 2
+MAX_QUERY_TERMS = 16
 # Further facts must score at least this share of the best one.
 RELATIVE_CUT = 0.5
 CANDIDATES = 30
 
 
 class FactRow:
-    __slots__ = ("id", "kind", "text", "confidence", "current", "about", "score", "tags")
+    __slots__ = ("id", "kind", "text", "confidence", "current", "about", "score", "tags",
+                 "matched")
 
     def __init__(self, row: tuple, now: datetime, score: float = 0.0):
         (self.id, self.kind, self.text, stored, confirmed, last_used, self.about,
@@ -35,6 +41,7 @@ class FactRow:
         self.current = lifecycle.current_confidence(
             self.confidence, _time(confirmed) or now, _time(last_used), now)
         self.score = score
+        self.matched = 0  # distinct prompt terms the fact contains
 
 
 _COLUMNS = ("f.id, f.kind, f.text, f.confidence, f.confirmed, u.last_used, f.about, f.tags")
@@ -68,29 +75,58 @@ def fact_count(conn: sqlite3.Connection) -> int:
 def prompt_matches(conn: sqlite3.Connection, prompt: str, now: datetime,
                    limit: int = CANDIDATES) -> list[FactRow]:
     """Active facts matching the prompt's terms, best first, with normalised relevance."""
-    match = fts_or_query(prompt)
-    if not match:
+    terms = query_terms(prompt)[:MAX_QUERY_TERMS]
+    if not terms:
         return []
     total = fact_count(conn)
     if not total:
         return []
+    quoted = ['"' + t.replace('"', '""') + '"' for t in terms]
     try:
         rows = conn.execute(
-            f"SELECT {_COLUMNS}, bm25(facts_fts, {BM25_WEIGHTS}) AS rank FROM facts_fts "
-            "JOIN facts f ON f.rowid = facts_fts.rowid LEFT JOIN usage u ON u.fact_id = f.id "
+            f"SELECT {_COLUMNS}, bm25(facts_fts, {BM25_WEIGHTS}) AS rank, f.rowid "
+            "FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid "
+            "LEFT JOIN usage u ON u.fact_id = f.id "
             "WHERE facts_fts MATCH ? AND f.status = 'active' ORDER BY rank LIMIT ?",
-            (match, limit),
+            (" OR ".join(quoted), limit),
         ).fetchall()
+        if not rows:
+            return []
+        by_rowid = {row[-1]: FactRow(row[:-2], now, -float(row[-2]) / math.log(total + 1))
+                    for row in rows}
+        # Which prompt terms each candidate holds, through FTS5's own tokenizer and stemmer,
+        # asked of a throw-away table holding only the candidates (a common term's doclist
+        # in the real index can span every fact).
+        _count_matched_terms(conn, by_rowid, quoted)
     except sqlite3.Error:
         return []
-    scale = math.log(total + 1)
-    return [FactRow(row[:-1], now, -float(row[-1]) / scale) for row in rows]
+    return list(by_rowid.values())
+
+
+def _count_matched_terms(conn: sqlite3.Connection, by_rowid: dict[int, FactRow],
+                         quoted: list[str]) -> None:
+    marks = ",".join("?" for _ in by_rowid)
+    texts = conn.execute(
+        f"SELECT rowid, text, rationale, tags, terms FROM facts WHERE rowid IN ({marks})",
+        tuple(by_rowid)).fetchall()
+    scratch = sqlite3.connect(":memory:")
+    try:
+        scratch.execute("CREATE VIRTUAL TABLE c USING fts5(text, rationale, tags, terms, "
+                        "tokenize='porter')")
+        scratch.executemany("INSERT INTO c(rowid, text, rationale, tags, terms) "
+                            "VALUES (?, ?, ?, ?, ?)", texts)
+        for term in quoted:
+            for (rowid,) in scratch.execute("SELECT rowid FROM c WHERE c MATCH ?", (term,)):
+                by_rowid[rowid].matched += 1
+    finally:
+        scratch.close()
 
 
 def relevant(rows: list[FactRow], threshold: float = RELEVANCE_THRESHOLD,
-             floor: int = lifecycle.INJECT_FLOOR) -> list[FactRow]:
+             floor: int = lifecycle.INJECT_FLOOR, min_terms: int = MIN_TERMS) -> list[FactRow]:
     """Rows above the confidence floor and the relevance threshold (and near the best)."""
-    kept = [r for r in rows if r.current >= floor and r.score >= threshold]
+    kept = [r for r in rows
+            if r.current >= floor and r.score >= threshold and r.matched >= min_terms]
     if not kept:
         return []
     best = max(r.score for r in kept)

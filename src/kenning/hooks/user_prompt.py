@@ -1,6 +1,7 @@
 """UserPromptSubmit: facts relevant to the prompt, or nothing.
 
-Imports: stdlib only (sqlite3 FTS on the index). Subagents inject nothing.
+Imports: stdlib only (sqlite3 FTS on the index) by default; with the hybrid leg switched on
+(`kenning.hooks.semantic`), numpy and the embedding model too. Subagents inject nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +15,30 @@ INTRO = "kenning: project facts that match this prompt (kind, confidence, id; wh
 MAX_FACTS = 4
 
 
+def semantic_mode(ctx: Ctx) -> str:
+    from .semantic import mode
+
+    return mode(ctx)
+
+
+def _semantic_lines(ctx: Ctx, conn, prompt: str, now, seen: set[str]) -> list[tuple[str, str]]:
+    """The hybrid leg's facts; on any failure the FTS result stands (and the error is logged)."""
+    from ..lifecycle import INJECT_FLOOR
+
+    try:
+        from .semantic import cosine_rows
+
+        pairs = cosine_rows(ctx, conn, prompt, now)
+    except Exception as exc:  # noqa: BLE001 - the optional leg must not cost the FTS result
+        from ..hookrunner import log_error
+
+        log_error(ctx, "hook user-prompt-submit (hybrid leg)", exc)
+        return []
+    return [(row.id, context.fact_line(row.id, row.kind, row.current, row.text,
+                                       f"similar to the prompt, cos {cos:.2f}"))
+            for row, cos in pairs if row.id not in seen and row.current >= INJECT_FLOOR]
+
+
 def handle(ctx: Ctx) -> str | None:
     prompt = ctx.payload.get("prompt")
     if ctx.agent_id or not isinstance(prompt, str) or not prompt.strip():
@@ -21,13 +46,16 @@ def handle(ctx: Ctx) -> str | None:
     conn = factdb.connect(ctx.index_path)
     if conn is None:
         return None
+    now = factdb.now_utc()
     try:
-        rows = factdb.relevant(factdb.prompt_matches(conn, prompt[:4000], factdb.now_utc()))
+        rows = factdb.relevant(factdb.prompt_matches(conn, prompt[:4000], now))
+        lines = [(r.id, context.fact_line(r.id, r.kind, r.current, r.text,
+                                          f"prompt match {r.score:.2f}")) for r in rows]
+        if semantic_mode(ctx) == "hybrid":
+            lines += _semantic_lines(ctx, conn, prompt[:4000], now, {r.id for r in rows})
     finally:
         conn.close()
-    lines = [(r.id, context.fact_line(r.id, r.kind, r.current, r.text,
-                                      f"prompt match {r.score:.2f}"))
-             for r in rows[:MAX_FACTS]]
+    lines = lines[:MAX_FACTS]
     if not lines:
         return None
     return inject_facts(ctx, "UserPromptSubmit", INTRO, lines, via="prompt")

@@ -1,0 +1,212 @@
+"""SessionStart (startup|resume|clear|compact): the project's memory at a glance.
+
+The block holds the most useful facts (confidence × relevance to the branch and to recently
+touched files), hot files of the last 30 days, the latest saved session's summary, how many
+fact files are not yet committed, how many facts decayed into review, and the full MCP tool
+names. Then it spawns the detached catch-up (or the runtime install). Stdlib only; the
+generic list does not count as use (DESIGN §3).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from .. import context, injectlog
+from ..textutil import query_terms
+from . import factdb
+from .base import Ctx, read_json, spawn_detached
+from .inject import output
+from .state import SessionState
+
+HOT_DAYS = 30
+HOT_FILES = 8
+EVENT_TAIL_BYTES = 2 * 1024 * 1024
+RESET_SOURCES = ("compact", "clear")
+
+
+def git_branch(root: str) -> str | None:
+    """The checked-out branch, read from HEAD (no git process on the startup path)."""
+    git = os.path.join(root, ".git")
+    if os.path.isfile(git):  # a worktree or submodule: `gitdir: <path>`
+        try:
+            with open(git, encoding="utf-8") as handle:
+                line = handle.read().strip()
+        except OSError:
+            return None
+        if not line.startswith("gitdir:"):
+            return None
+        git = os.path.join(root, line[len("gitdir:"):].strip())
+    try:
+        with open(os.path.join(git, "HEAD"), encoding="utf-8") as handle:
+            head = handle.read().strip()
+    except OSError:
+        return None
+    prefix = "ref: refs/heads/"
+    return head[len(prefix):] if head.startswith(prefix) else None
+
+
+def hot_files(events_path: str, now_iso_cutoff: str, limit: int = HOT_FILES
+              ) -> list[tuple[str, int]]:
+    """Files read or edited most since the cutoff, from the tail of the event log."""
+    try:
+        size = os.path.getsize(events_path)
+        with open(events_path, "rb") as handle:
+            if size > EVENT_TAIL_BYTES:
+                handle.seek(size - EVENT_TAIL_BYTES)
+                handle.readline()  # drop the partial first line
+            data = handle.read()
+    except OSError:
+        return []
+    counts: dict[str, int] = {}
+    for raw in data.splitlines():
+        if b'"paths"' not in raw:
+            continue
+        try:
+            event = json.loads(raw)
+        except ValueError:
+            continue
+        if event.get("type") not in ("read", "edit") or str(event.get("ts", "")) < now_iso_cutoff:
+            continue
+        for path in event.get("paths") or ():
+            if isinstance(path, str) and not path.startswith("/"):
+                counts[path] = counts.get(path, 0) + 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+
+
+def uncommitted(ctx: Ctx) -> int | None:
+    if not ctx.initialised:
+        return None
+    import subprocess
+
+    try:
+        result = subprocess.run(
+            ["git", "-C", ctx.root, "status", "--porcelain", "--untracked-files=all", "--",
+             ".kenning/facts"], capture_output=True, text=True, timeout=2,
+            stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if result.returncode != 0:
+        return None
+    return sum(1 for line in result.stdout.splitlines() if line.strip())
+
+
+def rank_facts(rows: list[factdb.FactRow], branch_terms: set[str], hot: set[str]
+               ) -> list[tuple[float, factdb.FactRow, str]]:
+    """(score, row, why) for facts above the floor: confidence × (1 + relevance).
+
+    Facts anchored to files come only when their file was touched recently or the branch
+    names their subject; otherwise PreToolUse brings them when the file is opened.
+    """
+    from ..lifecycle import INJECT_FLOOR
+
+    ranked = []
+    for row in rows:
+        if row.current < INJECT_FLOOR:
+            continue
+        relevance = 0.0
+        reasons = []
+        try:
+            files = {a[0] for a in json.loads(row.about or "[]") if a}
+        except (ValueError, TypeError, IndexError):
+            files = set()
+        touched = sorted(files & hot)
+        if touched:
+            relevance += 1.0
+            reasons.append(f"about recently touched {touched[0]}")
+        if branch_terms:
+            words = set(query_terms(f"{row.text} {row.tags or ''}"))
+            shared = sorted(words & branch_terms)
+            if shared:
+                relevance += 0.5 * len(shared) / len(branch_terms)
+                reasons.append("branch terms " + ", ".join(shared[:3]))
+        if files and not relevance:
+            continue  # an anchored fact waits for its file (PreToolUse) unless it is hot
+        why = "; ".join(reasons) or "high confidence"
+        ranked.append((row.current / 100 * (1 + relevance), row, why))
+    ranked.sort(key=lambda item: (-item[0], item[1].id))
+    return ranked
+
+
+def handle(ctx: Ctx) -> str | None:
+    if ctx.agent_id:
+        return None
+    source = str(ctx.payload.get("source") or "startup")
+    now = factdb.now_utc()
+    from datetime import timedelta
+
+    cutoff = (now - timedelta(days=HOT_DAYS)).strftime("%Y-%m-%dT%H:%M:%S")
+    hot = hot_files(ctx.events_path, cutoff)
+    branch = git_branch(ctx.root)
+    branch_terms = set(query_terms(branch.replace("/", " "))) if branch else set()
+    branch_terms -= {"main", "master", "develop", "dev", "trunk", "feature", "fix", "bugfix"}
+
+    rows: list[factdb.FactRow] = []
+    conn = factdb.connect(ctx.index_path)
+    if conn is not None:
+        try:
+            rows = factdb.active_facts(conn, now)
+        finally:
+            conn.close()
+    from ..lifecycle import ARCHIVE_BELOW
+
+    decayed = sum(1 for r in rows if r.current < ARCHIVE_BELOW)
+    ranked = rank_facts(rows, branch_terms, {path for path, _ in hot})
+    facts = [(row.id, context.fact_line(row.id, row.kind, row.current, row.text, why))
+             for _, row, why in ranked[:40]]
+
+    name = os.path.basename(ctx.root) or ctx.root
+    intro = (f"kenning project memory for {name}" + (f" (branch {branch})" if branch else "")
+             + f": {len(rows) - decayed} active facts"
+             + ("; the most useful follow (kind, confidence, id; why)." if facts else "."))
+    tail = []
+    if hot:
+        tail.append("Most read or edited files in the last 30 days: "
+                    + ", ".join(f"{context.escape(p)} ({n})" for p, n in hot) + ".")
+    summary = read_json(ctx.local("last-session.json"))
+    if isinstance(summary, dict) and summary.get("summary"):
+        label = context.escape(summary.get("name") or "latest")
+        tail.append(f"Last saved session ({label}): "
+                    f"{context.escape(str(summary['summary'])[:600])}")
+    pending = uncommitted(ctx)
+    if pending:
+        tail.append(f"{pending} fact files under .kenning/facts are not yet committed.")
+    if decayed:
+        tail.append(f"{decayed} facts decayed below 0.30 and are listed by `kenning review`.")
+    tail.append(context.tool_names_line())
+    # Order of importance when space runs out: tools, hot files, summary, counts.
+    tail = [tail[-1]] + tail[:-1]
+
+    with SessionState(ctx) as state:
+        if source in RESET_SOURCES:
+            state.clear()
+            state.update({"chars": 0, "facts": [], "files": []})
+        budget = context.allowance(context.SESSION_START, state["chars"])
+        text, ids = context.render(intro, facts, tail, budget)
+        if text:
+            state["chars"] += len(text)
+            state["facts"].extend(i for i in ids if i not in state["facts"])
+    _spawn_background(ctx)
+    if not text:
+        return None
+    injectlog.record(ctx.local_dir, session=ctx.session, event="SessionStart", facts=ids,
+                     chars=len(text), detail=source)
+    return output("SessionStart", text)
+
+
+def _spawn_background(ctx: Ctx) -> None:
+    """The runtime install when the plugin venv is missing or stale, else the catch-up."""
+    from .. import runtime
+
+    current = runtime.state()
+    if current in ("missing", "stale"):
+        runtime.ensure_started()
+        return
+    if current == "installing":
+        return
+    spawn_detached(
+        [runtime.best_python(), "-I", "-c",
+         "import os, sys; sys.path.insert(0, os.environ['PYTHONPATH'].split(os.pathsep)[0]); "
+         "from kenning.hooks.catchup import main; main(sys.argv[1:])",
+         ctx.root, ctx.session or ""],
+        log_path=ctx.local("catchup.log"), cwd=ctx.root)

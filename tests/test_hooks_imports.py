@@ -1,0 +1,127 @@
+"""Each hook keeps to its import list (DESIGN §7), checked with `python -X importtime`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from kenning.memory import Memory
+from kenning.paths import current_project
+from kenning.records import Anchor
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+FIXTURES = Path(__file__).parent / "fixtures" / "hooks"
+NEVER = {
+    "numpy",
+    "yaml",
+    "sqlite_utils",
+    "model2vec",
+    "tree_sitter",
+    "tree_sitter_language_pack",
+    "mcp",
+    "click",
+    "rapidfuzz",
+    "tokenizers",
+    "pydantic",
+    "safetensors",
+}
+
+CORE = {"kenning", "kenning.hookrunner", "kenning.hooks", "kenning.hooks.base"}
+INJECTING = CORE | {
+    "kenning.hooks.state",
+    "kenning.hooks.inject",
+    "kenning.context",
+    "kenning.injectlog",
+    "kenning.lifecycle",
+}
+ALLOWED = {
+    "post-tool-use": CORE | {"kenning.hooks.post_tool"},
+    "stop": CORE | {"kenning.hooks.stop", "kenning.hooks.marks"},
+    "session-end": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks"},
+    "pre-compact": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks"},
+    "pre-tool-use": INJECTING
+    | {"kenning.hooks.pre_tool", "kenning.anchors", "kenning.hooks.factdb", "kenning.textutil"},
+    "user-prompt-submit": INJECTING
+    | {"kenning.hooks.user_prompt", "kenning.hooks.semantic", "kenning.hooks.factdb",
+       "kenning.textutil"},
+    "session-start": INJECTING
+    | {
+        "kenning.hooks.session_start",
+        "kenning.hooks.factdb",
+        "kenning.textutil",
+        "kenning.runtime",
+    },
+}
+PAYLOADS = {
+    "post-tool-use": "post_tool_use_read",
+    "stop": "stop",
+    "session-end": "session_end",
+    "pre-compact": "pre_compact",
+    "pre-tool-use": "pre_tool_use_read",
+    "user-prompt-submit": "user_prompt_submit",
+    "session-start": "session_start",
+}
+
+
+def imported_modules(event: str, data: str) -> list[str]:
+    """Modules a fresh interpreter imports to run the hook, as the launcher runs it."""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); "
+        "from kenning.hookrunner import main; main(sys.argv[2:])"
+    )
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-I", "-S", "-c", code, str(SRC), event],
+        input=data, env={**os.environ, "KENNING_DISABLE_BACKGROUND": "1"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    names = []
+    for line in result.stderr.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            name = line.rsplit("|", 1)[1].strip()
+            if name not in ("package", "imported package"):
+                names.append(name)
+    return names
+
+
+@pytest.fixture
+def indexed(repo: Path) -> Path:
+    memory = Memory(current_project(repo), embedder_name="fake")
+    memory.add(
+        "Retries live in src/http/retry.py with one exponential backoff policy.",
+        "codebase",
+        about=[Anchor("src/http/retry.py")],
+    )
+    memory.sync()
+    memory.close()
+    return repo
+
+
+@pytest.mark.parametrize("event", sorted(ALLOWED))
+def test_hook_imports_only_what_its_list_allows(indexed: Path, event: str) -> None:
+    raw = (FIXTURES / f"{PAYLOADS[event]}.json").read_text(encoding="utf-8")
+    data = raw.replace("{cwd}", str(indexed)).replace("{home}", str(indexed.parent / "home"))
+    names = imported_modules(event, data)
+    assert "kenning.hookrunner" in names  # the measurement saw the hook run
+    outside = sorted(
+        name
+        for name in names
+        if not (name.split(".")[0] in sys.stdlib_module_names or name in ALLOWED[event])
+    )
+    assert outside == [], f"{event} imported {outside}"
+    assert not {name.split(".")[0] for name in names} & NEVER
+    json.loads(data)  # the payload was a real one
+
+
+def test_post_tool_use_avoids_the_costly_stdlib_modules(indexed: Path) -> None:
+    raw = (FIXTURES / "post_tool_use_read.json").read_text(encoding="utf-8")
+    names = set(imported_modules("post-tool-use", raw.replace("{cwd}", str(indexed))))
+    # each costs more than the whole PostToolUse budget leaves (DESIGN §8)
+    assert not names & {"pathlib", "dataclasses", "subprocess", "sqlite3", "hashlib", "typing"}

@@ -1,0 +1,153 @@
+"""The MCP server through the SDK's in-process Client and through a real stdio subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+
+from kenning.facts import FactStore
+from kenning.mcp_server import build_server
+from kenning.paths import current_project
+
+REPO = Path(__file__).resolve().parents[1]
+TOOLS = {"knowledge_search", "knowledge_add", "knowledge_forget", "code_search"}
+
+
+def call(client: Client, name: str, args: dict):
+    async def go():
+        return await client.call_tool(name, args)
+    return go()
+
+
+def payload(result) -> dict:
+    assert not result.is_error, result.content[0].text
+    return json.loads(result.content[0].text)
+
+
+def run(coro_fn):
+    return anyio.run(coro_fn)
+
+
+def test_tools_are_listed_with_their_arguments(isolated):
+    async def go():
+        async with Client(build_server()) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert TOOLS <= set(tools)
+        add = tools["knowledge_add"].input_schema
+        assert set(add["required"]) == {"text", "kind"}
+        assert {"about", "rationale", "tags", "topic", "supersedes"} <= set(add["properties"])
+        search = tools["knowledge_search"].input_schema["properties"]
+        assert {"query", "type", "kind", "limit", "include_archived"} <= set(search)
+    run(go)
+
+
+def test_add_search_and_forget_round_trip(isolated):
+    async def go():
+        async with Client(build_server()) as client:
+            added = payload(await client.call_tool("knowledge_add", {
+                "text": "Retries live in src/http/retry.py with one backoff policy.",
+                "kind": "codebase", "about": ["src/http/retry.py:RetryPolicy"],
+                "tags": ["http"]}))
+            assert added["created"] is True
+            fact = FactStore(current_project()).get(added["id"])
+            assert fact.source.origin == "agent" and fact.confidence == 70
+            assert fact.about[0].file == "src/http/retry.py"
+            again = payload(await client.call_tool("knowledge_add", {
+                "text": "Retries live in src/http/retry.py with one backoff policy.",
+                "kind": "codebase"}))
+            assert again["created"] is False and again["reconfirmed"]["id"] == added["id"]
+            assert again["reconfirmed"]["confidence"] == 0.9
+            hits = payload(await client.call_tool("knowledge_search",
+                                                  {"query": "retry backoff"}))["hits"]
+            assert hits[0]["id"] == added["id"] and hits[0]["why"]
+            forgotten = payload(await client.call_tool("knowledge_forget",
+                                                       {"id": added["id"]}))
+            assert forgotten == {"id": added["id"], "status": "forgotten"}
+            assert FactStore(current_project()).get(added["id"]).status == "forgotten"
+            after = payload(await client.call_tool("knowledge_search",
+                                                   {"query": "retry backoff"}))["hits"]
+            assert added["id"] not in [h["id"] for h in after]
+    run(go)
+
+
+@pytest.mark.parametrize("tool,args,hint", [
+    ("knowledge_add", {"text": "x y z", "kind": "opinion"}, "kind must be one of"),
+    ("knowledge_add", {"text": "   ", "kind": "codebase"}, "empty"),
+    ("knowledge_search", {"query": "x", "type": "pictures"}, "type must be one of"),
+    ("knowledge_search", {"query": "x", "limit": 0}, "between 1 and 50"),
+    ("knowledge_search", {"query": "  "}, "query is empty"),
+    ("knowledge_forget", {"id": "not-an-id"}, "26-character ULID"),
+    ("knowledge_forget", {"id": "01JF3Z8Q6T1V3N1C2X7D9K4M5P"}, "no fact"),
+    ("knowledge_add", {"kind": "codebase"}, "text"),
+])
+def test_bad_arguments_come_back_as_tool_errors_that_say_what_to_send(isolated, tool, args,
+                                                                       hint):
+    async def go():
+        async with Client(build_server()) as client:
+            result = await client.call_tool(tool, args)
+        assert result.is_error
+        assert hint in result.content[0].text
+    run(go)
+
+
+def test_code_search_says_the_code_index_is_missing(isolated):
+    async def go():
+        async with Client(build_server()) as client:
+            result = payload(await client.call_tool("code_search", {"query": "backoff"}))
+        assert isinstance(result["hits"], list)
+        if not result["hits"]:
+            assert "note" in result or result["hits"] == []
+    run(go)
+
+
+def test_stdio_server_through_the_plugin_launcher(isolated):
+    params = StdioServerParameters(
+        command=str(REPO / "hooks" / "run"), args=["mcp"],
+        env={**os.environ, "CLAUDE_PROJECT_DIR": str(isolated)}, cwd=str(isolated))
+
+    async def go():
+        async with Client(params) as client:
+            names = {t.name for t in (await client.list_tools()).tools}
+            assert TOOLS <= names
+            added = payload(await client.call_tool("knowledge_add", {
+                "text": "The stdio server writes fact files.", "kind": "codebase"}))
+        path = current_project(isolated).personal_facts_dir / f"{added['id']}.yaml"
+        assert path.exists() and "origin: agent" in path.read_text(encoding="utf-8")
+    run(go)
+
+
+def test_launcher_exits_with_a_reason_when_dependencies_are_missing(isolated, tmp_path):
+    import subprocess
+
+    # a bare interpreter with no site-packages cannot import mcp
+    env = {**os.environ, "KENNING_PYTHON": sys.executable, "CLAUDE_PLUGIN_DATA": "",
+           "KENNING_MCP_WAIT": "0"}
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import site; "
+            "site.main = lambda: None; from kenning.runtime import launch_mcp; launch_mcp()")
+    result = subprocess.run([sys.executable, "-I", "-S", "-c", code, str(REPO / "src")],
+                            capture_output=True, text=True, env=env, timeout=60,
+                            stdin=subprocess.DEVNULL)
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kenning: MCP server unavailable")
+
+
+def test_writes_through_mcp_reach_the_anchors_map_at_once(isolated):
+    from kenning import anchors
+
+    async def go():
+        async with Client(build_server()) as client:
+            added = payload(await client.call_tool("knowledge_add", {
+                "text": "db.py opens the pool lazily.", "kind": "codebase",
+                "about": ["src/db.py"]}))
+            local = str(current_project().local_dir)
+            assert [e["id"] for e in anchors.lookup(local, "src/db.py")] == [added["id"]]
+            await client.call_tool("knowledge_forget", {"id": added["id"]})
+            assert anchors.lookup(local, "src/db.py") == []
+    run(go)
