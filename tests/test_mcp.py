@@ -14,6 +14,7 @@ from mcp import Client, StdioServerParameters
 from kenning.facts import FactStore
 from kenning.mcp_server import build_server
 from kenning.paths import current_project
+from kenning.records import Anchor
 
 REPO = Path(__file__).resolve().parents[1]
 TOOLS = {"knowledge_search", "knowledge_add", "knowledge_forget", "code_search"}
@@ -96,13 +97,26 @@ def test_bad_arguments_come_back_as_tool_errors_that_say_what_to_send(isolated, 
     run(go)
 
 
-def test_code_search_says_the_code_index_is_missing(isolated):
+def test_code_search_returns_code_hits_with_their_anchored_facts(isolated):
+    from kenning.memory import Memory
+
+    (isolated / "retry.py").write_text(
+        "class RetryPolicy:\n    def backoff(self, attempt):\n        return 2 ** attempt\n",
+        encoding="utf-8")
+    memory = Memory(current_project(), "fake")
+    memory.index_code()
+    fact = memory.add("Backoff doubles per attempt", "codebase", about=[Anchor("retry.py")]).fact
+    memory.close()
+
     async def go():
         async with Client(build_server()) as client:
-            result = payload(await client.call_tool("code_search", {"query": "backoff"}))
-        assert isinstance(result["hits"], list)
-        if not result["hits"]:
-            assert "note" in result or result["hits"] == []
+            result = payload(await client.call_tool("code_search", {"query": "backoff attempt"}))
+            both = payload(await client.call_tool("knowledge_search",
+                                                  {"query": "backoff", "type": "all"}))
+        hit = result["hits"][0]
+        assert hit["type"] == "code" and hit["path"] == "retry.py"
+        assert fact.id in json.dumps(hit)
+        assert {h["type"] for h in both["hits"]} == {"fact", "code"}
     run(go)
 
 

@@ -22,8 +22,6 @@ from .errors import KenningError
 from .records import KINDS, Hit
 
 HIT_TYPES = ("fact", "code", "doc", "all")
-CODE_INDEX_NOTE = ("the code index is not available in this version of kenning yet; "
-                   "knowledge_search with type 'fact' searches the project's facts")
 
 
 @dataclass
@@ -87,12 +85,10 @@ def fact_json(fact) -> dict[str, Any]:
 
 
 def _code_hits(memory: Any, query: str, limit: int, path_glob: str | None,
-               language: str | None) -> list[dict[str, Any]] | None:
-    """Code hits from the code index when this version has one; None when it does not."""
-    search = getattr(memory, "search_code", None)
-    if search is None:
-        return None
-    hits = search(query, limit=limit, path_glob=path_glob, language=language)
+               language: str | None) -> list[dict[str, Any]]:
+    """Code and doc hits from the code index, each with the facts anchored to it."""
+    hits = memory.search(query, types=("code", "doc"), limit=limit, path_glob=path_glob,
+                         lang=language, record="mcp")
     return [hit_json(h) for h in hits]
 
 
@@ -118,24 +114,14 @@ def build_server() -> MCPServer:
         if not 1 <= limit <= 50:
             raise ToolError("limit must be between 1 and 50")
         memory = _memory(ctx)
-        result: dict[str, Any] = {"hits": []}
+        types = ("fact", "code", "doc") if hit_type == "all" else (hit_type,)
         try:
-            if hit_type in ("fact", "all"):
-                hits = memory.search_facts(query, limit=limit,
-                                           kinds=[fact_kind] if fact_kind else None,
-                                           include_archived=include_archived,
-                                           record="mcp")
-                result["hits"].extend(hit_json(h) for h in hits)
-            if hit_type in ("code", "doc", "all"):
-                code = _code_hits(memory, query, limit, None, None)
-                if code is None:
-                    result["note"] = CODE_INDEX_NOTE
-                else:
-                    result["hits"].extend(h for h in code
-                                          if hit_type == "all" or h["type"] == hit_type)
+            hits = memory.search(query, types=types, limit=limit,
+                                 kinds=[fact_kind] if fact_kind else None,
+                                 include_archived=include_archived, record="mcp")
         except KenningError as exc:
             raise ToolError(str(exc)) from exc
-        return result
+        return {"hits": [hit_json(h) for h in hits]}
 
     @server.tool()
     async def knowledge_add(text: str, kind: str, ctx: Context, about: list[str] | None = None,
@@ -193,8 +179,6 @@ def build_server() -> MCPServer:
             hits = _code_hits(_memory(ctx), query, limit, path_glob, language)
         except KenningError as exc:
             raise ToolError(str(exc)) from exc
-        if hits is None:
-            return {"hits": [], "note": CODE_INDEX_NOTE}
         return {"hits": hits}
 
     _register_sessions(server)
