@@ -59,6 +59,14 @@ def _memory():
     return Memory(project, embedder_name=load_config(project).embedder, clock=_clock())
 
 
+def _synced(memory) -> None:
+    """Index a write at once: hooks read the index and anchors map, not the YAML."""
+    try:
+        memory.sync()
+    except Exception as exc:  # noqa: BLE001 - the fact file is written; the next read syncs
+        click.echo(f"note: the index will catch up on the next command ({exc})", err=True)
+
+
 def _pct(value: float | int) -> str:
     return f"{value:.2f}"
 
@@ -112,6 +120,7 @@ def add(text, kind, about, tags, topic, rationale, origin, supersedes, as_json) 
     memory = _memory()
     result = memory.add(" ".join(text), kind, origin=origin, about=anchors, tags=tags,
                         topic=topic, rationale=rationale, supersedes=supersedes)
+    _synced(memory)
     fact = result.fact
     if as_json:
         click.echo(json.dumps({"id": fact.id, "created": result.created,
@@ -267,8 +276,10 @@ def edit(fact_id, text, kind, tags, rationale) -> None:
     """Correct a fact (a person's edit sets confidence to 1.00)."""
     if text is not None and not text.strip():
         raise KenningError("--text is empty; say what the fact should say")
-    fact = _memory().edit(fact_id, text=text, kind=kind, tags=tuple(tags) if tags else None,
-                          rationale=rationale)
+    memory = _memory()
+    fact = memory.edit(fact_id, text=text, kind=kind, tags=tuple(tags) if tags else None,
+                       rationale=rationale)
+    _synced(memory)
     click.echo(f"edited {fact.id} (confidence {_pct(fact.confidence / 100)})")
 
 
@@ -276,7 +287,9 @@ def edit(fact_id, text, kind, tags, rationale) -> None:
 @click.argument("fact_id")
 def confirm(fact_id: str) -> None:
     """Vouch for a fact: confidence 1.00, decay restarts."""
-    fact = _memory().confirm(fact_id)
+    memory = _memory()
+    fact = memory.confirm(fact_id)
+    _synced(memory)
     click.echo(f"confirmed {fact.id} (confidence {_pct(fact.confidence / 100)})")
 
 
@@ -284,7 +297,9 @@ def confirm(fact_id: str) -> None:
 @click.argument("fact_id")
 def restore(fact_id: str) -> None:
     """Bring back a forgotten or archived fact (confidence at least 0.90)."""
-    fact = _memory().restore(fact_id)
+    memory = _memory()
+    fact = memory.restore(fact_id)
+    _synced(memory)
     click.echo(f"restored {fact.id} (confidence {_pct(fact.confidence / 100)})")
 
 
@@ -304,6 +319,7 @@ def forget(fact_id: str, purge: bool) -> None:
         click.echo(history_instructions(fact_id))
         return
     fact = memory.forget(fact_id)
+    _synced(memory)
     click.echo(f"forgot {fact.id} (status: forgotten; `kenning restore {fact.id}` undoes it)")
 
 
