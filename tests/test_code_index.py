@@ -150,3 +150,22 @@ def test_all_projects_search_spans_registered_projects(kenning, repo, tmp_path):
     kenning("-C", str(other), "index")
     hits = json.loads(kenning("search", "helm charts", "--all-projects", "--json").out)
     assert hits[0]["path"] == f"{other}/notes.md"
+
+
+def test_background_catch_up_reindexes_queued_edits_and_empties_the_queue(repo):
+    from kenning.config import load_config
+    from kenning.hooks.catchup import reindex
+    from kenning.memory import Memory
+
+    make_repo(repo)
+    project = current_project(repo)
+    memory = Memory(project, "fake")
+    memory.index_code()
+    (repo / "src" / "billing.py").write_text(PY + "\ndef void_invoice():\n    pass\n", "utf-8")
+    queue = project.local_dir / "reindex-queue.jsonl"
+    queue.parent.mkdir(parents=True, exist_ok=True)
+    queue.write_text('{"path": "src/billing.py"}\n', encoding="utf-8")
+    reindex(memory, load_config(project))
+    memory.close()
+    assert ("void_invoice",) in db_rows(repo, "SELECT qualname FROM symbols")
+    assert queue.read_text(encoding="utf-8") == ""

@@ -11,6 +11,8 @@ import os
 from .base import write_json
 
 LOCK_NAME = "catchup.lock"
+QUEUE_NAME = "reindex-queue.jsonl"
+INDEX_TIME_LIMIT = 60.0
 SUMMARY_NAME = "last-session.json"
 
 
@@ -26,6 +28,27 @@ def refresh_summary(project) -> None:
     summary = latest(project)
     if summary:
         write_json(str(project.local_dir / SUMMARY_NAME), summary)
+
+
+def reindex(memory, config) -> None:
+    """Re-index changed files (edits PostToolUse queued among them): niced, time-limited,
+    one run per project; the queue is emptied once a run has covered everything."""
+    from ..locks import LockBusy, exclusive_lock
+
+    queue = memory.project.local_dir / QUEUE_NAME
+    try:
+        os.nice(10)
+    except OSError:
+        pass
+    try:
+        with exclusive_lock(memory.project.local_dir / "index.lock", wait=False):
+            report = memory.index_code(ignore=config.ignore,
+                                       max_bytes=config.max_file_kb * 1024,
+                                       time_limit=INDEX_TIME_LIMIT)
+            if not report.stopped_early and queue.exists():
+                queue.write_bytes(b"")
+    except LockBusy:
+        return
 
 
 def main(argv: list[str]) -> None:
@@ -47,10 +70,12 @@ def main(argv: list[str]) -> None:
         from ..config import load_config
         from ..memory import Memory
 
-        memory = Memory(project, embedder_name=load_config(project).embedder)
+        config = load_config(project)
+        memory = Memory(project, embedder_name=config.embedder)
         try:
             memory.sync()
             refresh(memory.conn, local_dir)
+            reindex(memory, config)
         finally:
             memory.close()
         refresh_summary(project)
