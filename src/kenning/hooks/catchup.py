@@ -31,15 +31,11 @@ def refresh_summary(project) -> None:
 
 
 def reindex(memory, config) -> None:
-    """Re-index changed files (edits PostToolUse queued among them): niced, time-limited,
-    one run per project; the queue is emptied once a run has covered everything."""
+    """Re-index changed files (edits PostToolUse queued among them): time-limited, one run
+    per project; the queue is emptied once a run has covered everything."""
     from ..locks import LockBusy, exclusive_lock
 
     queue = memory.project.local_dir / QUEUE_NAME
-    try:
-        os.nice(10)
-    except OSError:
-        pass
     try:
         with exclusive_lock(memory.project.local_dir / "index.lock", wait=False):
             report = memory.index_code(ignore=config.ignore,
@@ -65,6 +61,10 @@ def main(argv: list[str]) -> None:
     fd = _try_lock(lock_path)
     if fd is None:
         return
+    try:
+        os.nice(10)  # background work yields to the session
+    except OSError:
+        pass
     try:
         from ..anchors import refresh
         from ..config import load_config
