@@ -29,11 +29,15 @@ def find_duplicate(text: str, candidates: Iterable[_HasText]) -> str | None:
     """The id of the existing fact that says the same thing, if any.
 
     Texts that differ in a number ("port 8080" / "port 9090") are never duplicates, however
-    similar the rest: that is a different (maybe contradicting) claim.
+    similar the rest: that is a different (maybe contradicting) claim. Nor are opposite
+    claims ("the cache is enabled" / "disabled"): they differ by one word.
     """
     from rapidfuzz import fuzz, process
 
-    pool = {c.id: normalise(c.text) for c in candidates}
+    from .contradictions import analyse, opposite
+
+    texts = {c.id: c.text for c in candidates}
+    pool = {fid: normalise(text) for fid, text in texts.items()}
     if not pool:
         return None
     query = normalise(text)
@@ -41,6 +45,7 @@ def find_duplicate(text: str, candidates: Iterable[_HasText]) -> str | None:
     for _, _score, fact_id in process.extract(
         query, pool, scorer=fuzz.token_sort_ratio, score_cutoff=DUPLICATE_RATIO, limit=5
     ):
-        if _numbers(pool[fact_id]) == numbers:
+        if _numbers(pool[fact_id]) == numbers and not opposite(
+                analyse(text), analyse(texts[fact_id])):
             return fact_id
     return None
