@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-BENCHES = ["facts_bench", "retrieval", "hooks_bench", "index_bench"]
+BENCHES = ["facts_bench", "retrieval", "hooks_bench", "index_bench", "extraction"]
 
 
 def main() -> int:
