@@ -6,6 +6,7 @@ from pathlib import Path
 import yaml
 
 from conftest import git
+from kenning.ids import new_ulid
 from kenning.paths import current_project
 
 
@@ -144,7 +145,7 @@ def test_rebuild_names_bad_files_and_indexes_the_rest(kenning, repo):
     kenning("init")
     ids = [add(kenning, f"Fact number {n} about the billing module") for n in range(3)]
     facts_dir = repo / ".kenning" / "facts"
-    corrupt = facts_dir / f"{ids[0][:-1]}Z.yaml"
+    corrupt = facts_dir / f"{new_ulid()}.yaml"
     corrupt.write_text("format: 1\nid: [unclosed\n", encoding="utf-8")
     conflicted = facts_dir / f"{ids[1]}.yaml"
     text = conflicted.read_text(encoding="utf-8")
@@ -154,6 +155,7 @@ def test_rebuild_names_bad_files_and_indexes_the_rest(kenning, repo):
     assert corrupt.name in result.err and conflicted.name in result.err
     listed = kenning("list").out
     assert ids[2] in listed and ids[0] in listed and ids[1] not in listed
+    assert corrupt.stem not in listed
 
 
 def test_a_newer_format_is_read_but_never_rewritten(kenning, repo):

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from kenning.errors import FactFileError
@@ -107,6 +107,7 @@ def test_ulids_are_unique_and_sorted_by_time():
     assert all(is_ulid(i) for i in ids)
 
 
+@example("line\x85break\u2028and\u2029more", [])
 @given(st.text(min_size=1, max_size=200).filter(lambda s: s.strip()),
        st.lists(st.from_regex(r"[a-z][a-z0-9-]{0,10}", fullmatch=True), max_size=5))
 def test_any_text_and_tags_round_trip(text, tags):

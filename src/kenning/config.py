@@ -39,6 +39,17 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise KenningError(f"{path}: cannot read config ({exc}); fix or remove the file") from exc
 
 
+def _llm_table(value: Any, path: Path) -> dict[str, Any]:
+    """`[llm]` as a table, or the short form `llm = "anthropic"` (provider only)."""
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        return {"provider": value}
+    if isinstance(value, dict):
+        return dict(value)
+    raise KenningError(f"{path}: `llm` must be a provider name or an [llm] table")
+
+
 def load_config(project: Project) -> Config:
     """User settings, then project settings for the keys a team may share, then env."""
     user = _read_toml(project.home / "config.toml")
@@ -50,5 +61,5 @@ def load_config(project: Project) -> Config:
         embedder=str(embedder),
         ignore=ignore,
         max_file_kb=int(index.get("max_file_kb", 512)),
-        llm=dict(user.get("llm", {})),
+        llm=_llm_table(user.get("llm"), project.home / "config.toml"),
     )

@@ -53,6 +53,22 @@ def has_conflict_markers(text: str) -> bool:
     return any(line.startswith(_CONFLICT_PREFIXES) for line in text.splitlines())
 
 
+class _NoAliasLoader(yaml.SafeLoader):
+    """`safe_load` without aliases. The writer never emits them, and an unknown key is kept on
+    rewrite: a hand-made "billion laughs" of aliases would be expanded by the next write."""
+
+    def compose_node(self, parent, index):  # type: ignore[no-untyped-def]
+        if self.check_event(yaml.AliasEvent):
+            mark = self.peek_event().start_mark
+            raise yaml.composer.ComposerError(None, None, "aliases are not allowed", mark)
+        return super().compose_node(parent, index)
+
+
+def load_yaml(raw: str) -> Any:
+    """Plain data only: no tags beyond YAML's own (safe_load), no aliases."""
+    return yaml.load(raw, Loader=_NoAliasLoader)  # noqa: S506 - a SafeLoader subclass
+
+
 def parse_fact(raw: str, path: str) -> Fact:
     """Validate one fact file's text; raises FactFileError naming the field."""
     if len(raw.encode("utf-8")) > MAX_FILE_BYTES:
@@ -60,9 +76,11 @@ def parse_fact(raw: str, path: str) -> Fact:
     if has_conflict_markers(raw):
         raise FactFileError(path, "file", "holds git conflict markers; resolve the merge")
     try:
-        data = yaml.safe_load(raw)
+        data = load_yaml(raw)
     except yaml.YAMLError as exc:
         raise FactFileError(path, "file", f"invalid YAML ({exc.__class__.__name__})") from exc
+    except RecursionError as exc:
+        raise FactFileError(path, "file", "nested too deeply") from exc
     if not isinstance(data, dict):
         raise FactFileError(path, "file", "not a YAML mapping")
     return fact_from_mapping(data, path)
@@ -180,6 +198,16 @@ class _FactDumper(yaml.SafeDumper):
         return True  # `created` and `confirmed` are often equal: never emit &id001 anchors
 
 
+# YAML reads these as line breaks (or refuses them) in plain and block scalars.
+_NEEDS_QUOTES = frozenset("\x85\u2028\u2029\ufeff")
+
+
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    if any(ch in _NEEDS_QUOTES or (ord(ch) < 32 and ch not in "\n\t") for ch in value):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
+    return dumper.represent_str(value)
+
+
 def _represent_flow_list(dumper: yaml.SafeDumper, value: _FlowList) -> yaml.Node:
     return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=True)
 
@@ -192,9 +220,17 @@ def _represent_time(dumper: yaml.SafeDumper, value: datetime) -> yaml.Node:
     return dumper.represent_scalar("tag:yaml.org,2002:timestamp", format_time(value))
 
 
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    # PyYAML's single-quoted style drops a trailing NEL (U+0085); double quotes escape it.
+    style = '"' if any(c in value for c in "\x85\u2028\u2029") else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_FactDumper.add_representer(str, _represent_str)
 _FactDumper.add_representer(_Confidence, _represent_confidence)
 _FactDumper.add_representer(datetime, _represent_time)
 _FactDumper.add_representer(_FlowList, _represent_flow_list)
+_FactDumper.add_representer(str, _represent_str)
 
 
 def fact_to_mapping(fact: Fact) -> dict[str, Any]:
