@@ -1,0 +1,175 @@
+"""Knowledge lifecycle at scale: consolidation and the stale-anchor check on 10,000 facts.
+
+Fixed, generated workloads (seeded), bundled model. Budgets from issue 6: each under 10 s.
+Also prints the duplicate-threshold calibration on `bench/data/labelled_pairs.yaml`
+(precision/recall of automatic merging, bundled model; informational rows, no budget).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+N_FACTS = 10_000
+N_DUPLICATES = 100
+N_FILES = 2_000
+SYMBOLS_PER_FILE = 10
+BUDGET_S = 10.0
+PAIRS = Path(__file__).parent / "data" / "labelled_pairs.yaml"
+
+
+def measure_consolidation() -> tuple[float, int]:
+    """Seconds to consolidate 10k generated facts with planted duplicates; merges made."""
+    from facts_bench import generate_facts
+    from kenning.factfile import render_fact
+    from kenning.memory import Memory
+    from kenning.paths import current_project
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "project"
+        root.mkdir()
+        os.environ["KENNING_HOME"] = str(Path(tmp) / "home")
+        generate_facts(root, N_FACTS - N_DUPLICATES)
+        project = current_project(root)
+        memory = Memory(project, "bundled")
+        rng = random.Random(7)
+        originals = [s.fact for s in _scan(project)]
+        for n, fact in enumerate(rng.sample(originals, N_DUPLICATES)):
+            # the same fact extracted again in another session, reworded slightly
+            copy = fact.__class__(**{**fact.__dict__, "id": _later_id(fact.id, n),
+                                     "text": "Note: " + fact.text.replace(" module ", " code ")})
+            path = project.personal_facts_dir / f"{copy.id}.yaml"
+            path.write_text(render_fact(copy), encoding="utf-8")
+        memory.sync()  # indexing and embedding are measured by facts_bench
+        from kenning.consolidate import consolidate
+
+        start = time.perf_counter()
+        plan = consolidate(memory)
+        elapsed = time.perf_counter() - start
+        memory.close()
+    return elapsed, sum(len(m.absorbed) for m in plan.merges)
+
+
+def _scan(project):
+    from kenning.facts import scan
+
+    return scan(project).facts
+
+
+def _later_id(fact_id: str, n: int) -> str:
+    from kenning.ids import new_ulid
+
+    return new_ulid(int(time.time() * 1000) + n)
+
+
+def measure_stale() -> tuple[float, dict[str, int]]:
+    """Seconds to check 10k anchored facts against 20k symbols after churn; states found."""
+    from kenning.anchors_stale import stale_report
+    from kenning.index.db import open_index
+    from kenning.records import Anchor
+
+    rng = random.Random(3)
+    verbs = ["load", "save", "parse", "render", "send", "retry", "validate", "encode",
+             "decode", "merge", "split", "check", "build", "fetch", "store", "apply"]
+    nouns = ["invoice", "session", "webhook", "token", "upload", "report", "event", "payment",
+             "user", "job", "query", "email", "config", "cache", "index", "batch", "order"]
+    symbols = []
+    for f in range(N_FILES):
+        path = f"src/{rng.choice(nouns)}s/module_{f}.py"
+        for s in range(SYMBOLS_PER_FILE):
+            name = f"{rng.choice(verbs)}_{rng.choice(nouns)}_{rng.choice(nouns)}_{f}_{s}"
+            symbols.append((name, name, "function", path, s * 10 + 1, s * 10 + 8,
+                            f"{rng.getrandbits(48):012x}"))
+    facts = []
+    for i in range(N_FACTS):
+        name, _, _, path, _, _, digest = symbols[rng.randrange(len(symbols))]
+        facts.append(SimpleNamespace(id=f"F{i:05d}", about=(Anchor(path, name, digest),)))
+    # churn: 5 % bodies changed, 2 % renamed, 2 % moved to another file, 1 % deleted
+    touched = rng.sample(range(len(symbols)), int(len(symbols) * 0.10))
+    current = list(symbols)
+    for k, index in enumerate(touched):
+        name, qual, kind, path, a, b, digest = current[index]
+        share = k / len(touched)
+        if share < 0.5:
+            current[index] = (name, qual, kind, path, a, b, f"{rng.getrandbits(48):012x}")
+        elif share < 0.7:
+            new = name.replace("_", "_new_", 1)
+            current[index] = (new, new, kind, path, a, b, f"{rng.getrandbits(48):012x}")
+        elif share < 0.9:
+            current[index] = (name, qual, kind, "src/moved/" + path.rsplit("/", 1)[1], a, b,
+                              digest)
+        else:
+            current[index] = None
+    with tempfile.TemporaryDirectory() as tmp:
+        conn, _ = open_index(Path(tmp) / "index.db")
+        rows = [s for s in current if s is not None]
+        conn.execute("BEGIN")
+        conn.executemany("INSERT OR IGNORE INTO files(path, lang, kind) VALUES (?, 'python', "
+                         "'code')", [(s[3],) for s in rows])
+        conn.executemany(
+            "INSERT INTO symbols(name, qualname, kind, path, start_line, end_line, body_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        conn.execute("COMMIT")
+        start = time.perf_counter()
+        report = stale_report(conn, facts)
+        elapsed = time.perf_counter() - start
+        conn.close()
+    states: dict[str, int] = {}
+    for item in report:
+        states[item.state] = states.get(item.state, 0) + 1
+    return elapsed, states
+
+
+def calibration() -> dict[str, float]:
+    """Auto-merge precision/recall on the labelled pairs, and the seed's cosine-0.7 rule."""
+    import yaml
+
+    from kenning.consolidate import judge
+    from kenning.embed import load_embedder
+
+    embedder = load_embedder("bundled")
+    pairs = yaml.safe_load(PAIRS.read_text(encoding="utf-8"))["pairs"]
+    counts = {"tp": 0, "fp": 0, "seed_tp": 0, "seed_fp": 0}
+    for pair in pairs:
+        vectors = embedder.encode([pair["a"], pair["b"]])
+        cosine = float(vectors[0] @ vectors[1])
+        dup = pair["label"] == "duplicate"
+        merged = judge(pair["a"], pair["b"], cosine)[0] == "duplicate"
+        counts["tp" if dup else "fp"] += merged
+        counts["seed_tp" if dup else "seed_fp"] += cosine >= 0.7
+    dups = sum(p["label"] == "duplicate" for p in pairs)
+    return {
+        "precision": counts["tp"] / max(1, counts["tp"] + counts["fp"]),
+        "recall": counts["tp"] / dups,
+        "seed_precision": counts["seed_tp"] / max(1, counts["seed_tp"] + counts["seed_fp"]),
+        "seed_recall": counts["seed_tp"] / dups,
+    }
+
+
+def run(check: bool) -> list[dict]:
+    consolidation_s, merged = measure_consolidation()
+    stale_s, states = measure_stale()
+    cal = calibration()
+    return [
+        {"name": f"consolidate 10k facts ({merged} merged)", "value": round(consolidation_s, 2),
+         "budget": BUDGET_S, "unit": "s", "ok": consolidation_s <= BUDGET_S},
+        {"name": "stale-anchor check, 10k facts, 20k symbols "
+                 f"({states.get('drifted', 0)} drifted, {states.get('orphaned', 0)} orphaned)",
+         "value": round(stale_s, 2), "budget": BUDGET_S, "unit": "s",
+         "ok": stale_s <= BUDGET_S},
+        {"name": "auto-merge precision, labelled pairs, bundled model",
+         "value": round(cal["precision"], 2), "budget": None, "unit": "", "ok": True},
+        {"name": "auto-merge recall, labelled pairs, bundled model",
+         "value": round(cal["recall"], 2), "budget": None, "unit": "", "ok": True},
+        {"name": "seed rule (cosine >= 0.7) precision, same pairs",
+         "value": round(cal["seed_precision"], 2), "budget": None, "unit": "", "ok": True},
+    ]
+
+
+if __name__ == "__main__":
+    for row in run(check=False):
+        print(row)
