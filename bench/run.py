@@ -12,7 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-BENCHES = ["facts_bench", "retrieval", "hooks_bench", "index_bench", "extraction"]
+BENCHES = ["facts_bench", "retrieval", "hooks_bench", "index_bench", "extraction",
+           "lifecycle_bench"]
 
 
 def main() -> int:

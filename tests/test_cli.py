@@ -84,7 +84,8 @@ def test_a_near_duplicate_reconfirms_instead_of_adding(kenning, repo):
     first = add(kenning, "Use uv, not pip, to install packages", "--origin", "agent")
     result = json.loads(kenning("add", "use uv not pip to install packages", "--origin",
                                 "agent", "--json").out)
-    assert result == {"id": first, "created": False, "superseded": [], "contradictions": []}
+    assert result == {"id": first, "created": False, "superseded": [], "contradictions": [],
+                      "notes": []}
     assert len(fact_files(repo)) == 1
     data = yaml.safe_load(fact_files(repo)[0].read_text(encoding="utf-8"))
     assert data["confidence"] == 0.9
@@ -188,3 +189,10 @@ def test_secrets_never_reach_the_fact_file(kenning, repo):
     add(kenning, "Deploy key is AKIAIOSFODNN7EXAMPLE for the bucket")
     text = fact_files(repo)[0].read_text(encoding="utf-8")
     assert "AKIAIOSFODNN7EXAMPLE" not in text and "[REDACTED:" in text
+
+
+def test_add_reports_a_contradiction_at_write_time(kenning, repo):
+    first = add(kenning, "Always run the linter before committing")
+    result = kenning("add", "Never run the linter before committing")
+    assert result.code == 0
+    assert f"contradicts {first}" in result.out

@@ -125,7 +125,8 @@ def add(text, kind, about, tags, topic, rationale, origin, supersedes, as_json) 
     if as_json:
         click.echo(json.dumps({"id": fact.id, "created": result.created,
                                "superseded": result.superseded,
-                               "contradictions": result.contradictions}))
+                               "contradictions": result.contradictions,
+                               "notes": result.notes}))
         return
     verb = "added" if result.created else "re-confirmed existing"
     where = "project" if memory.project.initialised and kind != "interaction" else "personal"
@@ -133,6 +134,10 @@ def add(text, kind, about, tags, topic, rationale, origin, supersedes, as_json) 
                f"{_pct(fact.confidence / 100)})")
     for old in result.superseded:
         click.echo(f"superseded {old}")
+    for other in result.contradictions:
+        click.echo(f"contradicts {other} (see `kenning contradictions`)")
+    for note in result.notes:
+        click.echo(note)
 
 
 # ---- search -------------------------------------------------------------------------------

@@ -331,7 +331,10 @@ def extract_transcript(
                            excerpts=found.excerpts)
         save_state(project, found.session, found.state)
         if any(o.fact_id for o in outcomes):
+            from ..consolidate import after_extraction
+
             memory.sync()  # the hooks read the index and the anchors map, not the YAML
+            after_extraction(memory)  # merges clear duplicates once a project has > 50 facts
     return ExtractReport(
         session=found.session, transcripts=found.transcripts, lines=found.lines,
         turns=found.turns, bad_lines=found.bad_lines, stable=stable, outcomes=outcomes,
