@@ -192,6 +192,30 @@ def test_pre_tool_use_injects_anchored_facts_once_per_file(repo, seeded):
     assert [u["via"] for u in uses] == ["file"]
 
 
+def test_pre_tool_use_caveats_drifted_facts_and_drops_orphaned_ones(repo):
+    retry = repo / "src" / "http" / "retry.py"
+    retry.parent.mkdir(parents=True)
+    retry.write_text("class RetryPolicy:\n    def backoff(self, n):\n        return 2 ** n\n",
+                     encoding="utf-8")
+    (repo / "src" / "http" / "pool.py").write_text("def size():\n    return 4\n", "utf-8")
+    memory = Memory(current_project(repo), embedder_name="fake")
+    memory.index_code()
+    drifting = memory.add("Backoff doubles per attempt", "codebase",
+                          about=[Anchor("src/http/retry.py", "RetryPolicy.backoff")]).fact.id
+    doomed = memory.add("The pool holds four connections", "codebase",
+                        about=[Anchor("src/http/pool.py", "size")]).fact.id
+    retry.write_text("class RetryPolicy:\n    def backoff(self, n):\n        return 3 ** n\n",
+                     encoding="utf-8")
+    (repo / "src" / "http" / "pool.py").unlink()
+    memory.index_code()
+    memory.close()
+    text = context_of(run_hook("pre-tool-use", payload("pre_tool_use_read", repo)), "PreToolUse")
+    assert drifting in text and "the code changed since it was confirmed" in text
+    gone = payload("pre_tool_use_read", repo,
+                   tool_input={"file_path": str(repo / "src" / "http" / "pool.py")})
+    assert doomed not in run_hook("pre-tool-use", gone).stdout
+
+
 def test_pre_tool_use_on_a_file_without_facts_says_nothing(repo, seeded):
     data = payload("pre_tool_use_read", repo, tool_input={"file_path": str(repo / "README.md")})
     assert run_hook("pre-tool-use", data).stdout == ""

@@ -31,9 +31,44 @@ def lookup(local_dir: str, path: str) -> list[dict]:
     return entries if isinstance(entries, list) else []
 
 
-def build(conn) -> dict[str, list[dict]]:  # conn: sqlite3.Connection on the index
-    """file -> entries, from the active facts that have an `about`."""
+def _symbol_hashes(conn) -> tuple[dict[tuple[str, str], str], set[str]]:
+    """(file, qualname) -> body hash, and the indexed files; empty without a code index."""
+    try:
+        hashes = {(p, q): h for p, q, h in conn.execute(
+            "SELECT path, qualname, body_hash FROM symbols")}
+        files = {r[0] for r in conn.execute("SELECT path FROM files")}
+    except Exception:  # noqa: BLE001 - an index without code tables: every anchor is fresh
+        return {}, set()
+    return hashes, files
+
+
+def anchor_state(anchor: list, hashes: dict, files: set[str], root: str | None) -> str:
+    """fresh | drifted | orphaned from the code index alone; `kenning stale` also follows
+    renames and moves. Without a code index every anchor counts as fresh."""
+    file = anchor[0]
+    symbol = anchor[1] if len(anchor) > 1 else None
+    digest = anchor[2] if len(anchor) > 2 else None
+    if not files:
+        return "fresh"
+    if file not in files:
+        gone = root is not None and not os.path.exists(os.path.join(root, file))
+        return "orphaned" if gone else "fresh"  # else: a file the index skips
+    if not symbol:
+        return "fresh"
+    current = hashes.get((file, symbol))
+    if current is None:
+        return "drifted"  # renamed or moved away
+    return "fresh" if not digest or digest == current else "drifted"
+
+
+def build(conn, root: str | None = None) -> dict[str, list[dict]]:
+    """file -> entries, from the active facts that have an `about`.
+
+    Each entry carries its anchor state: PreToolUse leaves orphaned facts out and adds a
+    caveat to drifted ones.
+    """
     out: dict[str, list[dict]] = {}
+    hashes, files = _symbol_hashes(conn)
     rows = conn.execute(
         "SELECT f.id, f.kind, f.text, f.confidence, f.confirmed, f.about, u.last_used "
         "FROM facts f LEFT JOIN usage u ON u.fact_id = f.id "
@@ -53,9 +88,11 @@ def build(conn) -> dict[str, list[dict]]:  # conn: sqlite3.Connection on the ind
             if file in seen:  # one entry per fact and file, even with several symbols
                 continue
             seen.add(file)
+            state = anchor_state([file, *anchor[1:]], hashes, files, root)
             out.setdefault(file, []).append({
                 "id": fact_id, "kind": kind, "text": text, "confidence": confidence,
                 "confirmed": confirmed, "last_used": last_used, "symbol": symbol,
+                "state": state,
             })
     return out
 
@@ -83,6 +120,6 @@ def write(local_dir: str, mapping: dict[str, list[dict]]) -> int:
     return len(mapping)
 
 
-def refresh(conn, local_dir: str) -> int:
+def refresh(conn, local_dir: str, root: str | None = None) -> int:
     """Rebuild the map from the index (called after every sync that changed something)."""
-    return write(local_dir, build(conn))
+    return write(local_dir, build(conn, root))

@@ -129,7 +129,7 @@ class Memory:
         if force or report.added or report.updated or report.removed:
             from .anchors import refresh  # the map PreToolUse reads (DESIGN §7)
 
-            refresh(conn, str(self.project.local_dir))
+            refresh(conn, str(self.project.local_dir), str(self.project.root))
         return report
 
     def rebuild(self) -> SyncReport:
@@ -598,9 +598,11 @@ class Memory:
         report = index_files(conn, self.project.root, changed, removed, self.embedder_name,
                              self.embedder, deadline=deadline, progress=tick)
         if report.indexed or report.removed:
+            from .anchors import refresh
             from .index.db import get_meta, set_meta
 
             set_meta(conn, "code_generation", int(get_meta(conn, "code_generation") or 0) + 1)
+            refresh(conn, str(self.project.local_dir), str(self.project.root))  # anchor states
         return report
 
     def code_counts(self) -> dict[str, int | None]:

@@ -15,6 +15,9 @@ LEG_DEPTH = 50
 # RRF-scale worth of +0.1 confidence: about two ranks near the top of one leg.
 BOOST_PER_TENTH = 0.0005
 NEUTRAL_CONFIDENCE = 50
+# Per-leg multipliers on the RRF terms, looked up by the leg's name or its last word
+# ("fact semantic" -> "semantic"); legs not listed weigh 1.
+LEG_WEIGHTS: dict[str, float] = {}
 
 
 @dataclass(frozen=True)
@@ -45,16 +48,21 @@ def fuse(
     boosts: Mapping[str, Sequence[tuple[str, float]]] | None = None,
     k: int = RRF_K,
     notes: Mapping[str, Mapping[str, str]] | None = None,
+    weights: Mapping[str, float] | None = None,
 ) -> list[Ranked]:
-    """Reciprocal Rank Fusion of the legs plus named boosts; ties broken by key for stability.
+    """Weighted Reciprocal Rank Fusion of the legs plus named boosts; ties broken by key.
 
+    A leg's term is `weight / (k + rank)`, the weight from `weights` (default LEG_WEIGHTS).
     `notes[key][leg]` adds detail to that leg's part of `why` (e.g. the cosine).
     """
     boosts = boosts or {}
     notes = notes or {}
+    weights = LEG_WEIGHTS if weights is None else weights
+    leg_weight = {leg: weights.get(leg, weights.get(leg.rsplit(" ", 1)[-1], 1.0))
+                  for leg in legs}
     ranked: list[Ranked] = []
     for key, per_leg in rrf_contributions(legs, k).items():
-        score = sum(1.0 / (k + rank) for rank in per_leg.values())
+        score = sum(leg_weight[leg] / (k + rank) for leg, rank in per_leg.items())
         reasons = []
         for leg, rank in per_leg.items():
             detail = notes.get(key, {}).get(leg)

@@ -74,7 +74,7 @@ def main(argv: list[str]) -> None:
         memory = Memory(project, embedder_name=config.embedder)
         try:
             memory.sync()
-            refresh(memory.conn, local_dir)
+            refresh(memory.conn, local_dir, str(project.root))
             reindex(memory, config)
         finally:
             memory.close()

@@ -30,6 +30,8 @@ def handle(ctx: Ctx) -> str | None:
     now = now_utc()
     scored = []
     for entry in entries:
+        if entry.get("state") == "orphaned":
+            continue  # the code it was about is gone
         confirmed = _time(entry.get("confirmed")) or now
         current = lifecycle.current_confidence(int(entry.get("confidence") or 0), confirmed,
                                                _time(entry.get("last_used")), now)
@@ -39,6 +41,8 @@ def handle(ctx: Ctx) -> str | None:
     lines = []
     for current, entry in scored:
         why = f"anchored to {rel}" + (f":{entry['symbol']}" if entry.get("symbol") else "")
+        if entry.get("state") == "drifted":
+            why += "; the code changed since it was confirmed, verify"
         lines.append((entry["id"], context.fact_line(entry["id"], entry.get("kind", ""),
                                                      current, entry.get("text", ""), why)))
     if not lines:

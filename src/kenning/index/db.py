@@ -71,22 +71,44 @@ def open_index(path: Path) -> tuple[sqlite3.Connection, bool]:
     """An index connection ready for use, and whether it may be written.
 
     A truncated or garbage file is moved aside and rebuilt, with a one-line notice: the
-    index is derived, so nothing is lost.
+    index is derived, so nothing is lost. Creating, migrating and discarding happen under a
+    file lock, so processes opening a new index at once (hooks' catch-up, the CLI, the MCP
+    server) do not race on its schema.
     """
+    conn, state = _probe(path)
+    if state in ("current", "newer"):
+        return conn, state == "current"  # type: ignore[return-value]
+    from ..locks import exclusive_lock
+
+    with exclusive_lock(path.with_name(path.name + ".lock")):
+        if conn is not None:
+            state = schema_state(conn)  # another process may have migrated it meanwhile
+        else:
+            conn, state = _probe(path)  # ... or rebuilt it
+            if conn is None:
+                discard(path)
+                print(f"kenning: the index at {path} was unreadable; rebuilding it",
+                      file=sys.stderr)
+                conn, state = connect(path), "missing"
+        if state == "missing":
+            migrate(conn)
+    return conn, state != "newer"
+
+
+def _probe(path: Path) -> tuple[sqlite3.Connection | None, str]:
+    """A connection and its schema state, or (None, 'corrupt')."""
+    conn = None
     try:
         conn = connect(path)
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        state = schema_state(conn)
-    except sqlite3.DatabaseError:
-        discard(path)
-        print(f"kenning: the index at {path} was unreadable; rebuilding it", file=sys.stderr)
-        conn = connect(path)
-        state = "missing"
-    if state == "newer":
-        return conn, False
-    if state == "missing":
-        migrate(conn)
-    return conn, True
+        return conn, schema_state(conn)
+    except sqlite3.DatabaseError as exc:
+        if conn is not None:
+            conn.close()
+        if (getattr(exc, "sqlite_errorname", None) or "").startswith(
+                ("SQLITE_BUSY", "SQLITE_LOCKED")):
+            raise  # busy is not damaged: never throw a good index away
+        return None, "corrupt"
 
 
 def discard(path: Path) -> None:
