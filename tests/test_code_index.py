@@ -169,3 +169,30 @@ def test_background_catch_up_reindexes_queued_edits_and_empties_the_queue(repo):
     memory.close()
     assert ("void_invoice",) in db_rows(repo, "SELECT qualname FROM symbols")
     assert queue.read_text(encoding="utf-8") == ""
+
+
+def test_files_used_together_in_three_sessions_lift_each_other(repo):
+    from kenning import eventlog
+    from kenning.memory import Memory
+
+    for name in ("alpha", "beta", "gamma", "delta"):
+        (repo / f"{name}.py").write_text(f"def {name}_parser():\n    return 'parser'\n", "utf-8")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "parsers")
+    project = current_project(repo)
+    memory = Memory(project, "fake")
+    memory.index_code()
+    before = [h.path for h in memory.search("parser", types=("code",), record=None)]
+    seed, last = before[0], before[-1]
+    for session in ("s1", "s2", "s3"):
+        eventlog.append(project.events_path, {"type": "read", "paths": [seed, last],
+                                              "session": session, "outcome": "ok"})
+    for session, other in (("s4", before[1]), ("s5", before[2]), ("s6", before[1])):
+        eventlog.append(project.events_path, {"type": "read", "paths": [other],
+                                              "session": session, "outcome": "ok"})
+    after = memory.search("parser", types=("code",), record=None)
+    paths = [h.path for h in after]
+    assert paths[0] == seed
+    assert paths.index(last) < before.index(last)  # a small lift: relevance still leads
+    assert "cluster peer" in after[paths.index(last)].why
+    memory.close()

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import eventlog, lifecycle
+from .coaccess import boosts_for
 from .codesearch import ChunkFilter, ChunkRow, ChunkSearcher
 from .factfile import utc_now
 from .facts import FactStore
@@ -75,6 +76,7 @@ class Memory:
         self._events_seen: int | None = None
         self._chunk_searcher: ChunkSearcher | None = None
         self._activity: dict[str, int] | None = None
+        self._clusters: tuple[float, dict[str, frozenset[str]]] | None = None
         self._anchor_map: tuple[dict, dict[str, list[tuple[str | None, str]]]] | None = None
 
     # ---- plumbing ------------------------------------------------------------------------
@@ -357,6 +359,7 @@ class Memory:
         one scale. Boosts (confidence, recent file activity) stay on the RRF scale.
         """
         types = set(types)
+        self._load()  # syncs facts and folds new events (usage, file activity) first
         legs: dict[str, list[str]] = {}
         notes: dict[str, dict[str, str]] = {}
         boosts: dict[str, list[tuple[str, float]]] = {}
@@ -379,7 +382,8 @@ class Memory:
                 boosts[key] = [("confidence", confidence_boost(views[key[2:]].current))]
             else:
                 boosts[key] = [("recent activity", self._activity_boost(chunks[int(key[2:])]))]
-        ranked = fuse(legs, boosts, notes=notes)[:limit]
+        ranked = fuse(legs, boosts, notes=notes)
+        ranked = self._with_cluster_peers(ranked, legs, boosts, notes, views, chunks)[:limit]
         hits = [self._fact_hit(views[r.key[2:]], r.score, r.why) if r.key.startswith("f:")
                 else self._chunk_hit(chunks[int(r.key[2:])], r.score, r.why) for r in ranked]
         if record:
@@ -390,6 +394,38 @@ class Memory:
                 eventlog.append(self.project.events_path,
                                 {"type": "gap", "query": query[:500], "via": record})
         return hits
+
+    def _with_cluster_peers(self, ranked, legs, boosts, notes, views, chunks):
+        """Files read or edited together in >= 3 sessions: a top hit's peers move up a
+        little (+0.1 on the confidence scale, DESIGN §5)."""
+        peers = self._cluster_peers()
+        if not peers or not ranked:
+            return ranked
+
+        def path_of(key: str) -> str | None:
+            if key.startswith("f:"):
+                about = views[key[2:]].row.about
+                return about[0].file if about else None
+            return chunks[int(key[2:])].path
+
+        extra = boosts_for([path_of(r.key) for r in ranked[:LEG_DEPTH]], peers)
+        if not extra:
+            return ranked
+        for r in ranked:
+            path = path_of(r.key)
+            if path in extra:
+                boosts.setdefault(r.key, []).append(("cluster peer", extra[path]))
+        return fuse(legs, boosts, notes=notes)
+
+    def _cluster_peers(self) -> dict[str, frozenset[str]]:
+        """Co-access clusters from the event log, recomputed when reads/edits were added."""
+        total = self.conn.execute("SELECT total(count) FROM file_activity").fetchone()[0]
+        if self._clusters is None or self._clusters[0] != total:
+            from .coaccess import load_clusters, peers_map
+
+            peers = peers_map(load_clusters(self.project.events_path)) if total else {}
+            self._clusters = (total, peers)
+        return self._clusters[1]
 
     def _fact_filter(
         self, kinds: Iterable[str] | None, statuses: Iterable[str], include_archived: bool,
