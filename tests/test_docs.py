@@ -1,0 +1,78 @@
+"""The README is the front door: every command documented, every quick-start step working."""
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+
+from conftest import init_repo
+from kenning.cli import cli
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+
+
+def all_commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Command]]:
+    found = []
+    for name, command in group.commands.items():
+        path = f"{prefix}{name}"
+        found.append((path, command))
+        if isinstance(command, click.Group):
+            found += all_commands(command, f"{path} ")
+    return found
+
+
+def test_every_cli_command_is_in_the_readme_with_help_text():
+    missing = [name for name, _ in all_commands(cli) if f"kenning {name}" not in README]
+    assert missing == []
+    undocumented = [name for name, cmd in all_commands(cli) if not (cmd.help or "").strip()]
+    assert undocumented == []
+
+
+def test_every_option_the_readme_shows_exists():
+    """`kenning CMD ... --flag` in the README's command tables must be a real option."""
+    commands = dict(all_commands(cli))
+    problems = []
+    for line in README.splitlines():
+        for usage in re.findall(r"`kenning ([a-z-]+(?: [a-z-]+)?)([^`]*)`", line):
+            name, rest = usage
+            if name not in commands and name.split(" ")[0] in commands:
+                rest = " " + name.split(" ", 1)[1] + rest
+                name = name.split(" ")[0]
+            command = commands.get(name)
+            if command is None:
+                continue
+            options = {opt for p in command.params for opt in getattr(p, "opts", [])}
+            options |= {opt for p in command.params for opt in getattr(p, "secondary_opts", [])}
+            for flag in re.findall(r"(--[a-z][a-z-]*)", rest):
+                if flag not in options and flag not in ("--help",):
+                    problems.append(f"kenning {name} {flag}")
+    assert problems == []
+
+
+def test_the_quick_start_commands_work(tmp_path, monkeypatch):
+    blocks = re.findall(r"```sh\n(.*?)\n```", README, re.S)
+    use, test = blocks[0], blocks[1]
+    assert test == "./install.sh --dev && .venv/bin/python -m pytest"
+    tokens = shlex.split(use)
+    steps, current = [], []
+    for token in tokens + ["&&"]:
+        if token == "&&":
+            steps.append(current)
+            current = []
+        else:
+            current.append(token)
+    assert steps[0] == ["./install.sh"]
+    project = init_repo(tmp_path / "demo")
+    (project / "tests.md").write_text("# Tests\n\nRun pytest after install.sh.\n", "utf-8")
+    outputs = []
+    for step in steps[1:]:
+        assert step[0] == ".venv/bin/kenning"
+        argv = step[1:]
+        result = subprocess.run([sys.executable, "-m", "kenning", *argv], cwd=project,
+                                capture_output=True, text=True)
+        assert result.returncode == 0, (step, result.stderr)
+        outputs.append(result.stdout)
+    assert "Run the test suite" in outputs[-1]
