@@ -2,6 +2,10 @@
 
 The 300 facts and 30 paraphrased questions in bench/data were written and committed before
 any ranking was tuned. Usage: python bench/retrieval.py [--embedder bundled|fake]
+
+Code retrieval (CodeSearchNet style: doc comments as queries over three real codebases,
+against the frozen reference BM25) lives in bench/code_retrieval.py, with its corpora built
+by bench/code_corpus.py.
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-BENCHES = ["facts_bench", "retrieval", "hooks_bench", "index_bench", "extraction",
-           "lifecycle_bench"]
+BENCHES = ["facts_bench", "retrieval", "code_retrieval", "hooks_bench", "index_bench",
+           "extraction", "lifecycle_bench"]
 
 
 def main() -> int:

@@ -196,3 +196,47 @@ def test_files_used_together_in_three_sessions_lift_each_other(repo):
     assert paths.index(last) < before.index(last)  # a small lift: relevance still leads
     assert "cluster peer" in after[paths.index(last)].why
     memory.close()
+
+
+def test_identifiers_are_spelled_out_as_words_for_the_embedder():
+    from kenning.codesearch import identifier_words
+
+    assert identifier_words("sortedLastIndex(array)") == "sorted last index(array)"
+    assert identifier_words("def get_default(self):") == "def get default(self):"
+    assert identifier_words("HTTPServer.__init__ _") == "http server.init _"
+
+
+def test_a_chunk_vector_gives_its_name_and_its_body_equal_shares():
+    import numpy as np
+
+    from kenning.embed import load_embedder
+    from kenning.index.code import embed_chunks
+
+    embedder = load_embedder("fake-256")
+    both, body_only = embed_chunks(embedder, [("retry_backoff", "x = 1"), ("", "x = 1")])
+    name, body = embedder.encode(["retry backoff", "x = 1"])
+    assert np.allclose(both, (name + body) / np.linalg.norm(name + body), atol=1e-6)
+    assert np.allclose(body_only, body, atol=1e-6)  # no symbol: the body alone
+
+
+def test_a_new_embed_recipe_reembeds_unchanged_files_once(repo):
+    from kenning.index.code import EMBED_RECIPE
+    from kenning.index.db import get_meta, set_meta
+    from kenning.memory import Memory
+
+    make_repo(repo)
+    memory = Memory(current_project(repo), "fake")
+    memory.index_code()
+    conn = memory.conn
+    chunks = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
+    before = dict(conn.execute("SELECT chunk_id, vec FROM chunk_vectors"))
+    set_meta(conn, "code_embed_recipe", "0")  # an index made by an older kenning
+    conn.execute("UPDATE chunk_vectors SET vec = zeroblob(length(vec))")
+    generation = get_meta(conn, "code_generation")
+    report = memory.index_code()
+    assert (report.indexed, report.reembedded) == (0, chunks)
+    assert dict(conn.execute("SELECT chunk_id, vec FROM chunk_vectors")) == before
+    assert get_meta(conn, "code_embed_recipe") == EMBED_RECIPE
+    assert get_meta(conn, "code_generation") != generation  # searchers reload the matrix
+    assert memory.index_code().reembedded == 0
+    memory.close()

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import fnmatch
+import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .textutil import query_terms
+from .textutil import query_terms, split_identifier
 
 if TYPE_CHECKING:
     import numpy as np
@@ -18,6 +19,15 @@ if TYPE_CHECKING:
 # bm25 column weights: symbol, path, text, identifier terms
 CHUNK_BM25_WEIGHTS = (4.0, 2.0, 1.0, 1.0)
 MIN_COSINE = 0.15
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def identifier_words(text: str) -> str:
+    """Identifiers spelled out as words for the embedder: `sortedLastIndex` -> `sorted last
+    index`. Its word-piece vocabulary would cut the joined name into meaningless pieces
+    (`sorted ##las ##tin ##de ##x`). Chunks (index/code.py) and queries both pass through it.
+    """
+    return _IDENTIFIER.sub(lambda m: " ".join(split_identifier(m.group(0))) or m.group(0), text)
 
 
 @dataclass(frozen=True)
@@ -112,7 +122,7 @@ class ChunkSearcher:
         ids, matrix = self._matrix(generation)
         if not ids:
             return []
-        qvec = np.asarray(embedder.encode([query])[0], dtype=np.float32)
+        qvec = np.asarray(embedder.encode([identifier_words(query)])[0], dtype=np.float32)
         if matrix.shape[1] != qvec.shape[0]:
             return []
         scores = matrix @ qvec

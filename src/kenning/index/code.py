@@ -1,7 +1,8 @@
 """The code and docs index: changed files only, one transaction per file.
 
 A re-index with nothing changed compares (mtime, size) per file and imports neither the
-chunker (tree_sitter) nor the embedder (numpy + tokenizers).
+chunker (tree_sitter) nor the embedder (numpy + tokenizers). A new embedder, or a new recipe
+for the text embedded per chunk (EMBED_RECIPE), re-embeds every stored chunk once.
 """
 
 from __future__ import annotations
@@ -14,14 +15,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..codesearch import identifier_words
 from ..scan import FileStat, read_text
 from ..textutil import identifier_terms
 from .db import get_meta, set_meta
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..embed import Embedder
 
 EMBED_CHARS = 1000
+# Bump when embed_chunks changes what a vector means: indexes made before are re-embedded.
+EMBED_RECIPE = "2"
+_REEMBED_BATCH = 512
 DOC_LANGS = {"markdown", "rst", "txt", "text", "adoc"}
 
 
@@ -32,6 +39,7 @@ class IndexReport:
     removed: int = 0
     skipped: int = 0  # binaries and unreadable files
     chunks: int = 0
+    reembedded: int = 0  # chunks of unchanged files given vectors from a new embedder/recipe
     stopped_early: bool = False
     remaining: int = 0
     errors: list[str] = field(default_factory=list)
@@ -76,13 +84,16 @@ def index_files(
         conn.execute("COMMIT")
         report.removed += 1
     changed = list(changed)
-    if not changed:
+    stale = _vectors_stale(conn, embedder_name)
+    if not changed and not stale:
         return report
     from ..chunking import chunk_file, language_for
 
     embedder = embedder_factory()
-    if get_meta(conn, "code_embedder") not in (None, embedder_name):
-        conn.execute("DELETE FROM chunk_vectors")  # a new model: every vector is re-made
+    if stale:
+        report.reembedded = reembed(conn, embedder, skip={f.path for f in changed})
+        set_meta(conn, "code_embedder", embedder_name)
+        set_meta(conn, "code_embed_recipe", EMBED_RECIPE)
     for n, stat in enumerate(changed):
         if deadline is not None and time.monotonic() > deadline:
             report.stopped_early = True
@@ -113,8 +124,57 @@ def index_files(
         if progress:
             progress(1)
     set_meta(conn, "code_embedder", embedder_name)
+    set_meta(conn, "code_embed_recipe", EMBED_RECIPE)
     set_meta(conn, "code_indexed_at", int(time.time()))
     return report
+
+
+def _vectors_stale(conn: sqlite3.Connection, embedder_name: str) -> bool:
+    """Stored chunk vectors come from another model or another embed_chunks recipe."""
+    if (get_meta(conn, "code_embedder"), get_meta(conn, "code_embed_recipe")) == \
+            (embedder_name, EMBED_RECIPE):
+        return False
+    return conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
+
+
+def embed_chunks(embedder: Embedder, items: list[tuple[str, str]]) -> np.ndarray:
+    """One unit vector per (symbol, text): the name and the head of the body count equally.
+
+    Pooled together, a long body's tokens drown the few of its name (`write_dl`), which says
+    most about what the code does; pooled apart and added, each gets half the vector. A chunk
+    without a symbol (module-level code) is its body alone. Identifiers are spelled out as
+    words (see `identifier_words`); long bodies are cut, as pooling cost is linear in tokens.
+    """
+    import numpy as np
+
+    names = embedder.encode([identifier_words(symbol) for symbol, _ in items])
+    bodies = embedder.encode([identifier_words(text[:EMBED_CHARS]) for _, text in items])
+    summed = names + bodies
+    norms = np.linalg.norm(summed, axis=1, keepdims=True)
+    return np.divide(summed, norms, out=np.zeros_like(summed), where=norms > 0)
+
+
+def reembed(conn: sqlite3.Connection, embedder: Embedder, skip: set[str]) -> int:
+    """New vectors for every stored chunk outside `skip` (files about to be re-indexed)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("DELETE FROM chunk_vectors")
+        ids = [r[0] for r in conn.execute("SELECT id, path FROM chunks ORDER BY id")
+               if r[1] not in skip]
+        for start in range(0, len(ids), _REEMBED_BATCH):
+            batch = ids[start:start + _REEMBED_BATCH]
+            marks = ",".join("?" * len(batch))
+            rows = conn.execute(f"SELECT id, symbol, text FROM chunks WHERE id IN ({marks}) "
+                                "ORDER BY id", batch).fetchall()
+            vectors = embed_chunks(embedder, [(r[1] or "", r[2]) for r in rows])
+            conn.executemany("INSERT INTO chunk_vectors(chunk_id, vec) VALUES (?, ?)",
+                             [(r[0], vectors[n].astype("float16").tobytes())
+                              for n, r in enumerate(rows)])
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return len(ids)
 
 
 def _write_file(conn, stat: FileStat, lang: str, digest: str, result, embedder) -> None:
@@ -126,7 +186,7 @@ def _write_file(conn, stat: FileStat, lang: str, digest: str, result, embedder) 
         (stat.path, lang, "doc" if is_doc else "code", stat.size, stat.mtime_ns, digest,
          int(time.time())),
     )
-    texts = []
+    items: list[tuple[str, str]] = []
     ids = []
     for chunk in result.chunks:
         terms = " ".join(identifier_terms(f"{chunk.symbol or ''} {chunk.path} {chunk.text}"))
@@ -137,11 +197,9 @@ def _write_file(conn, stat: FileStat, lang: str, digest: str, result, embedder) 
              chunk.lang, is_doc, chunk.text, terms),
         )
         ids.append(cursor.lastrowid)
-        # The head of a chunk (signature, docstring) carries its meaning; pooling cost is
-        # linear in tokens, so long bodies are cut.
-        texts.append(f"{chunk.symbol or ''} {chunk.path}\n{chunk.text[:EMBED_CHARS]}")
-    if texts:
-        vectors = embedder.encode(texts).astype("float16")
+        items.append((chunk.symbol or "", chunk.text))
+    if items:
+        vectors = embed_chunks(embedder, items).astype("float16")
         conn.executemany(
             "INSERT INTO chunk_vectors(chunk_id, vec) VALUES (?, ?)",
             [(cid, vectors[n].tobytes()) for n, cid in enumerate(ids)],

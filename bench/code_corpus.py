@@ -1,0 +1,225 @@
+"""Codebases for the code retrieval bench, with their doc comments stripped and kept as queries.
+
+CodeSearchNet style: each documented function's doc comment is removed (replaced by blank
+lines, so every line number holds), the first sentence of that comment becomes a query, and
+the function's line range in its file is the target. Python docstrings are found with `ast`,
+JSDoc `/** */` blocks with tree-sitter; comments that document no function are stripped too.
+
+Sources: installed pure-Python packages, and npm packages fetched once with `npm pack` into
+bench/out/ (gitignored) and checked against a pinned sha256.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+import io
+import os
+import random
+import re
+import shutil
+import subprocess
+import tarfile
+from dataclasses import dataclass
+from pathlib import Path
+
+OUT = Path(__file__).parent / "out"
+MAX_QUERIES = 300
+SEED = 20240611
+MIN_QUERY_WORDS = 3
+MIN_LINES = 3  # non-blank lines left in the function once its doc comment is gone
+
+
+@dataclass(frozen=True)
+class Target:
+    query: str
+    path: str
+    start_line: int  # 1-based, inclusive: the function with its decorators
+    end_line: int
+    name: str
+
+
+@dataclass
+class Codebase:
+    name: str
+    files: dict[str, str]  # relative path -> stripped text
+    targets: list[Target]  # sampled, seeded
+
+
+class Unavailable(Exception):
+    """A codebase that can't be had on this machine (no npm, no network, no package)."""
+
+
+# ---- first sentence ------------------------------------------------------------------------
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+
+
+def first_sentence(doc: str) -> str:
+    """The first sentence of the first paragraph, whitespace collapsed."""
+    paragraph = re.split(r"\n\s*\n", doc.strip(), maxsplit=1)[0]
+    text = " ".join(paragraph.split())
+    end = _SENTENCE_END.search(text)
+    return text[: end.end()] if end else text
+
+
+def _usable(query: str) -> bool:
+    return len(re.findall(r"[A-Za-z]{2,}", query)) >= MIN_QUERY_WORDS
+
+
+# ---- Python --------------------------------------------------------------------------------
+def strip_python(text: str, path: str) -> tuple[str, list[Target]]:
+    """Docstrings blanked out (a body left empty gets `pass`); targets for documented defs."""
+    tree = ast.parse(text)
+    lines = text.encode("utf-8").split(b"\n")
+    targets: list[Target] = []
+    spans = []  # (node owning the docstring, the docstring expression)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                spans.append((node, body[0]))
+    for node, expr in spans:
+        first, last = expr.lineno - 1, expr.end_lineno - 1
+        prefix = lines[first][: expr.col_offset]
+        suffix = lines[last][expr.end_col_offset:]
+        alone = len(node.body) == 1 and not isinstance(node, ast.Module)
+        filler = b"pass" if alone or prefix.strip() else b""
+        lines[first] = (prefix + filler + suffix if first == last else prefix + filler).rstrip()
+        for n in range(first + 1, last + 1):
+            lines[n] = suffix.rstrip() if n == last and suffix.strip() else b""
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            start = min([d.lineno for d in node.decorator_list] + [node.lineno])
+            targets.append(Target(first_sentence(expr.value.value), path, start,
+                                  node.end_lineno, node.name))
+    stripped = b"\n".join(lines).decode("utf-8")
+    ast.parse(stripped)  # the stripped file must still be Python
+    return stripped, _with_bodies(targets, stripped)
+
+
+def python_package(name: str) -> dict[str, str]:
+    """An installed package's .py files, keyed `name/relative/path.py`."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise Unavailable(f"python package {name} is not installed")
+    root = Path(next(iter(spec.submodule_search_locations)))
+    return {f"{name}/{p.relative_to(root).as_posix()}": p.read_text(encoding="utf-8")
+            for p in sorted(root.rglob("*.py"))}
+
+
+# ---- JavaScript ----------------------------------------------------------------------------
+_FUNCTIONS = {"function_declaration", "generator_function_declaration", "function_expression",
+              "function", "arrow_function", "method_definition", "generator_function"}
+
+
+def _has_function(node) -> bool:
+    if node.type in _FUNCTIONS:
+        return True
+    return any(_has_function(c) for c in node.named_children)
+
+
+def jsdoc_text(comment: str) -> str:
+    """A `/** ... */` block's description: the lines before the first @tag."""
+    body = comment.removeprefix("/**").removesuffix("*/")
+    out = []
+    for line in body.splitlines():
+        line = re.sub(r"^\s*\*?\s?", "", line)
+        if line.lstrip().startswith("@"):
+            break
+        out.append(line)
+    return "\n".join(out)
+
+
+def strip_javascript(text: str, path: str) -> tuple[str, list[Target]]:
+    """JSDoc blocks blanked out; targets for the ones right above a function."""
+    from tree_sitter_language_pack import get_parser
+
+    data = bytearray(text.encode("utf-8"))
+    tree = get_parser("javascript").parse(bytes(data))
+    comments = []
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "comment" and data[node.start_byte:node.start_byte + 3] == b"/**":
+            comments.append(node)
+        stack.extend(node.children)
+    targets = []
+    for node in comments:
+        owner = node.next_named_sibling
+        if owner is not None and owner.type != "comment" and _has_function(owner):
+            doc = jsdoc_text(data[node.start_byte:node.end_byte].decode("utf-8"))
+            name = owner.child_by_field_name("name")
+            targets.append(Target(first_sentence(doc), path, owner.start_point[0] + 1,
+                                  owner.end_point[0] + 1,
+                                  name.text.decode("utf-8") if name else owner.type))
+    for node in sorted(comments, key=lambda n: -n.start_byte):
+        span = data[node.start_byte:node.end_byte]
+        data[node.start_byte:node.end_byte] = b"\n" * span.count(b"\n")
+    stripped = re.sub(r"[ \t]+\n", "\n", data.decode("utf-8"))
+    return stripped, _with_bodies(targets, stripped)
+
+
+def npm_package(spec: str, sha256: str, exclude: re.Pattern[str]) -> dict[str, str]:
+    """`npm pack spec` once into bench/out/; the package's .js files not matching `exclude`."""
+    name, version = spec.rsplit("@", 1)
+    tarball = OUT / f"{name}-{version}.tgz"
+    if not tarball.exists():
+        if shutil.which("npm") is None:
+            raise Unavailable("npm is not installed")
+        OUT.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run(["npm", "pack", spec, "--silent"], cwd=OUT, capture_output=True,
+                              text=True, timeout=120)
+        if done.returncode != 0 or not tarball.exists():
+            raise Unavailable(f"npm pack {spec} failed: {done.stderr.strip()[:200]}")
+    digest = hashlib.sha256(tarball.read_bytes()).hexdigest()
+    if digest != sha256:
+        tarball.unlink()
+        raise Unavailable(f"{tarball.name}: sha256 {digest} is not the pinned {sha256}")
+    files = {}
+    with tarfile.open(fileobj=io.BytesIO(tarball.read_bytes())) as tar:
+        for member in tar.getmembers():
+            rel = member.name.removeprefix("package/")
+            if member.isfile() and rel.endswith(".js") and not exclude.search(rel):
+                files[f"{name}/{rel}"] = tar.extractfile(member).read().decode("utf-8")
+    return dict(sorted(files.items()))
+
+
+# ---- assembling ----------------------------------------------------------------------------
+def _with_bodies(targets: list[Target], stripped: str) -> list[Target]:
+    """Targets with a usable query and some code left (CodeSearchNet drops the tiny ones)."""
+    lines = stripped.splitlines()
+    return [t for t in targets if _usable(t.query) and
+            sum(1 for line in lines[t.start_line - 1:t.end_line] if line.strip()) >= MIN_LINES]
+
+
+def build(name: str, sources: dict[str, str]) -> Codebase:
+    """Strip every file; keep queries that name one function only; sample them, seeded."""
+    files: dict[str, str] = {}
+    targets: list[Target] = []
+    for path, text in sources.items():
+        strip = strip_python if path.endswith(".py") else strip_javascript
+        try:
+            files[path], found = strip(text, path)
+        except SyntaxError:
+            continue  # a file this Python can't parse is left out of the corpus
+        targets.extend(found)
+    counts: dict[str, int] = {}
+    for t in targets:
+        counts[t.query.lower()] = counts.get(t.query.lower(), 0) + 1
+    unique = [t for t in targets if counts[t.query.lower()] == 1]
+    if len(unique) > MAX_QUERIES:
+        unique = random.Random(f"{SEED}:{name}").sample(unique, MAX_QUERIES)
+    return Codebase(name, files, sorted(unique, key=lambda t: (t.path, t.start_line)))
+
+
+def write_repo(codebase: Codebase, dest: Path) -> None:
+    """The stripped files committed into a fresh git repository at `dest`."""
+    for rel, text in codebase.files.items():
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b",
+           "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@b"}
+    for cmd in (["init", "-q"], ["add", "."], ["commit", "-qm", "corpus"]):
+        subprocess.run(["git", *cmd], cwd=dest, check=True, env=env, capture_output=True)
