@@ -520,7 +520,43 @@ def trace_hot(days: int, limit: int, as_json: bool) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Every failure a user caused becomes one `Error: ...` line and exit status 1."""
+    """Every failure a user caused becomes one `Error: ...` line and exit status 1.
+
+    An index found damaged mid-command (a bad page SQLite only meets when it reads it) is
+    thrown away with a one-line notice and the command runs once more on a fresh index,
+    rebuilt from the fact files: the index is derived, the YAML is the truth.
+    """
+    import sqlite3
+
+    try:
+        _main(argv)
+    except sqlite3.DatabaseError as exc:
+        from .index.db import is_damaged, throw_away
+        from .paths import current_project
+
+        if not is_damaged(exc):
+            raise
+        path = current_project(_project_option(argv)).index_path
+        throw_away(path)
+        click.echo(f"kenning: the index at {path} was damaged ({exc}); rebuilding it from "
+                   "the fact files (`kenning index` re-indexes code)", err=True)
+        _main(argv)
+
+
+def _project_option(argv: list[str] | None) -> str | None:
+    """`-C DIR` / `--project DIR`, which come before the command."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    for n, arg in enumerate(args):
+        if arg in ("-C", "--project") and n + 1 < len(args):
+            return args[n + 1]
+        if arg.startswith("--project="):
+            return arg.split("=", 1)[1]
+        if not arg.startswith("-"):
+            break
+    return None
+
+
+def _main(argv: list[str] | None) -> None:
     try:
         cli.main(args=argv, prog_name="kenning", standalone_mode=False)
     except click.exceptions.Abort:

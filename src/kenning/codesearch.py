@@ -7,6 +7,7 @@ import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .textutil import query_terms, split_identifier
@@ -59,8 +60,9 @@ class ChunkFilter:
 class ChunkSearcher:
     """Holds the chunk vector matrix for repeated searches in one process."""
 
-    def __init__(self, conn: sqlite3.Connection):
+    def __init__(self, conn: sqlite3.Connection, cache_dir: Path | None = None):
         self.conn = conn
+        self.cache_dir = cache_dir
         self._vectors: tuple[list[int], np.ndarray] | None = None
         self._generation: str | None = None
 
@@ -92,44 +94,45 @@ class ChunkSearcher:
             return []
         return [r[0] for r in rows]
 
-    def _matrix(self, generation: str | None) -> tuple[list[int], np.ndarray]:
-        import numpy as np
-
+    def matrix(self, generation: str | None) -> tuple[list[int], np.ndarray]:
+        """Chunk ids and their float32 vectors, from memory, the file cache or the index."""
         if self._vectors is None or generation != self._generation:
-            ids: list[int] = []
-            blobs: list[bytes] = []
-            for chunk_id, blob in self.conn.execute(
-                "SELECT chunk_id, vec FROM chunk_vectors ORDER BY chunk_id"
-            ):
-                ids.append(chunk_id)
-                blobs.append(blob)
-            if blobs:
-                matrix = np.frombuffer(b"".join(blobs), dtype=np.float16)
-                matrix = matrix.reshape(len(blobs), -1).astype(np.float32)
-            else:
-                matrix = np.zeros((0, 0), dtype=np.float32)
-            self._vectors = (ids, matrix)
+            from .index.vector_cache import load_chunk_vectors
+
+            self._vectors = load_chunk_vectors(self.conn, self.cache_dir, generation)
             self._generation = generation
         return self._vectors
+
+    def query_vector(self, query: str, embedder: Embedder) -> np.ndarray | None:
+        import numpy as np
+
+        if not query_terms(query):
+            return None
+        return np.asarray(embedder.encode([identifier_words(query)])[0], dtype=np.float32)
 
     def semantic(
         self, query: str, embedder: Embedder, depth: int, generation: str | None
     ) -> list[tuple[int, float]]:
-        import numpy as np
+        qvec = self.query_vector(query, embedder)
+        if qvec is None:
+            return []
+        ids, matrix = self.matrix(generation)
+        return nearest(ids, matrix, qvec, depth)
 
-        if not query_terms(query):
-            return []
-        ids, matrix = self._matrix(generation)
-        if not ids:
-            return []
-        qvec = np.asarray(embedder.encode([identifier_words(query)])[0], dtype=np.float32)
-        if matrix.shape[1] != qvec.shape[0]:
-            return []
-        scores = matrix @ qvec
-        k = min(depth, len(ids))
-        top = np.argpartition(-scores, k - 1)[:k]
-        order = top[np.lexsort((top, -scores[top]))]
-        return [(ids[i], float(scores[i])) for i in order if scores[i] >= MIN_COSINE]
+
+def nearest(ids: list, matrix: np.ndarray, qvec: np.ndarray, depth: int,
+            min_cosine: float = MIN_COSINE) -> list[tuple]:
+    """The `depth` best (id, cosine) by one matrix-vector product; ties by position, so a
+    rebuilt index ranks alike. Pure numpy: safe to run on a worker thread."""
+    import numpy as np
+
+    if not ids or matrix.shape[1] != qvec.shape[0]:
+        return []
+    scores = matrix @ qvec
+    k = min(depth, len(ids))
+    top = np.argpartition(-scores, k - 1)[:k]
+    order = top[np.lexsort((top, -scores[top]))]
+    return [(ids[i], float(scores[i])) for i in order if scores[i] >= min_cosine]
 
 
 def filtered(

@@ -220,13 +220,6 @@ def _represent_time(dumper: yaml.SafeDumper, value: datetime) -> yaml.Node:
     return dumper.represent_scalar("tag:yaml.org,2002:timestamp", format_time(value))
 
 
-def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
-    # PyYAML's single-quoted style drops a trailing NEL (U+0085); double quotes escape it.
-    style = '"' if any(c in value for c in "\x85\u2028\u2029") else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-_FactDumper.add_representer(str, _represent_str)
 _FactDumper.add_representer(_Confidence, _represent_confidence)
 _FactDumper.add_representer(datetime, _represent_time)
 _FactDumper.add_representer(_FlowList, _represent_flow_list)
@@ -276,6 +269,8 @@ def render_fact(fact: Fact) -> str:
 
 def read_fact_file(path: Path) -> Fact:
     """Read and validate one fact file; the id must match the file name."""
+    if path.is_symlink():  # never follow a fact file out of its folder (or the project)
+        raise FactFileError(str(path), "file", "is a symlink; fact files must be regular files")
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise FactFileError(str(path), "file", f"larger than {MAX_FILE_BYTES} bytes")

@@ -74,6 +74,17 @@ def clean_text(text: str, what: str = "text") -> str:
     return cleaned
 
 
+def _clean_tags(tags: tuple[str, ...]) -> tuple[str, ...]:
+    """Lower-cased, unique, redacted: a tag is written to YAML like the text is."""
+    return tuple(dict.fromkeys(redact(t.strip().lower()) for t in tags if t.strip()))
+
+
+def _clean_anchor(anchor: Anchor) -> Anchor:
+    if anchor.symbol and redact(anchor.symbol) != anchor.symbol:
+        return dataclasses.replace(anchor, symbol=redact(anchor.symbol))
+    return anchor
+
+
 def parse_about(spec: str) -> Anchor:
     """`src/x.py` or `src/x.py:Class.method` (a Windows drive letter is not a symbol)."""
     file, sep, symbol = spec.replace("\\", "/").rpartition(":")
@@ -136,9 +147,9 @@ class FactStore:
             kind=validate_kind(kind),
             text=clean_text(text),
             rationale=clean_text(rationale, "rationale") if rationale else None,
-            about=about,
-            tags=tuple(dict.fromkeys(t.strip().lower() for t in tags if t.strip())),
-            topic=topic.strip().lower() if topic and topic.strip() else None,
+            about=tuple(_clean_anchor(a) for a in about),
+            tags=_clean_tags(tags),
+            topic=redact(topic.strip().lower()) if topic and topic.strip() else None,
             source=dataclasses.replace(source or Source(), origin=origin),
             created=now,
             confirmed=now,
@@ -176,7 +187,7 @@ class FactStore:
         if kind is not None:
             changes["kind"] = validate_kind(kind)
         if tags is not None:
-            changes["tags"] = tuple(dict.fromkeys(t.strip().lower() for t in tags if t.strip()))
+            changes["tags"] = _clean_tags(tags)
         if rationale is not None:
             changes["rationale"] = clean_text(rationale, "rationale")
         return self.update(fact_id, **changes)

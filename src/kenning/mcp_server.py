@@ -253,10 +253,12 @@ def _register_sessions(server: MCPServer) -> None:
 def _cache_summary(memory: Any, saved: Any, summary: str, name: str | None) -> None:
     """What SessionStart (stdlib, no YAML) shows as the last saved session."""
     from .hooks.base import now_iso, write_json
+    from .redact import redact
 
     label = saved.get("name") if isinstance(saved, dict) else None
     write_json(str(memory.project.local_dir / "last-session.json"),
-               {"name": label or name or "latest", "summary": summary, "saved": now_iso()})
+               {"name": redact(label or name or "latest"), "summary": redact(summary),
+                "saved": now_iso()})
 
 
 def serve() -> None:

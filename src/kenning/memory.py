@@ -24,6 +24,8 @@ from .search import LEG_DEPTH, activity_boost, confidence_boost, fuse
 from .textutil import fts_or_query, query_terms
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
+
     import numpy as np
 
     from .embed import Embedder
@@ -67,6 +69,7 @@ class Memory:
         self.clock = clock
         self.store = FactStore(project)
         self._conn: sqlite3.Connection | None = None
+        self._opened: tuple[int, int] | None = None  # the index file the connection holds
         self._writable = True
         self._embedder: Embedder | None = None
         self._rows: dict[str, FactRow] | None = None
@@ -77,6 +80,7 @@ class Memory:
         self._chunk_searcher: ChunkSearcher | None = None
         self._activity: dict[str, int] | None = None
         self._clusters: tuple[float, dict[str, frozenset[str]]] | None = None
+        self._worker: ThreadPoolExecutor | None = None
         self._anchor_map: tuple[dict, dict[str, list[tuple[str | None, str]]]] | None = None
 
     # ---- plumbing ------------------------------------------------------------------------
@@ -85,8 +89,22 @@ class Memory:
         if self._conn is None:
             from .index.db import open_index
 
+            # Taken before opening: if the file is swapped meanwhile, the next sync reopens
+            # (once too often at worst, never too rarely).
+            before = _file_id(self.project.index_path)
             self._conn, self._writable = open_index(self.project.index_path)
+            self._opened = before or _file_id(self.project.index_path)
         return self._conn
+
+    def _reopen_if_replaced(self) -> None:
+        """A `rebuild` in another process replaced the index file: a long-lived process (the
+        MCP server) must move to the new file, not keep reading and writing the old one."""
+        if self._conn is not None and _file_id(self.project.index_path) != self._opened:
+            self.close()
+            self._rows = self._vectors = None
+            self._signature = self._generation = None
+            self._events_seen = None
+            self._activity = None
 
     def embedder(self) -> Embedder:
         if self._embedder is None:
@@ -96,14 +114,28 @@ class Memory:
         return self._embedder
 
     def close(self) -> None:
+        if self._worker is not None:
+            self._worker.shutdown(wait=True)
+            self._worker = None
         if self._conn is not None:
             self._conn.close()
             self._conn = None
 
     def sync(self, force: bool = False) -> SyncReport:
         """Index fact files changed since the last sync and fold in new usage events."""
+        try:
+            return self._sync(force)
+        except sqlite3.OperationalError:
+            # A `rebuild` elsewhere swapped the file in the middle: move to the new one, once.
+            if self._conn is None or _file_id(self.project.index_path) == self._opened:
+                raise
+            self._reopen_if_replaced()
+            return self._sync(force)
+
+    def _sync(self, force: bool) -> SyncReport:
         from .index.sync import SyncReport, fact_dir_signature, replay_usage, sync_facts
 
+        self._reopen_if_replaced()
         if not self._writable and self._conn is not None:
             return SyncReport()
         conn = self.conn
@@ -136,20 +168,24 @@ class Memory:
 
     def rebuild(self) -> SyncReport:
         """Throw the index away and build it again from the files and the local logs."""
-        from .index.db import discard
+        from .index.db import throw_away
 
         self.close()
-        discard(self.project.index_path)
+        throw_away(self.project.index_path)
         self._rows = self._vectors = None
         self._signature = self._generation = None
         self._events_seen = None
         return self.sync(force=True)
 
-    def _load(self) -> dict[str, FactRow]:
+    def _load(self, sync: bool = True) -> dict[str, FactRow]:
+        """Fact rows, synced first (one search syncs once: its inner calls pass False)."""
         from .index.db import get_meta
         from .index.reader import load_fact_rows
 
-        self.sync()
+        if sync or self._rows is None:
+            self.sync()
+        elif self._rows is not None:
+            return self._rows
         generation = get_meta(self.conn, "generation")
         if self._rows is None or generation != self._generation:
             self._rows = load_fact_rows(self.conn)
@@ -219,6 +255,12 @@ class Memory:
             self.store.get(supersedes)
         duplicate = None if supersedes else find_duplicate(cleaned, active)
         if duplicate is not None:
+            existing = self.store.get(duplicate)
+            if source is not None and source.evidence and \
+                    (existing.source.session, existing.source.evidence) == \
+                    (source.session, source.evidence):
+                # The same transcript line read again (a rerun after a crash): not new evidence.
+                return AddResult(existing, created=False)
             fact = self.store.reconfirm(duplicate, self.last_used(duplicate), now)
             if origin == "user":
                 fact = self.store.edit(duplicate, now=now)
@@ -295,12 +337,13 @@ class Memory:
         """Delete the fact file and scrub every local copy; returns what was cleaned."""
         from .purge import purge_fact
 
-        self.store.locate(fact_id)
+        text = self.store.locate(fact_id).fact.text
         self.close()
-        cleaned = purge_fact(self.project, fact_id)
+        cleaned = purge_fact(self.project, fact_id, text)
         self._rows = self._vectors = None
         self._signature = self._generation = None
         self._events_seen = None
+        self.sync(force=True)  # the anchors map again, for facts whose entries quoted it
         return cleaned
 
     def record_use(self, fact_ids: list[str], via: str, session: str | None = None) -> None:
@@ -360,6 +403,9 @@ class Memory:
         """
         types = set(types)
         self._load()  # syncs facts and folds new events (usage, file activity) first
+        # The chunk matrix product runs on a worker thread while SQLite answers the keyword
+        # legs on this one (numpy and sqlite3 both release the GIL).
+        pending = self._start_chunk_semantic(query) if types & {"code", "doc"} else None
         legs: dict[str, list[str]] = {}
         notes: dict[str, dict[str, str]] = {}
         boosts: dict[str, list[tuple[str, float]]] = {}
@@ -370,7 +416,7 @@ class Memory:
             self._fact_legs(query, allowed, legs, notes)
         if types & {"code", "doc"}:
             flt = ChunkFilter(frozenset(types & {"code", "doc"}), lang, path_glob)
-            self._chunk_legs(query, flt, legs, notes, chunks)
+            self._chunk_legs(query, flt, legs, notes, chunks, pending)
         if not any(legs.values()):
             legs = {}
             if "fact" in types:
@@ -391,8 +437,10 @@ class Memory:
             if used:
                 self.record_use(used, via=record, session=session)
             if not hits:
+                from .redact import redact  # a query may hold the token someone looked for
+
                 eventlog.append(self.project.events_path,
-                                {"type": "gap", "query": query[:500], "via": record})
+                                {"type": "gap", "query": redact(query[:500]), "via": record})
         return hits
 
     def _with_cluster_peers(self, ranked, legs, boosts, notes, views, chunks):
@@ -432,7 +480,7 @@ class Memory:
         views: dict[str, FactView],
     ) -> Callable[[str], bool]:
         """A predicate over fact ids that also caches each accepted fact's current view."""
-        rows = self._load()
+        rows = self._load(sync=False)
         now = self.clock()
         wanted_kinds = set(kinds) if kinds else None
         wanted_status = set(statuses)
@@ -471,15 +519,35 @@ class Memory:
 
     def _chunks(self) -> ChunkSearcher:
         if self._chunk_searcher is None or self._chunk_searcher.conn is not self.conn:
-            self._chunk_searcher = ChunkSearcher(self.conn)
+            self._chunk_searcher = ChunkSearcher(self.conn, self.project.data_dir)
         return self._chunk_searcher
+
+    def _start_chunk_semantic(self, query: str) -> Future | None:
+        """Submit the chunk vector leg's matrix product; None when there is nothing to do."""
+        from .codesearch import nearest
+        from .index.db import get_meta
+
+        if get_meta(self.conn, "code_embedder") != self.embedder_name:
+            return None
+        searcher = self._chunks()
+        qvec = searcher.query_vector(query, self.embedder())
+        if qvec is None:
+            return None
+        ids, matrix = searcher.matrix(get_meta(self.conn, "code_generation"))
+        if not ids:
+            return None
+        if self._worker is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kenning")
+        return self._worker.submit(nearest, ids, matrix, qvec, LEG_DEPTH * 4)
 
     def _chunk_legs(
         self, query: str, flt: ChunkFilter, legs: dict[str, list[str]],
         notes: dict[str, dict[str, str]], chunks: dict[int, ChunkRow],
+        pending: Future | None,
     ) -> None:
         from .codesearch import filtered
-        from .index.db import get_meta
 
         searcher = self._chunks()
         match = fts_or_query(query)
@@ -488,9 +556,8 @@ class Memory:
                                   LEG_DEPTH)
             chunks.update(found)
             legs["code keyword"] = [f"c:{i}" for i in ids]
-        if get_meta(self.conn, "code_embedder") == self.embedder_name:
-            semantic = searcher.semantic(query, self.embedder(), LEG_DEPTH * 4,
-                                         get_meta(self.conn, "code_generation"))
+        if pending is not None:
+            semantic = pending.result()
             cosine = dict(semantic)
             ids, found = filtered([i for i, _ in semantic], searcher.rows, flt, LEG_DEPTH)
             chunks.update(found)
@@ -533,7 +600,7 @@ class Memory:
 
     def _anchored_facts(self, path: str, symbol: str | None) -> list[str]:
         """Active facts about this file, or about this symbol (or its class) in it."""
-        rows = self._load()
+        rows = self._load(sync=False)
         if self._anchor_map is None or self._anchor_map[0] is not rows:
             by_path: dict[str, list[tuple[str | None, str]]] = {}
             for row in rows.values():
@@ -620,6 +687,11 @@ class Memory:
 
         register(self.project)
         conn = self.conn
+        if not self._writable:
+            from .errors import KenningError
+
+            raise KenningError(f"the index at {self.project.index_path} was written by a newer "
+                               "kenning; upgrade kenning, or `kenning rebuild` to start over")
         files = list(candidate_files(self.project.root, ignore, max_bytes))
         if only is not None:
             wanted = {self._relative(p) for p in only}
@@ -633,7 +705,7 @@ class Memory:
         tick = progress(len(changed), len(files)) if progress else None
         report = index_files(conn, self.project.root, changed, removed, self.embedder_name,
                              self.embedder, deadline=deadline, progress=tick)
-        if report.indexed or report.removed:
+        if report.indexed or report.removed or report.reembedded:
             from .anchors import refresh
             from .index.db import get_meta, set_meta
 
@@ -673,6 +745,14 @@ class Memory:
     def problems(self) -> list[str]:
         self.sync()
         return [f"{r[0]}: {r[1]}" for r in self.conn.execute("SELECT path, message FROM problems")]
+
+
+def _file_id(path: os.PathLike[str]) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _size(path: os.PathLike[str]) -> int:

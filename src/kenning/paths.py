@@ -91,8 +91,15 @@ class Project:
 
     @property
     def initialised(self) -> bool:
-        """True once `kenning init` ran here (or in a clone): the project store is opted in."""
-        return self.kenning_dir.is_dir()
+        """True once `kenning init` ran here (or in a clone): the project store is opted in.
+
+        A `.kenning` (or its `facts`, `sessions`) that is a symlink out of the project does
+        not count: a cloned repository must not make kenning read or write elsewhere.
+        """
+        return self.kenning_dir.is_dir() and all(
+            _inside(path, self.root)
+            for path in (self.kenning_dir, self.kenning_dir / "facts",
+                         self.kenning_dir / "sessions"))
 
     @property
     def project_facts_dir(self) -> Path:
@@ -128,6 +135,11 @@ class Project:
     @property
     def error_log(self) -> Path:
         return self.local_dir / "errors.log"
+
+
+def _inside(path: Path, root: Path) -> bool:
+    real = os.path.realpath(path)
+    return real == str(root) or real.startswith(str(root).rstrip(os.sep) + os.sep)
 
 
 def current_project(cwd: str | os.PathLike[str] | None = None) -> Project:

@@ -26,6 +26,9 @@ to register the merge driver (it only touches your local `.git/config`).
 """
 
 GITATTRIBUTES = "facts/*.yaml merge=kenning-fact\n"
+# A write killed between its temp file and the rename leaves `.<name>.tmp` behind: readers
+# skip it; this keeps git from offering it for commit (and out of the uncommitted count).
+GITIGNORE = "# temp files of an interrupted write\n.*.tmp\n"
 
 CONFIG = """# kenning project settings, shared by the team.
 [index]
@@ -63,7 +66,7 @@ def init_project(project: Project, move_facts: bool | None) -> InitReport:
             target.mkdir(parents=True)
             report.created.append(str(target.relative_to(project.root)) + "/")
     for name, content in (("README.md", README), (".gitattributes", GITATTRIBUTES),
-                          ("config.toml", CONFIG)):
+                          (".gitignore", GITIGNORE), ("config.toml", CONFIG)):
         path = kdir / name
         if not path.exists():
             write_atomic(path, content)

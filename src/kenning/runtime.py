@@ -207,7 +207,12 @@ def install(data: str | None = None, root: str | None = None, python: str | None
             os.unlink(stamp_path)
         print(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} installing kenning's "
               f"dependencies into {venv}", flush=True)
-        if not os.path.exists(venv_python(data)):
+        if old is None and os.path.exists(venv):
+            # No stamp but a venv: an install was interrupted (a kill, a full disk), maybe
+            # inside `venv` itself, leaving no pip. Start from a clean venv.
+            if runner([python, "-m", "venv", "--clear", venv]) != 0:
+                return "failed"
+        elif not os.path.exists(venv_python(data)):
             if runner([python, "-m", "venv", venv]) != 0:
                 return "failed"
         code = runner([venv_python(data), "-m", "pip", "install", "--quiet",

@@ -13,6 +13,14 @@ SEARCH_TOOLS = ("Grep", "Glob")
 EDIT_TYPES = ("edit",)
 
 
+def _redact(text: str) -> str:
+    """Search patterns are typed by the agent and may hold a token it was looking for. Only
+    search events pay for the scrubber's import (`re`); reads and edits stay stdlib-lean."""
+    from ..redact import redact
+
+    return redact(text)
+
+
 def _outcome(payload: dict) -> str:
     if payload.get("hook_event_name") == "PostToolUseFailure" or payload.get("error"):
         return "interrupted" if payload.get("is_interrupt") else "error"
@@ -44,10 +52,10 @@ def event_for(ctx: Ctx) -> dict:
         event["type"] = "search"
         pattern = tool_input.get("pattern")
         if isinstance(pattern, str):
-            event["pattern"] = pattern[:500]
+            event["pattern"] = _redact(pattern[:500])
         for key in ("glob", "type"):
             if isinstance(tool_input.get(key), str):
-                event[key] = tool_input[key][:200]
+                event[key] = _redact(tool_input[key][:200])
         rel = ctx.rel(tool_input.get("path"))
         if rel:
             paths.append(rel)

@@ -6,6 +6,7 @@ migrate the schema and for bulk writes.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -80,16 +81,17 @@ def open_index(path: Path) -> tuple[sqlite3.Connection, bool]:
         return conn, state == "current"  # type: ignore[return-value]
     from ..locks import exclusive_lock
 
-    with exclusive_lock(path.with_name(path.name + ".lock")):
+    with exclusive_lock(lock_path(path)):
+        # Look again under the lock: another process may have migrated the file meanwhile,
+        # rebuilt it, or thrown it away and started a new one.
         if conn is not None:
-            state = schema_state(conn)  # another process may have migrated it meanwhile
-        else:
-            conn, state = _probe(path)  # ... or rebuilt it
-            if conn is None:
-                discard(path)
-                print(f"kenning: the index at {path} was unreadable; rebuilding it",
-                      file=sys.stderr)
-                conn, state = connect(path), "missing"
+            conn.close()
+        conn, state = _probe(path)
+        if conn is None:
+            discard(path)
+            print(f"kenning: the index at {path} was unreadable; rebuilding it",
+                  file=sys.stderr)
+            conn, state = connect(path), "missing"
         if state == "missing":
             migrate(conn)
     return conn, state != "newer"
@@ -101,6 +103,10 @@ def _probe(path: Path) -> tuple[sqlite3.Connection | None, str]:
     try:
         conn = connect(path)
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        if _shorter_than_its_header(conn, path):  # SQLite reads missing pages as zeros, silently
+            quick = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+            if quick != "ok":
+                raise sqlite3.DatabaseError(f"truncated ({quick})")
         return conn, schema_state(conn)
     except sqlite3.DatabaseError as exc:
         if conn is not None:
@@ -111,10 +117,54 @@ def _probe(path: Path) -> tuple[sqlite3.Connection | None, str]:
         return None, "corrupt"
 
 
+def _shorter_than_its_header(conn: sqlite3.Connection, path: Path) -> bool:
+    """The file holds fewer pages than its header counts: cut short by a copy or a full disk.
+
+    Only a suspicion, which `quick_check` then settles. Sizes come from `stat` and SQLite:
+    opening the file here would drop SQLite's POSIX locks in this process (closing any
+    descriptor of a file releases them all) and corrupt it under concurrent writers. With
+    frames waiting in the WAL the database may rightly be larger than its file: no check.
+    """
+    try:
+        size = os.stat(path).st_size
+        wal = os.stat(str(path) + "-wal").st_size if os.path.exists(str(path) + "-wal") else 0
+    except OSError:
+        return False
+    if wal:
+        return False
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    return size < pages * conn.execute("PRAGMA page_size").fetchone()[0]
+
+
+def is_damaged(exc: BaseException) -> bool:
+    """An error saying the index file itself is broken (not busy, not a query bug)."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    name = getattr(exc, "sqlite_errorname", None) or ""
+    text = str(exc)
+    return name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or any(
+        marker in text for marker in ("malformed", "not a database", "vtable constructor"))
+
+
+def lock_path(path: Path) -> Path:
+    return path.with_name(path.name + ".lock")
+
+
+def throw_away(path: Path) -> None:
+    """`discard` under the schema lock, so never in the middle of another process's
+    migration (processes with the old file open notice the new one at their next sync)."""
+    from ..locks import exclusive_lock
+
+    with exclusive_lock(lock_path(path)):
+        discard(path)
+
+
 def discard(path: Path) -> None:
-    """Remove the index and its WAL and shared-memory files."""
+    """Remove the index, its WAL and shared-memory files, and the chunk-vector cache."""
     for suffix in ("", "-wal", "-shm", "-journal"):
         try:
             Path(str(path) + suffix).unlink()
         except FileNotFoundError:
             pass
+    for cache in path.parent.glob("chunk-vectors-*.npz"):
+        cache.unlink(missing_ok=True)

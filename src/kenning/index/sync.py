@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,17 +44,27 @@ class SyncReport:
         return bool(self.added or self.updated or self.removed or self.usage_events)
 
 
+# Timestamps are coarse (a clock tick of a few ms; 1-2 s on some file systems): a file
+# changed in the same tick as a sync leaves every mtime it could change equal. As git does for
+# "racily clean" entries, anything this recent is not trusted to be unchanged.
+RACY_NS = 2_000_000_000
+
+
 def fact_dir_signature(project: Project) -> str:
     """Cheap freshness key: each store folder's mtime.
 
-    Atomic writes and git checkouts both replace files, which changes the folder mtime.
+    Atomic writes and git checkouts both replace files, which changes the folder mtime. A
+    folder changed in the last RACY_NS gets a key that matches nothing, so it is listed again.
     """
     parts = []
+    now = time.time_ns()
     for _, directory in project.fact_dirs():
         try:
-            parts.append(str(os.stat(directory).st_mtime_ns))
+            mtime = os.stat(directory).st_mtime_ns
         except FileNotFoundError:
             parts.append("-")
+            continue
+        parts.append(str(mtime) if now - mtime > RACY_NS else f"racy@{now}")
     return "|".join(parts)
 
 
@@ -66,7 +77,7 @@ def _listing(project: Project) -> dict[str, tuple[str, int, int]]:
             continue
         for entry in entries:
             if entry.name.endswith(".yaml") and not entry.name.startswith("."):
-                st = entry.stat()
+                st = entry.stat(follow_symlinks=False)
                 found[entry.path] = (store, st.st_mtime_ns, st.st_size)
     return found
 
@@ -115,6 +126,7 @@ def sync_facts(
     }
     problems_before = {r[0] for r in conn.execute("SELECT path FROM problems")}
     to_embed: dict[str, str] = {}
+    racy_after = time.time_ns() - RACY_NS
     conn.execute("BEGIN IMMEDIATE")
     try:
         # Removals first: a fact moved between stores is dropped, then indexed anew.
@@ -125,8 +137,8 @@ def sync_facts(
         for path, (store, mtime_ns, size) in listing.items():
             old = known.get(path)
             if old and old["mtime_ns"] == mtime_ns and old["size"] == size \
-                    and path not in problems_before:
-                continue
+                    and path not in problems_before and mtime_ns < racy_after:
+                continue  # (a racily recent file is hashed: same size, new content)
             _index_file(conn, path, store, mtime_ns, size, old, report, to_embed)
         for path in problems_before - set(listing):
             conn.execute("DELETE FROM problems WHERE path = ?", (path,))
@@ -162,7 +174,8 @@ def _embed_source(row: sqlite3.Row) -> str:
 
 def _index_file(conn, path, store, mtime_ns, size, old, report, to_embed) -> None:
     try:
-        raw = Path(path).read_bytes()
+        # never follow a fact file out of its folder: a symlink is reported (empty content)
+        raw = b"" if os.path.islink(path) else Path(path).read_bytes()
     except OSError:
         return
     digest = hashlib.sha1(raw).hexdigest()
@@ -172,6 +185,8 @@ def _index_file(conn, path, store, mtime_ns, size, old, report, to_embed) -> Non
         )
         return
     try:
+        if os.path.islink(path):
+            raise FactFileError(path, "file", "is a symlink; fact files must be regular files")
         fact = parse_fact(raw.decode("utf-8"), path)
         if fact.id != Path(path).stem:
             raise FactFileError(path, "id", f"{fact.id} does not match the file name")
