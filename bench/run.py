@@ -1,7 +1,9 @@
 """Run every benchmark and print one table; `--check` exits 1 when a DESIGN §8 budget is missed.
 
 Each bench module exposes `run(check: bool) -> list[dict]` with rows
-{name, value, budget, unit, ok}.
+{name, value, budget, unit, ok[, gate]}. Rows with `gate: False` are quality targets of open
+issues: printed as `missed` when not met, but they do not fail `--check` (DESIGN §8 budgets
+always do).
 """
 
 from __future__ import annotations
@@ -35,10 +37,14 @@ def main() -> int:
     print(f"|{'-' * (width + 2)}|{'-' * 12}|{'-' * 12}|-------|----|")
     for r in rows:
         budget = "-" if r["budget"] is None else r["budget"]
-        mark = "yes" if r["ok"] else "NO"
+        mark = "yes" if r["ok"] else ("NO" if r.get("gate", True) else "missed")
         print(f"| {r['name']:<{width}} | {r['value']:>10} | {budget:>10} | {r['unit']:<5} | "
               f"{mark:<2} |")
-    failed = [r["name"] for r in rows if not r["ok"]]
+    failed = [r["name"] for r in rows if not r["ok"] and r.get("gate", True)]
+    targets = [r["name"] for r in rows if not r["ok"] and not r.get("gate", True)]
+    if targets:
+        print("targets not yet met (open issues, not DESIGN §8 budgets): " + "; ".join(targets),
+              file=sys.stderr)
     if failed and args.check:
         print("budgets missed: " + "; ".join(failed), file=sys.stderr)
         return 1
