@@ -64,9 +64,23 @@ class _NoAliasLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
+_CLoader = getattr(yaml, "CSafeLoader", None)
+
+
 def load_yaml(raw: str) -> Any:
-    """Plain data only: no tags beyond YAML's own (safe_load), no aliases."""
-    return yaml.load(raw, Loader=_NoAliasLoader)  # noqa: S506 - a SafeLoader subclass
+    """Plain data only: no tags beyond YAML's own (safe_load), no aliases.
+
+    With libyaml (PyYAML's wheels have it) the C parser checks for aliases and the C safe
+    loader builds the data: 6x faster than the pure-Python loader, which a rebuild of 10,000
+    files would otherwise spend most of its time in.
+    """
+    if _CLoader is None:
+        return yaml.load(raw, Loader=_NoAliasLoader)  # noqa: S506 - a SafeLoader subclass
+    for event in yaml.parse(raw, Loader=_CLoader):
+        if isinstance(event, yaml.AliasEvent):
+            raise yaml.composer.ComposerError(None, None, "aliases are not allowed",
+                                              event.start_mark)
+    return yaml.load(raw, Loader=_CLoader)  # noqa: S506 - libyaml's safe loader
 
 
 def parse_fact(raw: str, path: str) -> Fact:
