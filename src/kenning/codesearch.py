@@ -49,6 +49,11 @@ class ChunkFilter:
     lang: str | None = None
     path_glob: str | None = None
 
+    @property
+    def is_open(self) -> bool:
+        """Nothing filtered out: a leg's first results are its results."""
+        return self.types == frozenset({"code", "doc"}) and not self.lang and not self.path_glob
+
     def accepts(self, row: ChunkRow) -> bool:
         if ("doc" if row.doc else "code") not in self.types:
             return False

@@ -81,6 +81,7 @@ class Memory:
         self._activity: dict[str, int] | None = None
         self._clusters: tuple[float, dict[str, frozenset[str]]] | None = None
         self._worker: ThreadPoolExecutor | None = None
+        self._worker_chunks: ChunkSearcher | None = None  # used on the worker thread only
         self._anchor_map: tuple[dict, dict[str, list[tuple[str | None, str]]]] | None = None
 
     # ---- plumbing ------------------------------------------------------------------------
@@ -115,6 +116,9 @@ class Memory:
 
     def close(self) -> None:
         if self._worker is not None:
+            if self._worker_chunks is not None:  # closed on the thread that opened it
+                self._worker.submit(self._worker_chunks.conn.close).result()
+                self._worker_chunks = None
             self._worker.shutdown(wait=True)
             self._worker = None
         if self._conn is not None:
@@ -403,9 +407,10 @@ class Memory:
         """
         types = set(types)
         self._load()  # syncs facts and folds new events (usage, file activity) first
-        # The chunk matrix product runs on a worker thread while SQLite answers the keyword
-        # legs on this one (numpy and sqlite3 both release the GIL).
-        pending = self._start_chunk_semantic(query) if types & {"code", "doc"} else None
+        flt = ChunkFilter(frozenset(types & {"code", "doc"}), lang, path_glob)
+        # The chunk legs run on a worker thread (its own read connection) while this one
+        # answers the fact legs: sqlite3 and numpy both release the GIL.
+        pending = self._start_chunk_side(query, flt) if flt.types else None
         legs: dict[str, list[str]] = {}
         notes: dict[str, dict[str, str]] = {}
         boosts: dict[str, list[tuple[str, float]]] = {}
@@ -414,9 +419,8 @@ class Memory:
         if "fact" in types:
             allowed = self._fact_filter(kinds, statuses, include_archived, views)
             self._fact_legs(query, allowed, legs, notes)
-        if types & {"code", "doc"}:
-            flt = ChunkFilter(frozenset(types & {"code", "doc"}), lang, path_glob)
-            self._chunk_legs(query, flt, legs, notes, chunks, pending)
+        if pending is not None:
+            self._chunk_legs(pending, legs, notes, chunks)
         if not any(legs.values()):
             legs = {}
             if "fact" in types:
@@ -522,48 +526,63 @@ class Memory:
             self._chunk_searcher = ChunkSearcher(self.conn, self.project.data_dir)
         return self._chunk_searcher
 
-    def _start_chunk_semantic(self, query: str) -> Future | None:
-        """Submit the chunk vector leg's matrix product; None when there is nothing to do."""
-        from .codesearch import nearest
+    def _start_chunk_side(self, query: str, flt: ChunkFilter) -> Future:
+        """Submit both chunk legs to the worker thread; the vectors are prepared here."""
         from .index.db import get_meta
 
-        if get_meta(self.conn, "code_embedder") != self.embedder_name:
-            return None
-        searcher = self._chunks()
-        qvec = searcher.query_vector(query, self.embedder())
-        if qvec is None:
-            return None
-        ids, matrix = searcher.matrix(get_meta(self.conn, "code_generation"))
-        if not ids:
-            return None
+        vectors = None
+        if get_meta(self.conn, "code_embedder") == self.embedder_name:
+            searcher = self._chunks()
+            qvec = searcher.query_vector(query, self.embedder())
+            if qvec is not None:
+                ids, matrix = searcher.matrix(get_meta(self.conn, "code_generation"))
+                vectors = (ids, matrix, qvec) if ids else None
         if self._worker is None:
             from concurrent.futures import ThreadPoolExecutor
 
             self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kenning")
-        return self._worker.submit(nearest, ids, matrix, qvec, LEG_DEPTH * 4)
+        return self._worker.submit(self._chunk_side, fts_or_query(query), flt, vectors)
+
+    def _chunk_side(self, match: str | None, flt: ChunkFilter, vectors) -> tuple:
+        """Worker thread: keyword and vector legs over chunks, filtered (own connection)."""
+        from .codesearch import filtered, nearest
+
+        searcher = self._worker_searcher()
+        depth = LEG_DEPTH if flt.is_open else LEG_DEPTH * 4  # filters need a deeper pool
+        keyword: list[int] = []
+        found: dict[int, ChunkRow] = {}
+        if match:
+            keyword, found = filtered(searcher.keyword(match, depth), searcher.rows, flt,
+                                      LEG_DEPTH)
+        semantic: list[tuple[int, float]] = []
+        if vectors is not None:
+            ids, matrix, qvec = vectors
+            ranked = nearest(ids, matrix, qvec, depth)
+            cosine = dict(ranked)
+            kept, more = filtered([i for i, _ in ranked], searcher.rows, flt, LEG_DEPTH)
+            found.update(more)
+            semantic = [(cid, cosine[cid]) for cid in kept]
+        return keyword, semantic, found
+
+    def _worker_searcher(self) -> ChunkSearcher:
+        """The worker thread's own read connection (sqlite3 objects stay on their thread)."""
+        if self._worker_chunks is None:
+            from .index.db import connect
+
+            self._worker_chunks = ChunkSearcher(connect(self.project.index_path))
+        return self._worker_chunks
 
     def _chunk_legs(
-        self, query: str, flt: ChunkFilter, legs: dict[str, list[str]],
-        notes: dict[str, dict[str, str]], chunks: dict[int, ChunkRow],
-        pending: Future | None,
+        self, pending: Future, legs: dict[str, list[str]], notes: dict[str, dict[str, str]],
+        chunks: dict[int, ChunkRow],
     ) -> None:
-        from .codesearch import filtered
-
-        searcher = self._chunks()
-        match = fts_or_query(query)
-        if match:
-            ids, found = filtered(searcher.keyword(match, LEG_DEPTH * 4), searcher.rows, flt,
-                                  LEG_DEPTH)
-            chunks.update(found)
-            legs["code keyword"] = [f"c:{i}" for i in ids]
-        if pending is not None:
-            semantic = pending.result()
-            cosine = dict(semantic)
-            ids, found = filtered([i for i, _ in semantic], searcher.rows, flt, LEG_DEPTH)
-            chunks.update(found)
-            legs["code semantic"] = [f"c:{i}" for i in ids]
-            for cid in ids:
-                notes.setdefault(f"c:{cid}", {})["code semantic"] = f"cos {cosine[cid]:.2f}"
+        keyword, semantic, found = pending.result()
+        chunks.update(found)
+        legs["code keyword"] = [f"c:{i}" for i in keyword]
+        if semantic:
+            legs["code semantic"] = [f"c:{i}" for i, _ in semantic]
+            for cid, cos in semantic:
+                notes.setdefault(f"c:{cid}", {})["code semantic"] = f"cos {cos:.2f}"
 
     def _chunk_prefix(self, query: str, flt: ChunkFilter, chunks: dict[int, ChunkRow]) -> list:
         from .codesearch import filtered
