@@ -15,9 +15,6 @@ LEG_DEPTH = 50
 # RRF-scale worth of +0.1 confidence: about two ranks near the top of one leg.
 BOOST_PER_TENTH = 0.0005
 NEUTRAL_CONFIDENCE = 50
-# Per-leg multipliers on the RRF terms, looked up by the leg's name or its last word
-# ("fact semantic" -> "semantic"); legs not listed weigh 1.
-LEG_WEIGHTS: dict[str, float] = {}
 
 
 @dataclass(frozen=True)
@@ -48,21 +45,18 @@ def fuse(
     boosts: Mapping[str, Sequence[tuple[str, float]]] | None = None,
     k: int = RRF_K,
     notes: Mapping[str, Mapping[str, str]] | None = None,
-    weights: Mapping[str, float] | None = None,
 ) -> list[Ranked]:
-    """Weighted Reciprocal Rank Fusion of the legs plus named boosts; ties broken by key.
+    """Reciprocal Rank Fusion of the legs plus named boosts; ties broken by key for stability.
 
-    A leg's term is `weight / (k + rank)`, the weight from `weights` (default LEG_WEIGHTS).
     `notes[key][leg]` adds detail to that leg's part of `why` (e.g. the cosine).
+    Equal leg weights: per-leg weights were measured (0.5-2x on the semantic leg) and
+    gained nothing on the frozen eval set.
     """
     boosts = boosts or {}
     notes = notes or {}
-    weights = LEG_WEIGHTS if weights is None else weights
-    leg_weight = {leg: weights.get(leg, weights.get(leg.rsplit(" ", 1)[-1], 1.0))
-                  for leg in legs}
     ranked: list[Ranked] = []
     for key, per_leg in rrf_contributions(legs, k).items():
-        score = sum(leg_weight[leg] / (k + rank) for leg, rank in per_leg.items())
+        score = sum(1.0 / (k + rank) for rank in per_leg.values())
         reasons = []
         for leg, rank in per_leg.items():
             detail = notes.get(key, {}).get(leg)

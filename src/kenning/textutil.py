@@ -59,7 +59,8 @@ def query_terms(query: str) -> list[str]:
     seen: dict[str, None] = {}
     for word in words(query):
         lowered = word.lower()
-        candidates = [lowered] + (split_identifier(word) if not word.islower() or "_" in word else [])
+        split = not word.islower() or "_" in word
+        candidates = [lowered] + (split_identifier(word) if split else [])
         for term in candidates:
             if term and term not in STOPWORDS and (len(term) > 1 or term.isdigit()):
                 seen.setdefault(term, None)
