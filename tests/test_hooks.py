@@ -283,7 +283,7 @@ def test_concurrent_post_tool_use_events_are_all_kept_whole(repo):
     data = json.dumps(payload("post_tool_use_read", repo))
     worker = (
         "import os, subprocess, sys\n"
-        "for _ in range(50):\n"  # tests/test_reliability_concurrency.py soaks longer
+        "for _ in range(200):\n"  # 8 x 200: the acceptance count of issue 4
         "    subprocess.run([sys.argv[1], 'post-tool-use'], input=sys.argv[2].encode(),\n"
         "                   stdout=subprocess.DEVNULL)\n"
     )
@@ -291,7 +291,7 @@ def test_concurrent_post_tool_use_events_are_all_kept_whole(repo):
     for proc in procs:
         assert proc.wait(timeout=600) == 0
     lines = (local_dir(repo) / "events.jsonl").read_text(encoding="utf-8").splitlines()
-    assert len(lines) == 400
+    assert len(lines) == 1600
     assert all(json.loads(line)["paths"] == ["src/http/retry.py"] for line in lines)
 
 
