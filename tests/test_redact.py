@@ -240,3 +240,58 @@ def test_redact_never_raises_and_find_secrets_spans_are_ordered(text: str):
         assert ends[-1] <= start < end <= len(text)
         ends.append(end)
     redact(text)
+
+
+# ---- format-valid secrets in the places they really turn up ------------------------------
+_BASE62 = string.digits + string.ascii_uppercase + string.ascii_lowercase
+
+
+def _base62(value: int, width: int) -> str:
+    out = ""
+    while value:
+        value, rem = divmod(value, 62)
+        out = _BASE62[rem] + out
+    return out.rjust(width, "0")
+
+
+def github_token(body: str, prefix: str = "ghp_") -> str:
+    """GitHub's format: prefix, 30 base62 characters, then their CRC32 in 6 base62 digits."""
+    import zlib
+
+    return f"{prefix}{body}{_base62(zlib.crc32(body.encode()), 6)}"
+
+
+VALID_SECRETS = st.one_of(
+    st.text(alphabet=_BASE62, min_size=30, max_size=30).flatmap(
+        lambda b: st.sampled_from(["ghp_", "gho_", "ghs_"]).map(lambda p: github_token(b, p))),
+    st.text(alphabet=string.ascii_uppercase + "234567", min_size=16, max_size=16).map(
+        lambda b: "AKIA" + b),
+    st.text(alphabet=_BASE62, min_size=24, max_size=24).map(lambda b: "sk_live_" + b),
+    st.text(alphabet=_BASE62 + "-_", min_size=93, max_size=93).map(
+        lambda b: "sk-ant-api03-" + b + "AA"),
+    st.text(alphabet=_BASE62 + "-_", min_size=35, max_size=35).map(lambda b: "AIza" + b),
+    st.tuples(st.integers(10**9, 10**10), st.integers(10**9, 10**10),
+              st.text(alphabet=_BASE62, min_size=24, max_size=24)).map(
+        lambda t: f"xoxb-{t[0]}-{t[1]}-{t[2]}"),
+)
+PLACES = [
+    "We set the token to {s} yesterday.",
+    '{{"api_key": "{s}", "retries": 3}}',
+    "export SERVICE_TOKEN={s}\n",
+    "curl -H 'Authorization: Bearer {s}' https://api.example.com/v1/items",
+    "https://user:{s}@git.example.com/org/repo.git",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(VALID_SECRETS, st.sampled_from(PLACES))
+def test_format_valid_secrets_are_caught_wherever_they_stand(secret: str, place: str):
+    out = redact(place.format(s=secret))
+    assert secret not in out and "[REDACTED:" in out
+
+
+def test_a_checksummed_github_token_is_caught():
+    token = github_token("a" * 30)
+    assert len(token) == 40
+    out = redact(f"token {token}")
+    assert token not in out and out.startswith("token [REDACTED:")
