@@ -8,8 +8,8 @@ from collections.abc import Iterator
 
 from .paths import Project
 
-REQUIRED = ("yaml", "click", "sqlite_utils", "numpy", "rapidfuzz", "model2vec", "mcp",
-            "tree_sitter_language_pack")
+REQUIRED = ("yaml", "click", "sqlite_utils", "numpy", "tokenizers", "rapidfuzz", "model2vec",
+            "mcp", "tree_sitter_language_pack", "networkx")
 
 
 def run_checks(project: Project) -> Iterator[tuple[str, bool, str]]:
