@@ -81,6 +81,7 @@ class Memory:
         self._activity: dict[str, int] | None = None
         self._clusters: tuple[float, dict[str, frozenset[str]]] | None = None
         self._worker: ThreadPoolExecutor | None = None
+        self._vector_worker: ThreadPoolExecutor | None = None
         self._worker_chunks: ChunkSearcher | None = None  # used on the worker thread only
         self._anchor_map: tuple[dict, dict[str, list[tuple[str | None, str]]]] | None = None
 
@@ -121,6 +122,9 @@ class Memory:
                 self._worker_chunks = None
             self._worker.shutdown(wait=True)
             self._worker = None
+        if self._vector_worker is not None:
+            self._vector_worker.shutdown(wait=True)
+            self._vector_worker = None
         if self._conn is not None:
             self._conn.close()
             self._conn = None
@@ -527,37 +531,43 @@ class Memory:
         return self._chunk_searcher
 
     def _start_chunk_side(self, query: str, flt: ChunkFilter) -> Future:
-        """Submit both chunk legs to the worker thread; the vectors are prepared here."""
+        """Submit the chunk legs: keyword on one worker, the matrix product on another."""
+        from .codesearch import nearest
         from .index.db import get_meta
 
-        vectors = None
+        if self._worker is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kenning")
+            self._vector_worker = ThreadPoolExecutor(max_workers=1,
+                                                     thread_name_prefix="kenning-vectors")
+        nearest_chunks = None
+        depth = LEG_DEPTH if flt.is_open else LEG_DEPTH * 4  # filters need a deeper pool
         if get_meta(self.conn, "code_embedder") == self.embedder_name:
             searcher = self._chunks()
             qvec = searcher.query_vector(query, self.embedder())
             if qvec is not None:
                 ids, matrix = searcher.matrix(get_meta(self.conn, "code_generation"))
-                vectors = (ids, matrix, qvec) if ids else None
-        if self._worker is None:
-            from concurrent.futures import ThreadPoolExecutor
+                if ids:  # the matrix product on its own thread, beside the keyword leg
+                    nearest_chunks = self._vector_worker.submit(nearest, ids, matrix, qvec,
+                                                                depth)
+        return self._worker.submit(self._chunk_side, fts_or_query(query), flt, depth,
+                                   nearest_chunks)
 
-            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kenning")
-        return self._worker.submit(self._chunk_side, fts_or_query(query), flt, vectors)
-
-    def _chunk_side(self, match: str | None, flt: ChunkFilter, vectors) -> tuple:
+    def _chunk_side(self, match: str | None, flt: ChunkFilter, depth: int,
+                    nearest_chunks: Future | None) -> tuple:
         """Worker thread: keyword and vector legs over chunks, filtered (own connection)."""
-        from .codesearch import filtered, nearest
+        from .codesearch import filtered
 
         searcher = self._worker_searcher()
-        depth = LEG_DEPTH if flt.is_open else LEG_DEPTH * 4  # filters need a deeper pool
         keyword: list[int] = []
         found: dict[int, ChunkRow] = {}
         if match:
             keyword, found = filtered(searcher.keyword(match, depth), searcher.rows, flt,
                                       LEG_DEPTH)
         semantic: list[tuple[int, float]] = []
-        if vectors is not None:
-            ids, matrix, qvec = vectors
-            ranked = nearest(ids, matrix, qvec, depth)
+        if nearest_chunks is not None:
+            ranked = nearest_chunks.result()
             cosine = dict(ranked)
             kept, more = filtered([i for i, _ in ranked], searcher.rows, flt, LEG_DEPTH)
             found.update(more)
