@@ -18,6 +18,7 @@ from kenning.extract.pipeline import lock_path, state_path
 from kenning.locks import exclusive_lock
 from kenning.paths import current_project
 from kenning.redact import find_secrets
+from sample_secrets import PEM, SECRETS
 from transcript_writer import SESSION, Transcript
 
 FIXTURES = Path(__file__).parent / "fixtures" / "transcripts"
@@ -154,22 +155,6 @@ def test_interaction_facts_stay_personal_after_init(kenning, repo, tmp_path):
 
 # --- secrets ------------------------------------------------------------------------------
 
-SECRETS = {
-    "github": "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5",
-    "aws": "AKIAIOSFODNN7EXAMPLE",
-    "aws_secret": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-    "stripe": "sk_live_51HqLyjWDarjtT1zdp7dcXYZabcdefgh",
-    "slack": "xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOpQrStUvWx",
-    "openai": "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789ABCD",
-    "anthropic": "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789-ABCDEFGH",
-    "google": "AIzaSyA1234567890abcdefghijklmnopqrstuv",
-    "jwt": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
-           "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
-    "password": "Tr0ub4dor3xyzQ",
-    "url_password": "S3cretPassw0rd",
-}
-PEM_BODY = "MIIEowIBAAKCAQEA7bq9Zx0k3Lw8vQ1nYt5s2Xr4mJ9u"
-PEM = f"-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}\n-----END RSA PRIVATE KEY-----"
 
 
 def _secret_session(path: Path) -> Transcript:
@@ -208,7 +193,7 @@ def test_a_transcript_full_of_secrets_yields_facts_with_no_secret(kenning, isola
     outputs = {"dry-run output": dry.out.encode(), **written}
     for where, data in outputs.items():
         text = data.decode("utf-8", "replace")
-        for name, secret in {**SECRETS, "pem": PEM_BODY}.items():
+        for name, secret in SECRETS.items():
             assert secret not in text, f"{name} leaked into {where}"
         if where != "dry-run output" and not where.endswith(".db"):
             assert find_secrets(text) == [], where
