@@ -5,6 +5,7 @@ CLI commands, MCP tools and hooks parse input, call one method here and render t
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sqlite3
 from collections.abc import Callable, Iterable
@@ -366,9 +367,7 @@ class Memory(HybridSearch):
             for fact_id in fact_ids:
                 row = self._rows.get(fact_id)
                 if row is not None:
-                    from dataclasses import replace
-
-                    self._rows[fact_id] = replace(row, last_used=now, uses=row.uses + 1)
+                    self._rows[fact_id] = dataclasses.replace(row, last_used=now, uses=row.uses + 1)
 
     # ---- code index ----------------------------------------------------------------------
     def index_code(
