@@ -179,8 +179,8 @@ def test_a_fact_of_a_newer_format_is_served_but_never_rewritten(kenning, seeded,
 
 
 # ---- a newer index schema --------------------------------------------------------------------
-def test_an_index_of_a_newer_schema_is_opened_read_only(kenning, seeded, repo):
-    index = seeded["index"]
+def _from_newer_kenning(index: Path) -> None:
+    """Mark the index as written by a schema this code does not know."""
     conn = sqlite3.connect(index)
     conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
                  (str(SCHEMA_VERSION + 1),))
@@ -188,11 +188,20 @@ def test_an_index_of_a_newer_schema_is_opened_read_only(kenning, seeded, repo):
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
 
+
+def _state(index: Path) -> tuple[str, int]:
+    """The file's bytes, and how many bytes of WAL frames wait to be written into it."""
+    wal = Path(str(index) + "-wal")
+    return hashlib.sha256(index.read_bytes()).hexdigest(), \
+        wal.stat().st_size if wal.exists() else 0
+
+
+def test_an_index_of_a_newer_schema_is_opened_read_only(kenning, seeded, repo):
+    index = seeded["index"]
+    _from_newer_kenning(index)
+
     def state() -> tuple[str, int]:
-        """The file's bytes, and how many bytes of WAL frames wait to be written into it."""
-        wal = Path(str(index) + "-wal")
-        return hashlib.sha256(index.read_bytes()).hexdigest(), \
-            wal.stat().st_size if wal.exists() else 0
+        return _state(index)
 
     before = state()
     for query, expected in seeded["answers"].items():
@@ -209,3 +218,57 @@ def test_an_index_of_a_newer_schema_is_opened_read_only(kenning, seeded, repo):
     assert result.returncode == 0
     assert state() == before, "older code wrote into a newer index"
     report("newer schema read-only", commands=len(seeded["answers"]) + 5, index_changed=False)
+
+
+def test_every_index_writer_refuses_a_newer_schema_with_one_line_and_writes_nothing(
+        kenning, seeded, repo, tmp_path):
+    index = seeded["index"]
+    (repo / "src" / "mod3.py").write_text("def changed():\n    return 3\n", "utf-8")
+    from conftest import git
+
+    git(repo, "commit", "-qam", "a commit git-sync has not read")
+    _from_newer_kenning(index)
+    before = _state(index)
+    purged = repo / ".kenning" / "facts" / f"{seeded['ids'][0]}.yaml"
+    writers = [["git-sync"], ["git-sync", "--json"], ["graph", "rebuild"],
+               ["graph", "rebuild", "--no-semantic"], ["index"], ["index", "--full"],
+               ["forget", seeded["ids"][0], "--purge"]]
+    for command in writers:
+        refused = kenning(*command)
+        assert refused.code == 1, (command, refused.out, refused.err)
+        lines = refused.err.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("Error: "), (command, refused.err)
+        assert "newer kenning" in lines[0] and "kenning rebuild" in lines[0], command
+        assert refused.out == "", command
+        assert _state(index) == before, f"{command} wrote into a newer index"
+    assert purged.exists(), "a refused purge deleted the fact file"
+    # Commands that only read keep working, and read the index as it is.
+    churn = kenning("analyze", "churn")
+    assert churn.code == 0 and "newer kenning" in churn.err, churn.err
+    assert kenning("graph", "communities").code == 0
+    assert kenning("report", "-o", str(tmp_path / "report.html")).code == 0
+    assert _state(index) == before, "a reading command wrote into a newer index"
+    report("newer schema writers refused", commands=len(writers), index_changed=False)
+
+
+def test_the_catch_up_leaves_a_newer_index_alone_and_logs_nothing(seeded, repo):
+    import subprocess
+    import sys
+
+    index = seeded["index"]
+    project = current_project(repo)
+    (repo / "src" / "mod4.py").write_text("def edited():\n    return 4\n", "utf-8")
+    queue = project.local_dir / "reindex-queue.jsonl"
+    queue.write_text('{"path": "src/mod4.py"}\n', encoding="utf-8")
+    _from_newer_kenning(index)
+    before = _state(index)
+    result = subprocess.run(
+        [sys.executable, "-c", "import sys; from kenning.hooks.catchup import main; "
+         "main(sys.argv[1:])", str(repo), ""],
+        capture_output=True, env={**os.environ, "KENNING_DISABLE_BACKGROUND": "1"}, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == b"" and result.stderr == b""
+    assert _state(index) == before, "the catch-up wrote into a newer index"
+    log = project.local_dir / "errors.log"
+    assert not log.exists() or "newer" not in log.read_text(encoding="utf-8")
+    assert queue.read_text(encoding="utf-8"), "the queue waits for a kenning that may write"

@@ -317,11 +317,18 @@ def _line_count(path: Path) -> int:
 
 def analyze(memory, *, days: int | None = DEFAULT_DAYS, ignore: Iterable[str] = (),
             sync: bool = True) -> Signals:
-    """Sync git history into `memory`'s index (new commits only), then gather the signals."""
+    """Sync git history into `memory`'s index (new commits only), then gather the signals.
+
+    An index a newer kenning wrote is read as it is: analysis reads, so it is not refused.
+    """
     from .gitlog import sync_git
+    from .index.db import is_writable
 
     notes: list[str] = []
-    if sync:
+    if sync and not is_writable(memory.conn):
+        notes = ["the index was written by a newer kenning: git history read as it is, not "
+                 "synced (upgrade kenning to sync it)"]
+    elif sync:
         notes = sync_git(memory.conn, memory.project.root).notes
     signals = gather(memory.conn, memory.project.root, memory.project.events_path,
                      memory.clock(), days=days, ignore=ignore)

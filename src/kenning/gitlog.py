@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import KenningError
-from .index.db import get_meta, set_meta
+from .index.db import ensure_writable, get_meta, set_meta
 
 RECORD = "\x1e"
 UNIT = "\x1f"
@@ -126,6 +126,7 @@ def read_commits(root: Path, since: str | None = None) -> list[Commit]:
 
 def sync_git(conn: sqlite3.Connection, root: Path) -> GitSyncReport:
     """Bring the index's commit tables up to date with HEAD (new commits only)."""
+    ensure_writable(conn)
     report = GitSyncReport()
     head = head_commit(root)
     report.head = head

@@ -187,8 +187,9 @@ def pagerank(
 
 
 def store(conn: sqlite3.Connection, graph: Graph) -> None:
-    from .index.db import set_meta
+    from .index.db import ensure_writable, set_meta
 
+    ensure_writable(conn)
     conn.execute("BEGIN IMMEDIATE")
     try:
         conn.execute("DELETE FROM graph_nodes")
@@ -272,18 +273,34 @@ def _signature(memory) -> str:
     return "|".join([*parts, str(size)])
 
 
-def rebuild_graph(memory, *, ignore: Iterable[str] = (), semantic: bool = True) -> Graph:
-    """Collect every edge for `memory`'s project, score it and store it in the index."""
+def build_graph(memory, *, ignore: Iterable[str] = (), semantic: bool = True) -> Graph:
+    """Collect every edge for `memory`'s project and score it (reads only)."""
     from .analytics import project_files
-    from .index.db import set_meta
 
     facts = graph_facts(memory.facts())
     files = project_files(memory.project.root, ignore)
-    graph = score(collect(memory.conn, memory.project.root, memory.project.events_path, facts,
-                          files, semantic=semantic))
+    return score(collect(memory.conn, memory.project.root, memory.project.events_path, facts,
+                         files, semantic=semantic))
+
+
+def rebuild_graph(memory, *, ignore: Iterable[str] = (), semantic: bool = True) -> Graph:
+    """Collect every edge for `memory`'s project, score it and store it in the index."""
+    from .index.db import ensure_writable, set_meta
+
+    ensure_writable(memory.conn)  # before minutes of work, not after
+    graph = build_graph(memory, ignore=ignore, semantic=semantic)
     store(memory.conn, graph)
     set_meta(memory.conn, "graph_signature", _signature(memory))
     return graph
+
+
+def fresh_graph(memory, *, ignore: Iterable[str] = ()) -> Graph:
+    """A graph built now: stored, unless a newer kenning's index makes it read-only."""
+    from .index.db import is_writable
+
+    if is_writable(memory.conn):
+        return rebuild_graph(memory, ignore=ignore)
+    return build_graph(memory, ignore=ignore)
 
 
 def current_graph(memory, *, ignore: Iterable[str] = ()) -> Graph:
@@ -294,4 +311,4 @@ def current_graph(memory, *, ignore: Iterable[str] = ()) -> Graph:
     graph = load(memory.conn)
     if graph is not None and get_meta(memory.conn, "graph_signature") == _signature(memory):
         return graph
-    return rebuild_graph(memory, ignore=ignore)
+    return fresh_graph(memory, ignore=ignore)

@@ -340,9 +340,11 @@ class Memory(HybridSearch):
 
     def purge(self, fact_id: str) -> list[str]:
         """Delete the fact file and scrub every local copy; returns what was cleaned."""
+        from .index.db import ensure_writable
         from .purge import purge_fact
 
         text = self.store.locate(fact_id).fact.text
+        ensure_writable(self.conn)  # refused before any copy is touched, not half-way
         self.close()
         cleaned = purge_fact(self.project, fact_id, text)
         self._rows = self._vectors = None
@@ -384,16 +386,13 @@ class Memory(HybridSearch):
         import time
 
         from .index.code import index_files, plan
+        from .index.db import ensure_writable
         from .registry import register
         from .scan import candidate_files
 
-        register(self.project)
         conn = self.conn
-        if not self._writable:
-            from .errors import KenningError
-
-            raise KenningError(f"the index at {self.project.index_path} was written by a newer "
-                               "kenning; upgrade kenning, or `kenning rebuild` to start over")
+        ensure_writable(conn)
+        register(self.project)
         files = list(candidate_files(self.project.root, ignore, max_bytes))
         if only is not None:
             wanted = {self._relative(p) for p in only}

@@ -33,8 +33,11 @@ def refresh_summary(project) -> None:
 def reindex(memory, config) -> None:
     """Re-index changed files (edits PostToolUse queued among them): time-limited, one run
     per project; the queue is emptied once a run has covered everything."""
+    from ..index.db import is_writable
     from ..locks import LockBusy, exclusive_lock
 
+    if not is_writable(memory.conn):
+        return  # a newer kenning's index is read-only: expected, not an error to log
     queue = memory.project.local_dir / QUEUE_NAME
     try:
         with exclusive_lock(memory.project.local_dir / "index.lock", wait=False):

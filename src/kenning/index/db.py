@@ -11,6 +11,8 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from ..errors import KenningError
+
 BUSY_TIMEOUT_MS = 10_000
 # Bump with every new migration in migrations.py (kept here so reads need no sqlite_utils).
 SCHEMA_VERSION = 4
@@ -66,6 +68,23 @@ def schema_state(conn: sqlite3.Connection) -> str:
     if version > SCHEMA_VERSION:
         return "newer"
     return "current" if version == SCHEMA_VERSION else "missing"
+
+
+def is_writable(conn: sqlite3.Connection) -> bool:
+    """False for an index a newer kenning wrote: its schema is not ours to change."""
+    return schema_state(conn) != "newer"
+
+
+def ensure_writable(conn: sqlite3.Connection) -> None:
+    """The one guard every writer calls before its first write (sync skips silently instead).
+
+    Asked of the file, not remembered from the open: a long-lived process may hold a
+    connection to a file a newer kenning has since migrated.
+    """
+    if not is_writable(conn):
+        path = conn.execute("PRAGMA database_list").fetchone()[2]
+        raise KenningError(f"the index at {path} was written by a newer kenning; upgrade "
+                           "kenning, or `kenning rebuild` to start over")
 
 
 def open_index(path: Path) -> tuple[sqlite3.Connection, bool]:

@@ -240,8 +240,9 @@ def community_map(graph: Graph) -> tuple[list[tuple], list[tuple[str, str]]]:
 
 
 def gather(memory: Memory, *, days: int | None = 90, ignore: Iterable[str] = ()) -> ReportData:
-    """Collect every section's data (syncs git history and rebuilds the graph)."""
-    from ..graph import communities, rebuild_graph
+    """Collect every section's data (syncs git history and rebuilds the graph, unless a newer
+    kenning's index makes them read-only)."""
+    from ..graph import communities, fresh_graph
 
     now = memory.clock()
     views = memory.facts()
@@ -259,7 +260,7 @@ def gather(memory: Memory, *, days: int | None = 90, ignore: Iterable[str] = ())
     data.class_counts = class_counts(data.crossover)
     data.hot = hotspots(signals, limit=15)
     data.gaps = knowledge_gaps(memory.project.events_path)
-    graph = rebuild_graph(memory, ignore=ignore)
+    graph = fresh_graph(memory, ignore=ignore)
     data.communities = communities(graph, [v for v in views if v.row.status == "active"])
     data.edge_counts = graph.counts
     data.map_nodes, data.map_edges = community_map(graph)
