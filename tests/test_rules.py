@@ -10,8 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kenning.extract.rules import Candidate, extract_candidates, sentence_rules
-from kenning.extract.transcript import Turn, read_transcript
+from kenning.extract.model import Candidate, Turn
+from kenning.extract.rules import extract_candidates
+from kenning.extract.sentences import sentence_rules
+from kenning.extract.transcript import read_transcript
 from kenning.records import Anchor
 
 FIXTURES = Path(__file__).parent / "fixtures"

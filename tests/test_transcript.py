@@ -14,12 +14,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kenning.errors import KenningError
-from kenning.extract.transcript import (
+from kenning.extract.cleaning import (
     MAX_RESULT_CHARS,
-    Cursor,
     clean_text,
     find_injected_ids,
     injected_texts,
+)
+from kenning.extract.transcript import (
+    Cursor,
     read_new,
     read_transcript,
     subagent_transcripts,

@@ -29,7 +29,7 @@ from typing import Any
 
 from kenning.atomic import write_atomic
 from kenning.errors import KenningError
-from kenning.extract.rules import Candidate
+from kenning.extract.model import Candidate
 from kenning.factfile import utc_now
 from kenning.records import KINDS
 from kenning.redact import redact

@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING, Any
 
 from kenning.atomic import write_atomic
 from kenning.errors import KenningError
-from kenning.extract.rules import Candidate, extract_candidates
+from kenning.extract.model import Candidate, Turn
+from kenning.extract.rules import extract_candidates
 from kenning.extract.transcript import (
     Cursor,
-    Turn,
     read_transcript,
     subagent_transcripts,
     wait_until_stable,
