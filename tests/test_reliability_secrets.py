@@ -235,3 +235,57 @@ def test_forget_purge_leaves_no_copy_in_the_index_its_wal_or_any_log(repo, kenni
     assert [v["id"] for v in json.loads(kenning("list", "--json").out)] == [keep]
     report("forget --purge", purged=1 + len(others), files_scanned=len(files_under(*roots)),
            copies_left=0)
+
+
+def _index_bytes(project) -> list[str]:
+    """Every secret found in the index, its WAL or its shared-memory file."""
+    paths = [Path(str(project.index_path) + suffix) for suffix in ("", "-wal", "-shm")]
+    return [f"{name} in {p.name}" for p in paths if p.exists()
+            for name, secret in SECRETS.items() if secret.encode() in p.read_bytes()]
+
+
+def test_a_secret_committed_in_source_is_never_indexed_shown_or_searchable(repo, kenning):
+    source = "\n".join(f'{name.upper()}_TOKEN = "{secret}"' for name, secret in SECRETS.items()
+                       if name != "pem")
+    (repo / "settings.py").write_text(
+        f'"""Deploy settings."""\n\n{source}\nKEY = """{PEM}"""\n\n\n'
+        "def deploy_target():\n    return 'eu-west-1'\n", "utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "settings")
+    assert kenning("index").code == 0
+    project = current_project(repo)
+    memory = Memory(project, embedder_name="fake")
+    memory.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    memory.close()
+    assert _index_bytes(project) == []
+    # The file is still indexed: its code is found, with the secrets shown as markers.
+    hits = json.loads(kenning("search", "deploy settings token", "--type", "code",
+                              "--json").out)
+    assert any(h["path"] == "settings.py" for h in hits)
+    shown = json.dumps(hits)
+    assert "[REDACTED:" in shown and not any(s in shown for s in SECRETS.values())
+    # Line numbers are those of the file, although the PEM block became one marker.
+    line = (repo / "settings.py").read_text("utf-8").splitlines().index("def deploy_target():")
+    symbols = json.loads(kenning("search", "deploy target", "--type", "code", "--json").out)
+    assert any(h["symbol"] == "deploy_target" and h["start_line"] == line + 1 for h in symbols)
+
+
+def test_an_index_from_before_scrubbing_is_rewritten_once(repo, kenning):
+    (repo / "app.py").write_text(f'API = "{SECRETS["github"]}"\n\n\ndef run():\n    pass\n',
+                                 "utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "app")
+    assert kenning("index").code == 0
+    project = current_project(repo)
+    # What an older kenning left: the raw text in the rows and no scrubbing mark.
+    conn = sqlite3.connect(project.index_path)
+    conn.execute("UPDATE chunks SET text = ? WHERE path = 'app.py'",
+                 (f'API = "{SECRETS["github"]}"',))
+    conn.execute("DELETE FROM meta WHERE key = 'code_redaction'")
+    conn.commit()
+    conn.close()
+    assert kenning("index").code == 0  # nothing changed on disk, yet the rows are rewritten
+    conn = sqlite3.connect(project.index_path)
+    texts = [r[0] for r in conn.execute("SELECT text FROM chunks WHERE path = 'app.py'")]
+    conn.close()
+    assert texts and not any(SECRETS["github"] in t for t in texts)

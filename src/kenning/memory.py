@@ -385,7 +385,7 @@ class Memory(HybridSearch):
         """Index changed source and markdown files (all with `full`, or just `only`)."""
         import time
 
-        from .index.code import index_files, plan
+        from .index.code import index_files, mark_scrubbed, needs_rescrub, plan
         from .index.db import ensure_writable
         from .registry import register
         from .scan import candidate_files
@@ -394,18 +394,21 @@ class Memory(HybridSearch):
         ensure_writable(conn)
         register(self.project)
         files = list(candidate_files(self.project.root, ignore, max_bytes))
-        if only is not None:
+        rescrub = needs_rescrub(conn)  # rows from before today's secret scrubbing
+        if only is None:
+            changed, removed = plan(conn, files, full=full or rescrub)
+        else:
             wanted = {self._relative(p) for p in only}
             present = {f.path for f in files}
             changed = [f for f in files if f.path in wanted]
             known = {r[0] for r in conn.execute("SELECT path FROM files")}
             removed = [p for p in wanted if p in known and p not in present]
-        else:
-            changed, removed = plan(conn, files, full=full)
         deadline = time.monotonic() + time_limit if time_limit else None
         tick = progress(len(changed), len(files)) if progress else None
         report = index_files(conn, self.project.root, changed, removed, self.embedder_name,
-                             self.embedder, deadline=deadline, progress=tick)
+                             self.embedder, deadline=deadline, progress=tick, rechunk=rescrub)
+        if rescrub and only is None and not report.stopped_early:
+            mark_scrubbed(conn)
         if report.indexed or report.removed or report.reembedded:
             from .anchors import refresh
             from .index.db import get_meta, set_meta

@@ -3,6 +3,10 @@
 A re-index with nothing changed compares (mtime, size) per file and imports neither the
 chunker (tree_sitter) nor the embedder (numpy + tokenizers). A new embedder, or a new recipe
 for the text embedded per chunk (EMBED_RECIPE), re-embeds every stored chunk once.
+
+Chunk text is scrubbed of secrets before it is stored, searched or embedded: a key committed
+to the repository would otherwise come back in every snippet, in `--json` output and in the
+context hooks inject. An index made before scrubbing (REDACTION_VERSION) is re-indexed once.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..codesearch import identifier_words
+from ..redact import find_secrets, redact
 from ..scan import FileStat, read_text
 from ..textutil import identifier_terms
 from .db import get_meta, set_meta
@@ -28,6 +33,8 @@ if TYPE_CHECKING:
 EMBED_CHARS = 1000
 # Bump when embed_chunks changes what a vector means: indexes made before are re-embedded.
 EMBED_RECIPE = "2"
+# Bump when chunk scrubbing changes: indexes made before are re-indexed in full once.
+REDACTION_VERSION = "1"
 _REEMBED_BATCH = 512
 DOC_LANGS = {"markdown", "rst", "txt", "text", "adoc"}
 
@@ -56,6 +63,16 @@ def plan(
     return changed, removed
 
 
+def needs_rescrub(conn: sqlite3.Connection) -> bool:
+    """The stored chunks were scrubbed by an older REDACTION_VERSION (or never)."""
+    return get_meta(conn, "code_redaction") != REDACTION_VERSION
+
+
+def mark_scrubbed(conn: sqlite3.Connection) -> None:
+    """Record that every stored chunk has been through this version's scrubbing."""
+    set_meta(conn, "code_redaction", REDACTION_VERSION)
+
+
 def remove_file(conn: sqlite3.Connection, path: str) -> None:
     ids = [r[0] for r in conn.execute("SELECT id FROM chunks WHERE path = ?", (path,))]
     conn.executemany("DELETE FROM chunk_vectors WHERE chunk_id = ?", [(i,) for i in ids])
@@ -75,8 +92,13 @@ def index_files(
     *,
     deadline: float | None = None,
     progress: Callable[[int], None] | None = None,
+    rechunk: bool = False,
 ) -> IndexReport:
-    """Index `changed` files and drop `removed` ones; stops cleanly at `deadline`."""
+    """Index `changed` files and drop `removed` ones; stops cleanly at `deadline`.
+
+    A file whose content hash is unchanged keeps its rows, unless `rechunk` (the rows were
+    written by older scrubbing and must be rewritten).
+    """
     report = IndexReport()
     for path in removed:
         conn.execute("BEGIN IMMEDIATE")
@@ -108,13 +130,15 @@ def index_files(
             if text is None:
                 remove_file(conn, stat.path)
                 report.skipped += 1
-            elif old is not None and old[0] == raw_hash:
+            elif old is not None and old[0] == raw_hash and not rechunk:
                 conn.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?",
                              (stat.size, stat.mtime_ns, stat.path))
             else:
                 result = chunk_file(stat.path, text)
                 lang = language_for(stat.path) or "text"
-                _write_file(conn, stat, lang, raw_hash or "", result, embedder)
+                # One scan of the whole file; only files with a secret pay per-chunk redaction.
+                scrub = bool(find_secrets(text))
+                _write_file(conn, stat, lang, raw_hash or "", result, embedder, scrub)
                 report.indexed += 1
                 report.chunks += len(result.chunks)
             conn.execute("COMMIT")
@@ -177,7 +201,9 @@ def reembed(conn: sqlite3.Connection, embedder: Embedder, skip: set[str]) -> int
     return len(ids)
 
 
-def _write_file(conn, stat: FileStat, lang: str, digest: str, result, embedder) -> None:
+def _write_file(conn, stat: FileStat, lang: str, digest: str, result, embedder,
+                scrub: bool) -> None:
+    """Replace a file's rows; `scrub` when the file holds a secret (chunks are redacted)."""
     remove_file(conn, stat.path)
     is_doc = 1 if lang in DOC_LANGS else 0
     conn.execute(
@@ -189,15 +215,16 @@ def _write_file(conn, stat: FileStat, lang: str, digest: str, result, embedder) 
     items: list[tuple[str, str]] = []
     ids = []
     for chunk in result.chunks:
-        terms = " ".join(identifier_terms(f"{chunk.symbol or ''} {chunk.path} {chunk.text}"))
+        text = redact(chunk.text) if scrub else chunk.text
+        terms = " ".join(identifier_terms(f"{chunk.symbol or ''} {chunk.path} {text}"))
         cursor = conn.execute(
             "INSERT INTO chunks(path, start_line, end_line, kind, symbol, lang, doc, text, terms)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (chunk.path, chunk.start_line, chunk.end_line, chunk.kind, chunk.symbol or "",
-             chunk.lang, is_doc, chunk.text, terms),
+             chunk.lang, is_doc, text, terms),
         )
         ids.append(cursor.lastrowid)
-        items.append((chunk.symbol or "", chunk.text))
+        items.append((chunk.symbol or "", text))
     if items:
         vectors = embed_chunks(embedder, items).astype("float16")
         conn.executemany(
