@@ -31,44 +31,20 @@ def lookup(local_dir: str, path: str) -> list[dict]:
     return entries if isinstance(entries, list) else []
 
 
-def _symbol_hashes(conn) -> tuple[dict[tuple[str, str], str], set[str]]:
-    """(file, qualname) -> body hash, and the indexed files; empty without a code index."""
-    try:
-        hashes = {(p, q): h for p, q, h in conn.execute(
-            "SELECT path, qualname, body_hash FROM symbols")}
-        files = {r[0] for r in conn.execute("SELECT path FROM files")}
-    except Exception:  # noqa: BLE001 - an index without code tables: every anchor is fresh
-        return {}, set()
-    return hashes, files
-
-
-def anchor_state(anchor: list, hashes: dict, files: set[str], root: str | None) -> str:
-    """fresh | drifted | orphaned from the code index alone; `kenning stale` also follows
-    renames and moves. Without a code index every anchor counts as fresh."""
-    file = anchor[0]
-    symbol = anchor[1] if len(anchor) > 1 else None
-    digest = anchor[2] if len(anchor) > 2 else None
-    if not files:
-        return "fresh"
-    if file not in files:
-        gone = root is not None and not os.path.exists(os.path.join(root, file))
-        return "orphaned" if gone else "fresh"  # else: a file the index skips
-    if not symbol:
-        return "fresh"
-    current = hashes.get((file, symbol))
-    if current is None:
-        return "drifted"  # renamed or moved away
-    return "fresh" if not digest or digest == current else "drifted"
-
-
 def build(conn, root: str | None = None) -> dict[str, list[dict]]:
     """file -> entries, from the active facts that have an `about`.
 
-    Each entry carries its anchor state: PreToolUse leaves orphaned facts out and adds a
-    caveat to drifted ones.
+    Each entry carries its anchor state, checked by `kenning stale`'s own rules without the
+    rename search (anchors_stale.check_anchor, follow=False) against one bulk read of the
+    symbols: PreToolUse leaves orphaned facts out and adds a caveat to drifted ones.
     """
+    from pathlib import Path
+
+    from .anchors_stale import SymbolIndex, check_anchor
+    from .records import Anchor
+
     out: dict[str, list[dict]] = {}
-    hashes, files = _symbol_hashes(conn)
+    index = SymbolIndex(conn, Path(root) if root else None, preload=True)
     rows = conn.execute(
         "SELECT f.id, f.kind, f.text, f.confidence, f.confirmed, f.about, u.last_used "
         "FROM facts f LEFT JOIN usage u ON u.fact_id = f.id "
@@ -88,7 +64,8 @@ def build(conn, root: str | None = None) -> dict[str, list[dict]]:
             if file in seen:  # one entry per fact and file, even with several symbols
                 continue
             seen.add(file)
-            state = anchor_state([file, *anchor[1:]], hashes, files, root)
+            digest = anchor[2] if len(anchor) > 2 else None
+            state = check_anchor(index, Anchor(file, symbol, digest), follow=False).state
             out.setdefault(file, []).append({
                 "id": fact_id, "kind": kind, "text": text, "confidence": confidence,
                 "confirmed": confirmed, "last_used": last_used, "symbol": symbol,

@@ -75,7 +75,8 @@ class SymbolIndex:
     fuzzy candidates are built on the first miss.
     """
 
-    def __init__(self, conn: sqlite3.Connection, root: Path | None = None):
+    def __init__(self, conn: sqlite3.Connection, root: Path | None = None,
+                 preload: bool = False):
         self.conn = conn
         self.root = root
         self._paths: set[str] | None = None
@@ -83,8 +84,20 @@ class SymbolIndex:
         self._all: list[SymbolRef] | None = None
         self._parts: dict[str, list[int]] | None = None
         self._texts: dict[str, list[str]] = {}
+        # Bulk callers (the anchors map checks every anchored fact) read the table once and
+        # answer lookups from memory instead of one query per anchor.
+        self._memo: dict[tuple[str, tuple[object, ...]], list[SymbolRef]] | None = None
+        if preload:
+            self._memo = {}
+            for ref in self.all():
+                for key in (("path = ? AND qualname = ?", (ref.path, ref.qualname)),
+                            ("path = ?", (ref.path,)), ("qualname = ?", (ref.qualname,)),
+                            ("name = ?", (ref.name,))):
+                    self._memo.setdefault(key, []).append(ref)
 
     def _rows(self, where: str, args: Sequence[object]) -> list[SymbolRef]:
+        if self._memo is not None and where != "1":
+            return self._memo.get((where, tuple(args)), [])
         try:
             rows = self.conn.execute(
                 "SELECT path, qualname, name, kind, body_hash, start_line, end_line FROM symbols "
