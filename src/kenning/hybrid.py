@@ -7,6 +7,7 @@ caches these methods read): kept apart so each file has one job.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from . import eventlog
@@ -171,8 +172,9 @@ class HybridSearch:
 
         match = fts_or_query(query)
         if match:
-            legs["fact keyword"] = [f"f:{i}" for i in fts_fact_ids(
-                self.conn, match, LEG_DEPTH * 4) if allowed(i)][:LEG_DEPTH]
+            # Stop at LEG_DEPTH accepted: each check computes a fact's current view.
+            accepted = (i for i in fts_fact_ids(self.conn, match, LEG_DEPTH * 4) if allowed(i))
+            legs["fact keyword"] = [f"f:{i}" for i in islice(accepted, LEG_DEPTH)]
         semantic = self._semantic_leg(query, allowed)
         if semantic:
             legs["fact semantic"] = [f"f:{fid}" for fid, _ in semantic]
