@@ -1,6 +1,7 @@
 """The library API every entry point calls: one project's facts, index and search.
 
 CLI commands, MCP tools and hooks parse input, call one method here and render the result.
+Search is the `HybridSearch` mixin (hybrid.py), the code index `CodeIndexing` (codeindex.py).
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import eventlog, lifecycle
+from .codeindex import CodeIndexing
 from .codesearch import ChunkSearcher
 from .factfile import utc_now
 from .facts import FactStore
@@ -28,10 +29,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .embed import Embedder
-    from .index.code import IndexReport
     from .index.reader import FactRow
     from .index.sync import SyncReport
-
 
 
 @dataclass
@@ -52,7 +51,7 @@ class FactView:
     status: str  # effective status (decay's archival applied)
 
 
-class Memory(HybridSearch):
+class Memory(HybridSearch, CodeIndexing):
     """One project's memory. Cheap to construct; opens the index on first use."""
 
     def __init__(
@@ -370,72 +369,6 @@ class Memory(HybridSearch):
                 row = self._rows.get(fact_id)
                 if row is not None:
                     self._rows[fact_id] = dataclasses.replace(row, last_used=now, uses=row.uses + 1)
-
-    # ---- code index ----------------------------------------------------------------------
-    def index_code(
-        self,
-        *,
-        ignore: Iterable[str] = (),
-        max_bytes: int = 512 * 1024,
-        full: bool = False,
-        only: Iterable[str] | None = None,
-        time_limit: float | None = None,
-        progress: Callable[[int, int], Callable[[int], None] | None] | None = None,
-    ) -> IndexReport:
-        """Index changed source and markdown files (all with `full`, or just `only`)."""
-        import time
-
-        from .index.code import index_files, mark_scrubbed, needs_rescrub, plan
-        from .index.db import ensure_writable
-        from .registry import register
-        from .scan import candidate_files
-
-        conn = self.conn
-        ensure_writable(conn)
-        register(self.project)
-        files = list(candidate_files(self.project.root, ignore, max_bytes))
-        rescrub = needs_rescrub(conn)  # rows from before today's secret scrubbing
-        if only is None:
-            changed, removed = plan(conn, files, full=full or rescrub)
-        else:
-            wanted = {self._relative(p) for p in only}
-            present = {f.path for f in files}
-            changed = [f for f in files if f.path in wanted]
-            known = {r[0] for r in conn.execute("SELECT path FROM files")}
-            removed = [p for p in wanted if p in known and p not in present]
-        deadline = time.monotonic() + time_limit if time_limit else None
-        tick = progress(len(changed), len(files)) if progress else None
-        report = index_files(conn, self.project.root, changed, removed, self.embedder_name,
-                             self.embedder, deadline=deadline, progress=tick, rechunk=rescrub)
-        if rescrub and only is None and not report.stopped_early:
-            mark_scrubbed(conn)
-        if report.indexed or report.removed or report.reembedded:
-            from .anchors import refresh
-            from .index.db import get_meta, set_meta
-
-            set_meta(conn, "code_generation", int(get_meta(conn, "code_generation") or 0) + 1)
-            refresh(conn, str(self.project.local_dir), str(self.project.root))  # anchor states
-        return report
-
-    def code_counts(self) -> dict[str, int | None]:
-        from .index.db import get_meta
-
-        conn = self.conn
-        count = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                 for t in ("files", "chunks", "symbols")}
-        indexed_at = get_meta(conn, "code_indexed_at")
-        count["indexed_at"] = int(indexed_at) if indexed_at else None
-        return count
-
-    def _relative(self, path: str) -> str | None:
-        """A path given by a user or a hook, as the index stores it (None if outside)."""
-        candidate = Path(path)
-        if not candidate.is_absolute():
-            candidate = self.project.root / candidate
-        try:
-            return Path(os.path.realpath(candidate)).relative_to(self.project.root).as_posix()
-        except ValueError:
-            return None
 
     # ---- status --------------------------------------------------------------------------
     def uncommitted_facts(self) -> int | None:
