@@ -270,9 +270,10 @@ def test_a_secret_committed_in_source_is_never_indexed_shown_or_searchable(repo,
     assert any(h["symbol"] == "deploy_target" and h["start_line"] == line + 1 for h in symbols)
 
 
-def test_an_index_from_before_scrubbing_is_rewritten_once(repo, kenning):
+def test_an_index_from_before_scrubbing_has_its_secret_files_rewritten_once(repo, kenning):
     (repo / "app.py").write_text(f'API = "{SECRETS["github"]}"\n\n\ndef run():\n    pass\n',
                                  "utf-8")
+    (repo / "clean.py").write_text("def add(a, b):\n    return a + b\n", "utf-8")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "app")
     assert kenning("index").code == 0
@@ -283,9 +284,13 @@ def test_an_index_from_before_scrubbing_is_rewritten_once(repo, kenning):
                  (f'API = "{SECRETS["github"]}"',))
     conn.execute("DELETE FROM meta WHERE key = 'code_redaction'")
     conn.commit()
+    clean_rows = conn.execute("SELECT id FROM chunks WHERE path = 'clean.py'").fetchall()
     conn.close()
-    assert kenning("index").code == 0  # nothing changed on disk, yet the rows are rewritten
+    assert kenning("index").code == 0  # nothing changed on disk, yet app.py is redone
     conn = sqlite3.connect(project.index_path)
     texts = [r[0] for r in conn.execute("SELECT text FROM chunks WHERE path = 'app.py'")]
+    # A file without a secret keeps its rows: the upgrade does not re-index everything.
+    assert conn.execute("SELECT id FROM chunks WHERE path = 'clean.py'").fetchall() == clean_rows
+    assert conn.execute("SELECT value FROM meta WHERE key = 'code_redaction'").fetchone()
     conn.close()
     assert texts and not any(SECRETS["github"] in t for t in texts)

@@ -33,7 +33,7 @@ class CodeIndexing:
         """Index changed source and markdown files (all with `full`, or just `only`)."""
         import time
 
-        from .index.code import index_files, mark_scrubbed, needs_rescrub, plan
+        from .index.code import index_files, mark_scrubbed, needs_rescrub, plan, unscrubbed_paths
         from .index.db import ensure_writable
         from .registry import register
         from .scan import candidate_files
@@ -43,8 +43,9 @@ class CodeIndexing:
         register(self.project)
         files = list(candidate_files(self.project.root, ignore, max_bytes))
         rescrub = needs_rescrub(conn)  # rows from before today's secret scrubbing
+        dirty = unscrubbed_paths(conn) if rescrub else set()
         if only is None:
-            changed, removed = plan(conn, files, full=full or rescrub)
+            changed, removed = plan(conn, files, full=full, also=dirty)
         else:
             wanted = {self._relative(p) for p in only}
             present = {f.path for f in files}
@@ -54,7 +55,7 @@ class CodeIndexing:
         deadline = time.monotonic() + time_limit if time_limit else None
         tick = progress(len(changed), len(files)) if progress else None
         report = index_files(conn, self.project.root, changed, removed, self.embedder_name,
-                             self.embedder, deadline=deadline, progress=tick, rechunk=rescrub)
+                             self.embedder, deadline=deadline, progress=tick, rechunk=dirty)
         if rescrub and only is None and not report.stopped_early:
             mark_scrubbed(conn)
         if report.indexed or report.removed or report.reembedded:

@@ -6,7 +6,8 @@ for the text embedded per chunk (EMBED_RECIPE), re-embeds every stored chunk onc
 
 Chunk text is scrubbed of secrets before it is stored, searched or embedded: a key committed
 to the repository would otherwise come back in every snippet, in `--json` output and in the
-context hooks inject. An index made before scrubbing (REDACTION_VERSION) is re-indexed once.
+context hooks inject. In an index made before scrubbing (REDACTION_VERSION), the files whose
+stored chunks hold a secret are re-indexed once.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 EMBED_CHARS = 1000
 # Bump when embed_chunks changes what a vector means: indexes made before are re-embedded.
 EMBED_RECIPE = "2"
-# Bump when chunk scrubbing changes: indexes made before are re-indexed in full once.
+# Bump when chunk scrubbing changes: files of older indexes with a secret left are redone once.
 REDACTION_VERSION = "1"
 _REEMBED_BATCH = 512
 DOC_LANGS = {"markdown", "rst", "txt", "text", "adoc"}
@@ -53,12 +54,15 @@ class IndexReport:
 
 
 def plan(
-    conn: sqlite3.Connection, files: list[FileStat], full: bool = False
+    conn: sqlite3.Connection, files: list[FileStat], full: bool = False,
+    also: Collection[str] = (),
 ) -> tuple[list[FileStat], list[str]]:
-    """Files whose stat changed (or all with `full`), and indexed paths no longer present."""
+    """Files whose stat changed (or all with `full`, plus those in `also`), and indexed paths
+    no longer present."""
     known = {r[0]: (r[1], r[2]) for r in conn.execute("SELECT path, size, mtime_ns FROM files")}
     present = {f.path for f in files}
-    changed = [f for f in files if full or known.get(f.path) != (f.size, f.mtime_ns)]
+    changed = [f for f in files
+               if full or f.path in also or known.get(f.path) != (f.size, f.mtime_ns)]
     removed = [p for p in known if p not in present]
     return changed, removed
 
@@ -66,6 +70,15 @@ def plan(
 def needs_rescrub(conn: sqlite3.Connection) -> bool:
     """The stored chunks were scrubbed by an older REDACTION_VERSION (or never)."""
     return get_meta(conn, "code_redaction") != REDACTION_VERSION
+
+
+def unscrubbed_paths(conn: sqlite3.Connection) -> set[str]:
+    """Files whose stored chunks still hold a secret (rows an older kenning wrote).
+
+    Scanning the stored text once costs far less than re-chunking and re-embedding every file.
+    """
+    return {path for path, text in conn.execute("SELECT path, text FROM chunks")
+            if find_secrets(text)}
 
 
 def mark_scrubbed(conn: sqlite3.Connection) -> None:
@@ -92,12 +105,12 @@ def index_files(
     *,
     deadline: float | None = None,
     progress: Callable[[int], None] | None = None,
-    rechunk: bool = False,
+    rechunk: Collection[str] = (),
 ) -> IndexReport:
     """Index `changed` files and drop `removed` ones; stops cleanly at `deadline`.
 
-    A file whose content hash is unchanged keeps its rows, unless `rechunk` (the rows were
-    written by older scrubbing and must be rewritten).
+    A file whose content hash is unchanged keeps its rows, unless its path is in `rechunk`
+    (rows written before scrubbing that still hold a secret).
     """
     report = IndexReport()
     for path in removed:
@@ -130,7 +143,7 @@ def index_files(
             if text is None:
                 remove_file(conn, stat.path)
                 report.skipped += 1
-            elif old is not None and old[0] == raw_hash and not rechunk:
+            elif old is not None and old[0] == raw_hash and stat.path not in rechunk:
                 conn.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?",
                              (stat.size, stat.mtime_ns, stat.path))
             else:
