@@ -42,7 +42,9 @@ class CodeIndexing:
         ensure_writable(conn)
         register(self.project)
         files = list(candidate_files(self.project.root, ignore, max_bytes))
-        rescrub = needs_rescrub(conn)  # rows from before today's secret scrubbing
+        # Rows from before today's secret scrubbing are found by a full run only: a `--files`
+        # run (queued edits, often) must not scan every stored chunk.
+        rescrub = only is None and needs_rescrub(conn)
         dirty = unscrubbed_paths(conn) if rescrub else set()
         if only is None:
             changed, removed = plan(conn, files, full=full, also=dirty)
@@ -56,7 +58,7 @@ class CodeIndexing:
         tick = progress(len(changed), len(files)) if progress else None
         report = index_files(conn, self.project.root, changed, removed, self.embedder_name,
                              self.embedder, deadline=deadline, progress=tick, rechunk=dirty)
-        if rescrub and only is None and not report.stopped_early:
+        if rescrub and not report.stopped_early:
             mark_scrubbed(conn)
         if report.indexed or report.removed or report.reembedded:
             from .anchors import refresh
