@@ -38,10 +38,10 @@ def build(conn, root: str | None = None) -> dict[str, list[dict]]:
     rename search (anchors_stale.check_anchor, follow=False) against one bulk read of the
     symbols: PreToolUse leaves orphaned facts out and adds a caveat to drifted ones.
     """
+    from dataclasses import replace
     from pathlib import Path
 
-    from .anchors_stale import SymbolIndex, check_anchor
-    from .records import Anchor
+    from .anchors_stale import SymbolIndex, anchors_of, check_anchor
 
     out: dict[str, list[dict]] = {}
     index = SymbolIndex(conn, Path(root) if root else None, preload=True)
@@ -51,24 +51,16 @@ def build(conn, root: str | None = None) -> dict[str, list[dict]]:
         "WHERE f.status = 'active' AND f.about IS NOT NULL AND f.about != '[]'"
     )
     for fact_id, kind, text, confidence, confirmed, about, last_used in rows:
-        try:
-            anchors = json.loads(about or "[]")
-        except ValueError:
-            continue
         seen: set[str] = set()
-        for anchor in anchors:
-            if not anchor or not isinstance(anchor[0], str):
-                continue
-            file = anchor[0].replace("\\", "/")
-            symbol = anchor[1] if len(anchor) > 1 else None
+        for anchor in anchors_of({"about": about}):
+            file = anchor.file.replace("\\", "/")
             if file in seen:  # one entry per fact and file, even with several symbols
                 continue
             seen.add(file)
-            digest = anchor[2] if len(anchor) > 2 else None
-            state = check_anchor(index, Anchor(file, symbol, digest), follow=False).state
+            state = check_anchor(index, replace(anchor, file=file), follow=False).state
             out.setdefault(file, []).append({
                 "id": fact_id, "kind": kind, "text": text, "confidence": confidence,
-                "confirmed": confirmed, "last_used": last_used, "symbol": symbol,
+                "confirmed": confirmed, "last_used": last_used, "symbol": anchor.symbol,
                 "state": state,
             })
     return out

@@ -68,6 +68,12 @@ class FactAnchors:
     checks: tuple[AnchorCheck, ...]
 
 
+# The exact lookups SymbolIndex answers (column sets); a preloaded index keeps one map each.
+_LOOKUPS: tuple[tuple[str, ...], ...] = (("path", "qualname"), ("path",), ("qualname",),
+                                         ("name",))
+_LookupKey = tuple[tuple[str, ...], tuple[object, ...]]  # (columns, their values)
+
+
 class SymbolIndex:
     """Read-only lookups on the index's `symbols` and `files` tables, cached per instance.
 
@@ -86,18 +92,23 @@ class SymbolIndex:
         self._texts: dict[str, list[str]] = {}
         # Bulk callers (the anchors map checks every anchored fact) read the table once and
         # answer lookups from memory instead of one query per anchor.
-        self._memo: dict[tuple[str, tuple[object, ...]], list[SymbolRef]] | None = None
+        self._memo: dict[_LookupKey, list[SymbolRef]] | None = None
         if preload:
             self._memo = {}
             for ref in self.all():
-                for key in (("path = ? AND qualname = ?", (ref.path, ref.qualname)),
-                            ("path = ?", (ref.path,)), ("qualname = ?", (ref.qualname,)),
-                            ("name = ?", (ref.name,))):
+                for columns in _LOOKUPS:
+                    key = (columns, tuple(getattr(ref, c) for c in columns))
                     self._memo.setdefault(key, []).append(ref)
 
+    def _matching(self, **equal: object) -> list[SymbolRef]:
+        """Symbols whose columns equal `equal` (one of `_LOOKUPS`), in file and line order."""
+        columns = tuple(equal)
+        values = tuple(equal.values())
+        if self._memo is not None:
+            return self._memo.get((columns, values), [])
+        return self._rows(" AND ".join(f"{c} = ?" for c in columns), values)
+
     def _rows(self, where: str, args: Sequence[object]) -> list[SymbolRef]:
-        if self._memo is not None and where != "1":
-            return self._memo.get((where, tuple(args)), [])
         try:
             rows = self.conn.execute(
                 "SELECT path, qualname, name, kind, body_hash, start_line, end_line FROM symbols "
@@ -123,16 +134,16 @@ class SymbolIndex:
         return self.root is not None and (self.root / path).is_file()
 
     def at(self, path: str, qualname: str) -> list[SymbolRef]:
-        return self._rows("path = ? AND qualname = ?", (path, qualname))
+        return self._matching(path=path, qualname=qualname)
 
     def in_file(self, path: str) -> list[SymbolRef]:
-        return self._rows("path = ?", (path,))
+        return self._matching(path=path)
 
     def by_qualname(self, qualname: str) -> list[SymbolRef]:
-        return self._rows("qualname = ?", (qualname,))
+        return self._matching(qualname=qualname)
 
     def by_name(self, name: str) -> list[SymbolRef]:
-        return self._rows("name = ?", (name,))
+        return self._matching(name=name)
 
     def by_hash(self, digest: str) -> list[SymbolRef]:
         if self._by_hash is None:
@@ -300,7 +311,7 @@ def combine(checks: Sequence[AnchorCheck]) -> str:
     return FRESH
 
 
-def _about_of(fact: object) -> tuple[Anchor, ...]:
+def anchors_of(fact: object) -> tuple[Anchor, ...]:
     """Anchors of a Fact, an index FactRow, or a hook row (`about` as the index's JSON)."""
     about = getattr(fact, "about", None)
     if about is None and isinstance(fact, dict):
@@ -324,7 +335,7 @@ def _about_of(fact: object) -> tuple[Anchor, ...]:
 
 
 def check_fact(index: SymbolIndex, fact: object, follow: bool = True) -> FactAnchors:
-    checks = tuple(check_anchor(index, a, follow) for a in _about_of(fact))
+    checks = tuple(check_anchor(index, a, follow) for a in anchors_of(fact))
     fact_id = getattr(fact, "id", None) or (fact.get("id") if isinstance(fact, dict) else "")
     return FactAnchors(str(fact_id), combine(checks), checks)
 
@@ -353,7 +364,7 @@ def stale_report(
 ) -> list[FactAnchors]:
     """Every anchored fact's state, one symbol index shared by all (for `kenning stale`)."""
     index = SymbolIndex(conn, root)
-    return [check_fact(index, fact) for fact in facts if _about_of(fact)]
+    return [check_fact(index, fact) for fact in facts if anchors_of(fact)]
 
 
 def refreshed_anchors(
