@@ -62,19 +62,15 @@ def cosine_rows(ctx: Ctx, conn: sqlite3.Connection, prompt: str, now: datetime
     import numpy as np
 
     from ..embed import load_embedder
+    from ..index.reader import load_fact_vectors
 
     name = embedder_name(ctx)
     meta = conn.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
     if not meta or meta[0] != name:
         return []
-    ids: list[str] = []
-    blobs: list[bytes] = []
-    for fact_id, blob in conn.execute("SELECT id, vec FROM fact_vectors"):
-        ids.append(fact_id)
-        blobs.append(blob)
+    ids, matrix = load_fact_vectors(conn)
     if not ids:
         return []
-    matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(ids), -1)
     query = load_embedder(name).encode([prompt])[0]
     if query.shape[0] != matrix.shape[1]:
         return []

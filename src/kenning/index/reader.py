@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import TypeVar
 
 import numpy as np
 
 from ..records import Anchor
+
+K = TypeVar("K")
 
 # bm25 column weights: text, rationale, tags, identifier terms + anchors
 FACT_BM25_WEIGHTS = (1.0, 0.5, 0.8, 0.6)
@@ -79,16 +83,25 @@ def fts_fact_ids(conn: sqlite3.Connection, match: str, limit: int) -> list[str]:
     return [r[0] for r in rows]
 
 
-def load_fact_vectors(conn: sqlite3.Connection) -> tuple[list[str], np.ndarray]:
-    ids: list[str] = []
+def stack_vectors(rows: Iterable[tuple[K, bytes]], dtype: type) -> tuple[list[K], np.ndarray]:
+    """(key, vector blob) rows as the keys and one matrix (a (0, 0) one when there are none).
+
+    One join and one frombuffer: far faster than a frombuffer per row for 100k rows.
+    """
+    ids: list[K] = []
     blobs: list[bytes] = []
-    for fact_id, blob in conn.execute("SELECT id, vec FROM fact_vectors ORDER BY id"):
-        ids.append(fact_id)
+    for key, blob in rows:
+        ids.append(key)
         blobs.append(blob)
     if not blobs:
-        return ids, np.zeros((0, 0), dtype=np.float32)
-    matrix = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), -1)
-    return ids, matrix
+        return ids, np.zeros((0, 0), dtype=dtype)
+    return ids, np.frombuffer(b"".join(blobs), dtype=dtype).reshape(len(blobs), -1)
+
+
+def load_fact_vectors(conn: sqlite3.Connection) -> tuple[list[str], np.ndarray]:
+    """Fact ids (sorted) and their float32 vectors."""
+    return stack_vectors(conn.execute("SELECT id, vec FROM fact_vectors ORDER BY id"),
+                         np.float32)
 
 
 def recent_file_activity(conn: sqlite3.Connection, now: datetime, days: int = 30) -> dict[str, int]:

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .reader import stack_vectors
+
 PREFIX = "chunk-vectors-"
 
 
@@ -31,15 +33,9 @@ def load_chunk_vectors(
                 return data["ids"].tolist(), data["vectors"].astype(np.float32)
         except (OSError, KeyError, ValueError):
             pass
-    ids: list[int] = []
-    blobs: list[bytes] = []
-    for chunk_id, blob in conn.execute("SELECT chunk_id, vec FROM chunk_vectors ORDER BY chunk_id"):
-        ids.append(chunk_id)
-        blobs.append(blob)
-    if not blobs:
-        return ids, np.zeros((0, 0), dtype=np.float32)
-    half = np.frombuffer(b"".join(blobs), dtype=np.float16).reshape(len(blobs), -1)
-    if cache_dir is not None and generation is not None:
+    ids, half = stack_vectors(
+        conn.execute("SELECT chunk_id, vec FROM chunk_vectors ORDER BY chunk_id"), np.float16)
+    if ids and cache_dir is not None and generation is not None:
         _write(cache_dir, generation, np.asarray(ids, dtype=np.int64), half)
     return ids, half.astype(np.float32)
 
