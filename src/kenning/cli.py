@@ -100,15 +100,23 @@ def add(text, kind, about, tags, topic, rationale, origin, supersedes, as_json) 
     _synced(memory)
     fact = result.fact
     if as_json:
-        click.echo(json.dumps({"id": fact.id, "created": result.created,
-                               "superseded": result.superseded,
-                               "contradictions": result.contradictions,
-                               "notes": result.notes}))
+        click.echo(json.dumps(add_result_json(result)))
         return
     verb = "added" if result.created else "re-confirmed existing"
     where = "project" if memory.project.initialised and kind != "interaction" else "personal"
     click.echo(f"{verb} {fact.kind} fact {fact.id} ({where} store, confidence "
                f"{_pct(fact.confidence / 100)})")
+    echo_consequences(result)
+
+
+def add_result_json(result) -> dict:
+    """What `add` and `supersede` print with --json."""
+    return {"id": result.fact.id, "created": result.created, "superseded": result.superseded,
+            "contradictions": result.contradictions, "notes": result.notes}
+
+
+def echo_consequences(result) -> None:
+    """The lines after a new fact's own: what it superseded, contradicts, and notes."""
     for old in result.superseded:
         click.echo(f"superseded {old}")
     for other in result.contradictions:

@@ -175,25 +175,20 @@ def _interactive(memory, items) -> None:
 @click.option("--json", "as_json", is_flag=True)
 def supersede(old_id, text, about, rationale, as_json) -> None:
     """Replace fact OLD_ID with a corrected one (same kind, tags, topic; confidence 1.00)."""
+    from .cli import add_result_json, echo_consequences
     from .facts import parse_about
 
     anchors = [parse_about(spec) for spec in about] if about else None
     result = _memory().supersede(old_id, " ".join(text), about=anchors, rationale=rationale)
     fact = result.fact
     if as_json:
-        _dump({"id": fact.id, "created": result.created, "superseded": result.superseded,
-               "contradictions": result.contradictions, "notes": result.notes})
+        _dump(add_result_json(result))
         return
     if result.created:
         click.echo(f"added {fact.kind} fact {fact.id} (confidence {_pct(fact.confidence)})")
     else:
         click.echo(f"the replacement says what {fact.id} already says; re-confirmed it")
-    for old in result.superseded:
-        click.echo(f"superseded {old}")
-    for other in result.contradictions:
-        click.echo(f"contradicts {other} (see `kenning contradictions`)")
-    for note in result.notes:
-        click.echo(note)
+    echo_consequences(result)
 
 
 # ---- contradictions -----------------------------------------------------------------------
