@@ -23,30 +23,28 @@ COSINE_THRESHOLD = 0.55
 TOP = 8
 
 
+def _user_config(ctx: Ctx) -> dict:
+    """The user's config.toml as a table; {} when absent or unreadable (a hook never fails
+    on config: it falls back to the defaults)."""
+    try:
+        import tomllib
+
+        with open(os.path.join(ctx.home, "config.toml"), "rb") as handle:
+            return tomllib.load(handle)
+    except (OSError, ValueError):
+        return {}
+
+
 def mode(ctx: Ctx) -> str:
     explicit = os.environ.get("KENNING_PROMPT_SEARCH")
     if explicit:
         return explicit
-    try:
-        import tomllib
-
-        with open(os.path.join(ctx.home, "config.toml"), "rb") as handle:
-            return str(tomllib.load(handle).get("hooks", {}).get("prompt_search", "fts"))
-    except (OSError, ValueError):
-        return "fts"
+    return str(_user_config(ctx).get("hooks", {}).get("prompt_search", "fts"))
 
 
 def embedder_name(ctx: Ctx) -> str:
-    explicit = os.environ.get("KENNING_EMBEDDER")
-    if explicit:
-        return explicit
-    try:
-        import tomllib
-
-        with open(os.path.join(ctx.home, "config.toml"), "rb") as handle:
-            return str(tomllib.load(handle).get("embedder", "bundled"))
-    except (OSError, ValueError):
-        return "bundled"
+    return os.environ.get("KENNING_EMBEDDER") or str(_user_config(ctx).get("embedder",
+                                                                            "bundled"))
 
 
 def cosine_rows(ctx: Ctx, conn: sqlite3.Connection, prompt: str, now: datetime
