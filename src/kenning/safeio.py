@@ -1,0 +1,85 @@
+"""The one read path for files kenning reads from a repository or a home. Stdlib only.
+
+A repository is someone else's: a committed file may be a symlink (to `/dev/zero`, to a
+secret outside the project), a FIFO that blocks forever, or far larger than anything kenning
+writes. Every read goes through `read_bytes`: regular files only, opened without following a
+final symlink, and the size cap enforced while reading (a file that grows after `stat` is
+still cut off). A failure is a `FileProblemError` naming the file, which callers report and
+skip.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from .errors import FileProblemError
+
+_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(
+    os, "O_CLOEXEC", 0)
+
+
+def display(path: Path | str) -> str:
+    """A path as text that always encodes (a non-UTF-8 file name keeps `\\udcXX` escapes)."""
+    return str(path).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def read_bytes(path: Path | str, limit: int) -> bytes:
+    """The whole file, if it is a regular file of at most `limit` bytes."""
+    name = display(path)
+    # lstat first, so a symlink or a device is never even opened; the flags and the fstat
+    # below close the race with a file swapped in between.
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise FileProblemError(name, "file", f"unreadable ({exc.strerror})") from exc
+    if stat.S_ISLNK(mode):
+        raise FileProblemError(name, "file", "is a symlink; kenning reads regular files only")
+    if not stat.S_ISREG(mode):
+        raise FileProblemError(name, "file", "not a regular file")
+    try:
+        fd = os.open(path, _FLAGS)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise FileProblemError(name, "file", f"unreadable ({exc.strerror})") from exc
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise FileProblemError(name, "file", "not a regular file")
+        if info.st_size > limit:
+            raise FileProblemError(name, "file", f"larger than {limit} bytes")
+        chunks, total = [], 0
+        while total <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > limit:
+            raise FileProblemError(name, "file", f"larger than {limit} bytes")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise FileProblemError(name, "file", f"unreadable ({exc.strerror})") from exc
+    finally:
+        os.close(fd)
+
+
+def read_text(path: Path | str, limit: int) -> str:
+    """`read_bytes`, decoded as strict UTF-8."""
+    raw = read_bytes(path, limit)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FileProblemError(display(path), "file", "not UTF-8") from exc
+
+
+def is_regular(path: Path | str) -> bool:
+    """A regular file, not reached through a symlink (lstat: nothing is opened)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
