@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from .errors import FactFileError, FileProblemError
+from .errors import FactFileError, FileProblemError, KenningError
 from .ids import is_ulid
 from .lifecycle import to_hundredths
 from .records import KINDS, ORIGINS, STATUSES, Anchor, Fact, Source
@@ -258,6 +258,27 @@ def render_fact(fact: Fact) -> str:
         fact_to_mapping(fact), Dumper=_FactDumper, sort_keys=False, allow_unicode=True,
         default_flow_style=False, width=100,
     )
+
+
+def render_checked(fact: Fact) -> str:
+    """The one write path's check: the text `render_fact` gives, or a KenningError if the
+    reader would refuse it (over the size cap, not UTF-8, or a value out of range). Nothing
+    is written before this passes, so a write can never leave a file no command can read."""
+    raw = render_fact(fact)
+    try:
+        size = len(raw.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise KenningError("the fact holds bytes that are not UTF-8 text; nothing was "
+                           "written") from exc
+    if size > MAX_FILE_BYTES:
+        raise KenningError(f"the fact would be {size} bytes, over the {MAX_FILE_BYTES // 1024} "
+                           "KB a fact file may hold; shorten its text, rationale or tags "
+                           "(nothing was written)")
+    try:
+        parse_fact(raw, f"{fact.id}.yaml")
+    except FactFileError as exc:
+        raise KenningError(f"{exc.field}: {exc.problem}; nothing was written") from exc
+    return raw
 
 
 def read_fact_file(path: Path) -> Fact:

@@ -44,16 +44,37 @@ def load_yaml(raw: str) -> Any:
     return yaml.load(raw, Loader=_CLoader)  # noqa: S506 - libyaml's safe loader
 
 
+def _check_plain(value: Any) -> None:
+    """Every string encodes as UTF-8 (a `"\\udcff"` escape makes a lone surrogate that SQLite
+    refuses) and every integer fits SQLite's 64 bits. Raises ValueError."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            item.encode("utf-8")
+        elif isinstance(item, int) and not -(2**63) <= item < 2**63:
+            raise ValueError("an integer larger than 64 bits")
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
 def parse_yaml(raw: str, path: Path | str) -> Any:
     """`load_yaml`, with every failure turned into one problem for `path`."""
     try:
-        return load_yaml(raw)
+        data = load_yaml(raw)
+        _check_plain(data)
+        return data
     except yaml.YAMLError as exc:
         problem = "aliases are not allowed" if "aliases" in str(exc) else "invalid YAML"
         raise FileProblemError(display(path), "file",
                                f"{problem} ({exc.__class__.__name__})") from exc
     except RecursionError as exc:
         raise FileProblemError(display(path), "file", "nested too deeply") from exc
+    except UnicodeEncodeError as exc:
+        raise FileProblemError(display(path), "file", "holds text that is not UTF-8") from exc
     except (ValueError, OverflowError, TypeError, KeyError) as exc:
         raise FileProblemError(display(path), "file", f"bad value ({exc})"[:300]) from exc
 
