@@ -61,7 +61,10 @@ def _memory():
     from .memory import Memory
 
     project = _project()
-    return Memory(project, embedder_name=load_config(project).embedder, clock=_clock())
+    config = load_config(project)
+    for problem in config.problems:
+        click.echo(f"warning: {problem}", err=True)
+    return Memory(project, embedder_name=config.embedder, clock=_clock())
 
 
 def _synced(memory) -> None:
