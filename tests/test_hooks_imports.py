@@ -31,7 +31,8 @@ NEVER = {
     "safetensors",
 }
 
-CORE = {"kenning", "kenning.hookrunner", "kenning.hooks", "kenning.hooks.base"}
+CORE = {"kenning", "kenning.hookrunner", "kenning.hooks", "kenning.hooks.base",
+        "kenning.eventlog"}
 INJECTING = CORE | {
     "kenning.hooks.state",
     "kenning.hooks.inject",

@@ -343,12 +343,33 @@ def main(argv: list[str] | None = None) -> None:
         from .paths import current_project
 
         if not is_damaged(exc):
-            raise
+            _fail(_unwritable_message(exc))
         path = current_project(_project_option(argv)).index_path
         throw_away(path)
         click.echo(f"kenning: the index at {path} was damaged ({exc}); rebuilding it from "
                    "the fact files (`kenning index` re-indexes code)", err=True)
         _main(argv)
+
+
+def _fail(message: str) -> None:
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(1)
+
+
+def _unwritable_message(exc: BaseException) -> str:
+    """A full disk or a read-only place is said as such; the index and logs stay as they are."""
+    import errno
+
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC or "full" in str(exc):
+        return (f"the disk is full ({exc}); nothing was changed. Free some space and run the "
+                "command again")
+    if isinstance(exc, OSError) and exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        where = f" {exc.filename}" if exc.filename else ""
+        return (f"cannot write{where} ({exc.strerror}); make it writable or point "
+                "KENNING_HOME at a writable folder")
+    if isinstance(exc, OSError):
+        return f"{exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}"
+    return f"the index cannot be used ({exc}); check the disk and permissions of KENNING_HOME"
 
 
 def _project_option(argv: list[str] | None) -> str | None:
@@ -376,3 +397,5 @@ def _main(argv: list[str] | None) -> None:
     except KenningError as exc:
         click.echo(f"Error: {exc}", err=True)
         sys.exit(1)
+    except OSError as exc:  # a full disk, a read-only repository or KENNING_HOME
+        _fail(_unwritable_message(exc))

@@ -131,24 +131,12 @@ class Ctx:
 
 
 def append_line(path: str, record: dict) -> None:
-    """One JSON line in one `write` on an O_APPEND descriptor (same contract as eventlog)."""
-    record.setdefault("ts", now_iso())
-    data = (json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
-            + "\n").encode("utf-8")
-    if len(data) > 64 * 1024:
-        record = {k: (v[:2000] if isinstance(v, str) else v) for k, v in record.items()}
-        record["truncated"] = True
-        data = (json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
-                + "\n").encode("utf-8")
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    except FileNotFoundError:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    try:
-        os.write(fd, data)
-    finally:
-        os.close(fd)
+    """One JSON line, written whole (eventlog's contract: never torn, never glued)."""
+    from pathlib import Path
+
+    from ..eventlog import append
+
+    append(Path(path), record)
 
 
 def write_json(path: str, data: object) -> None:

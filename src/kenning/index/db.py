@@ -130,9 +130,9 @@ def _probe(path: Path) -> tuple[sqlite3.Connection | None, str]:
     except sqlite3.DatabaseError as exc:
         if conn is not None:
             conn.close()
-        if (getattr(exc, "sqlite_errorname", None) or "").startswith(
-                ("SQLITE_BUSY", "SQLITE_LOCKED")):
-            raise  # busy is not damaged: never throw a good index away
+        if not (is_damaged(exc) or str(exc).startswith("truncated")):
+            # busy, a full disk, a read-only file: not damaged, never throw a good index away
+            raise
         return None, "corrupt"
 
 
