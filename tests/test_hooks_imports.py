@@ -32,7 +32,7 @@ NEVER = {
 }
 
 CORE = {"kenning", "kenning.hookrunner", "kenning.hooks", "kenning.hooks.base",
-        "kenning.eventlog"}
+        "kenning.lines"}
 INJECTING = CORE | {
     "kenning.hooks.state",
     "kenning.hooks.inject",

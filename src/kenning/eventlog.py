@@ -1,19 +1,18 @@
 """Append-only JSON-lines logs under the project's local folder. Stdlib only (hooks use it).
 
-One `os.write` per line on an O_APPEND descriptor, so concurrent writers never interleave
-inside a line. A write cut short (a full disk) leaves a fragment without its newline: the next
-append starts with a newline, so the fragment stays a line of its own (which readers skip)
-and the new record is never glued to it.
+Lines are written whole by `lines.append_line` (never interleaved, never glued to a
+fragment a full disk left).
 """
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from .lines import append_line
 
 MAX_LINE_BYTES = 64 * 1024
 
@@ -30,26 +29,7 @@ def append(path: Path, record: dict[str, Any]) -> None:
         record = {k: (v[:2000] if isinstance(v, str) else v) for k, v in record.items()}
         record["truncated"] = True
         line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
-    data = (line + "\n").encode("utf-8")
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    except FileNotFoundError:
-        os.makedirs(path.parent, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    try:
-        write_line(fd, data)
-    finally:
-        os.close(fd)
-
-
-def write_line(fd: int, data: bytes) -> None:
-    """Append `data` (one line) whole, after a newline if the file ends in a fragment."""
-    size = os.fstat(fd).st_size
-    if size and os.pread(fd, 1, size - 1) != b"\n":
-        data = b"\n" + data
-    written = os.write(fd, data)
-    if written < len(data):  # a short write (full disk): end the fragment, report the loss
-        raise OSError(28, f"only {written} of {len(data)} bytes written (disk full?)")
+    append_line(str(path), (line + "\n").encode("utf-8"))
 
 
 def read_from(path: Path, offset: int = 0) -> tuple[list[dict[str, Any]], int]:

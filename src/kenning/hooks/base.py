@@ -13,6 +13,8 @@ import os
 import sys
 import time
 
+from .. import lines
+
 MCP_PREFIX = "mcp__plugin_kenning_kenning__"
 MCP_TOOLS = ("knowledge_search", "knowledge_add", "knowledge_forget", "code_search",
              "session_save", "session_recall")
@@ -131,12 +133,16 @@ class Ctx:
 
 
 def append_line(path: str, record: dict) -> None:
-    """One JSON line, written whole (eventlog's contract: never torn, never glued)."""
-    from pathlib import Path
-
-    from ..eventlog import append
-
-    append(Path(path), record)
+    """One JSON line, written whole (same contract as eventlog)."""
+    record.setdefault("ts", now_iso())
+    data = (json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
+            + "\n").encode("utf-8")
+    if len(data) > 64 * 1024:
+        record = {k: (v[:2000] if isinstance(v, str) else v) for k, v in record.items()}
+        record["truncated"] = True
+        data = (json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
+                + "\n").encode("utf-8")
+    lines.append_line(path, data)
 
 
 def write_json(path: str, data: object) -> None:
