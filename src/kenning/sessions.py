@@ -347,10 +347,13 @@ def session_save(
     return result
 
 
-def session_recall(project: Project, name: str | None = None) -> list[SavedSession]:
+def session_recall(project: Project, name: str | None = None,
+                   problems: list[str] | None = None) -> list[SavedSession]:
     """The named session, or the latest ones: every session saved within 72 hours of the
-    newest, newest first."""
-    records, _ = all_sessions(project)
+    newest, newest first. Files that could not be read are added to `problems`."""
+    records, found = all_sessions(project)
+    if problems is not None:
+        problems.extend(found)
     if name is not None:
         wanted = slug(name) or name
         for record in records:
