@@ -349,3 +349,64 @@ def test_a_session_alias_bomb_is_refused_without_expanding_it(kenning, repo):
     (sessions / "bomb.yaml").write_text(SESSION_BOMB, encoding="utf-8")
     run = run_bounded(cli_code("sessions"), repo)
     assert run.code == 0 and "aliases" in run.err, run.err[-2000:]
+
+
+# ---- item 12: the review queue re-reads the facts before each action --------------------------
+@pytest.fixture
+def contradiction(kenning, repo) -> tuple[str, str]:
+    assert kenning("init", "--no-move-facts").code == 0
+    a = json.loads(kenning("add", "Always use tabs for indentation in the Go code.",
+                           "--kind", "decision", "--json").out)["id"]
+    b = json.loads(kenning("add", "Never use tabs for indentation in the Go code.",
+                           "--kind", "decision", "--json").out)["id"]
+    assert {a, b} <= set(kenning("contradictions", "--json").out.replace('"', " ").split())
+    return a, b
+
+
+def _statuses(kenning, *ids: str) -> list[tuple[str, str | None]]:
+    out = []
+    for fid in ids:
+        text = kenning("show", fid).out
+        status = "active" if "status: active" in text else "superseded" \
+            if "status: superseded" in text else text
+        superseded_by = None
+        for line in text.splitlines():
+            if line.startswith("superseded_by:") and "null" not in line:
+                superseded_by = line.split(":", 1)[1].strip()
+        out.append((status, superseded_by))
+    return out
+
+
+def test_review_actions_on_a_fact_an_earlier_action_superseded_are_refused(kenning,
+                                                                           contradiction):
+    kept, rejected = contradiction
+    assert kenning("review", "keep", kept, rejected).code == 0
+    for args in (["merge", kept, rejected], ["merge", rejected, kept], ["accept", rejected],
+                 ["confirm", rejected], ["keep", rejected, kept]):
+        result = kenning("review", *args)
+        assert result.code == 1 and "no longer applies" in result.err, args
+        _one_error_line(result.err)
+    assert _statuses(kenning, kept, rejected) == [("active", None), ("superseded", kept)]
+
+
+def test_the_interactive_queue_skips_an_item_an_earlier_action_made_stale(kenning,
+                                                                          contradiction):
+    from kenning import review
+    from kenning.memory import Memory
+
+    kept, rejected = contradiction
+    memory = Memory(current_project(), embedder_name="fake")
+    try:
+        (item,) = [i for i in review.queue(memory) if i.kind == "contradiction"]
+        assert review.still_applies(memory, item)
+        review.apply(memory, "keep", [kept, rejected])
+        assert not review.still_applies(memory, item)
+    finally:
+        memory.close()
+
+
+def test_a_restored_fact_is_never_both_active_and_superseded(kenning, contradiction):
+    kept, rejected = contradiction
+    assert kenning("review", "keep", kept, rejected).code == 0
+    assert kenning("restore", rejected).code == 0
+    assert _statuses(kenning, rejected) == [("active", None)]

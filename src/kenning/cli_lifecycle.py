@@ -134,6 +134,10 @@ def _interactive(memory, items) -> None:
         return
     done = 0
     for n, item in enumerate(items, 1):
+        if not lib.still_applies(memory, item):
+            click.echo(f"\n[{n}/{len(items)}] {item.kind}: no longer applies (an earlier "
+                       "action changed one of its facts); skipped")
+            continue
         click.echo(f"\n[{n}/{len(items)}] {item.kind}: {item.detail}")
         for fid, text in zip(item.ids, item.texts, strict=True):
             click.echo(f"  {fid}  {text}")

@@ -179,6 +179,9 @@ class FactStore:
                 f"{stored.path} uses format {stored.fact.format}; upgrade kenning to change it"
             )
         updated = dataclasses.replace(stored.fact, **changes)  # type: ignore[arg-type]
+        if updated.status in ("active", "archived") and updated.superseded_by:
+            # never active and superseded at once: a restored fact drops the old pointer
+            updated = dataclasses.replace(updated, superseded_by=None)
         write_atomic(stored.path, render_checked(updated))
         return updated
 
