@@ -410,3 +410,51 @@ def test_a_restored_fact_is_never_both_active_and_superseded(kenning, contradict
     assert kenning("review", "keep", kept, rejected).code == 0
     assert kenning("restore", rejected).code == 0
     assert _statuses(kenning, rejected) == [("active", None)]
+
+
+# ---- item 13: the smaller ones ----------------------------------------------------------------
+def test_after_a_rebuild_an_empty_code_index_is_said_so(kenning, repo):
+    (repo / "app.py").write_text("def quokka_handler():\n    return 1\n", "utf-8")
+    assert kenning("index").code == 0
+    rebuilt = kenning("rebuild")
+    assert rebuilt.code == 0 and "kenning index" in rebuilt.err
+    result = kenning("search", "quokka_handler", "--type", "code")
+    assert result.code == 0 and "code index is empty" in result.out
+
+
+def test_index_full_with_nothing_changed_says_the_files_are_unchanged(kenning, repo):
+    (repo / "app.py").write_text("def quokka_handler():\n    return 1\n", "utf-8")
+    assert kenning("index").code == 0
+    result = kenning("index", "--full")
+    assert result.code == 0 and "unchanged" in result.out
+
+
+def test_an_empty_search_is_an_error_and_not_a_knowledge_gap(kenning, repo):
+    result = kenning("search", "")
+    assert result.code == 1
+    _one_error_line(result.err)
+    events = current_project().local_dir / "events.jsonl"
+    assert not [r for r in eventlog.iter_records(events) if r.get("type") == "search"]
+
+
+def test_a_lower_case_fact_id_names_the_same_fact(project, kenning):
+    fid = project["good"]
+    assert kenning("show", fid.lower()).code == 0
+    assert kenning("confirm", fid.lower()).code == 0
+    assert kenning("review", "accept", fid.lower()).code == 0
+    assert kenning("show", fid).code == 0
+
+
+@pytest.mark.parametrize("command", [["report", "-o"], ["export", "-o"]])
+def test_an_output_in_a_missing_folder_is_refused_not_created(project, kenning, tmp_path,
+                                                               command):
+    target = tmp_path / "no" / "such" / "folder" / "out.html"
+    result = kenning(*command, str(target))
+    assert result.code == 1
+    _one_error_line(result.err)
+    assert not (tmp_path / "no").exists()
+
+
+def test_the_index_is_private_like_the_other_local_files(project):
+    mode = current_project().index_path.stat().st_mode & 0o777
+    assert mode == 0o600, oct(mode)

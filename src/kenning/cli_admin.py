@@ -73,6 +73,7 @@ def rebuild() -> None:
     for problem in report.problems:
         click.echo(f"skipped {problem}", err=True)
     click.echo(f"indexed {report.added} facts, {len(report.problems)} files skipped")
+    click.echo("the code index starts empty: `kenning index` re-indexes the code", err=True)
 
 
 @click.command()
@@ -124,8 +125,10 @@ def index(path, full, files, background, time_limit, as_json) -> None:
     if as_json:
         click.echo(json.dumps(asdict(report)))
         return
+    unchanged = report.scanned - report.indexed - report.skipped
     click.echo(f"indexed {report.indexed} files ({report.chunks} chunks), removed "
-               f"{report.removed}, skipped {report.skipped} binaries")
+               f"{report.removed}, skipped {report.skipped} binaries"
+               + (f", {unchanged} unchanged" if unchanged > 0 else ""))
     if report.stopped_early:
         click.echo(f"stopped at the time limit; {report.remaining} files left for next run")
 
