@@ -458,3 +458,17 @@ def test_an_output_in_a_missing_folder_is_refused_not_created(project, kenning, 
 def test_the_index_is_private_like_the_other_local_files(project):
     mode = current_project().index_path.stat().st_mode & 0o777
     assert mode == 0o600, oct(mode)
+
+
+def test_doctor_names_a_bad_fact_file_a_bad_session_and_a_bad_config(project, kenning):
+    repo = project["repo"]
+    (repo / ".kenning" / "facts" / "01ARZ3NDEKTSV4RRFFQ69G5FAV.yaml").write_text(
+        "format: 1\nid: 01ARZ3NDEKTSV4RRFFQ69G5FAV\ncreated: 2024-13-01T00:00:00Z\n", "utf-8")
+    sessions = repo / ".kenning" / "sessions"
+    sessions.mkdir(exist_ok=True)
+    (sessions / "zero.yaml").symlink_to("/dev/zero")
+    (repo / ".kenning" / "config.toml").write_text('index = "x"\n', "utf-8")
+    result = kenning("doctor")
+    assert result.code == 1
+    for name in ("fact files", "saved sessions", "config"):
+        assert f"FAIL {name}" in result.out, name
