@@ -472,3 +472,34 @@ def test_doctor_names_a_bad_fact_file_a_bad_session_and_a_bad_config(project, ke
     assert result.code == 1
     for name in ("fact files", "saved sessions", "config"):
         assert f"FAIL {name}" in result.out, name
+
+
+# ---- the read path for logs and transcripts -----------------------------------------------------
+@pytest.mark.parametrize("make", ["fifo", "zero"])
+def test_a_transcript_that_is_a_fifo_or_a_link_to_dev_zero_is_one_error_line(repo, tmp_path,
+                                                                             make):
+    from hostile import cli_code, run_bounded
+
+    transcript = tmp_path / "session.jsonl"
+    if make == "fifo":
+        os.mkfifo(transcript)
+    else:
+        transcript.symlink_to("/dev/zero")
+    run = run_bounded(cli_code("extract", str(transcript)), repo)
+    assert run.code == 1 and "Traceback" not in run.err, run.err[-2000:]
+    _one_error_line(run.err)
+
+
+def test_a_local_log_linked_to_dev_zero_is_never_read(kenning, repo):
+    from hostile import cli_code, run_bounded
+
+    assert kenning("init", "--no-move-facts").code == 0
+    assert kenning("add", "Builds run through the quokka wrapper.").code == 0
+    local = current_project().local_dir
+    for name in ("events.jsonl", "injections.jsonl"):
+        (local / name).unlink(missing_ok=True)
+        (local / name).symlink_to("/dev/zero")
+    for args in (["search", "quokka wrapper"], ["trace"], ["analyze"], ["rebuild"]):
+        run = run_bounded(cli_code(*args), repo)
+        assert run.code in (0, 1) and "Traceback" not in run.err, (args, run.err[-2000:])
+        assert Path("/dev/zero") not in run.opened, args

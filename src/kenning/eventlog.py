@@ -12,7 +12,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from .errors import FileProblemError
 from .lines import append_line
+from .safeio import open_regular
 
 MAX_LINE_BYTES = 64 * 1024
 
@@ -38,10 +40,10 @@ def read_from(path: Path, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
     A trailing line without its newline is still being written: left for the next read.
     """
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             handle.seek(offset)
             data = handle.read()
-    except FileNotFoundError:
+    except (FileNotFoundError, FileProblemError):
         return [], 0
     end = data.rfind(b"\n") + 1
     records = list(_parse_lines(data[:end]))
@@ -50,11 +52,17 @@ def read_from(path: Path, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
 
 def iter_records(path: Path) -> Iterator[dict[str, Any]]:
     try:
-        with path.open("rb") as handle:
-            for raw in handle:
-                yield from _parse_lines(raw)
-    except FileNotFoundError:
+        handle = open_regular(path)
+    except (FileNotFoundError, FileProblemError):
         return
+    with handle:
+        while raw := handle.readline(MAX_LINE_BYTES + 1):
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                # longer than any line kenning writes: skip the rest of it, a piece at a time
+                while (rest := handle.readline(MAX_LINE_BYTES)) and not rest.endswith(b"\n"):
+                    pass
+                continue
+            yield from _parse_lines(raw)
 
 
 def _parse_lines(data: bytes) -> Iterator[dict[str, Any]]:

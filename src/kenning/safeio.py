@@ -5,11 +5,12 @@ secret outside the project), a FIFO that blocks forever, or far larger than anyt
 writes. Every read goes through `read_bytes`: regular files only, opened without following a
 final symlink, and the size cap enforced while reading (a file that grows after `stat` is
 still cut off). A failure is a `FileProblemError` naming the file, which callers report and
-skip.
+skip. `open_regular` is the same check for files read in pieces (logs, transcripts).
 """
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 from pathlib import Path
@@ -25,11 +26,11 @@ def display(path: Path | str) -> str:
     return str(path).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def read_bytes(path: Path | str, limit: int) -> bytes:
-    """The whole file, if it is a regular file of at most `limit` bytes."""
+def open_regular(path: Path | str) -> io.BufferedReader:
+    """A regular file opened for binary reading, for files read in pieces (logs, transcripts)
+    where a whole-file cap does not fit; the caller bounds what it reads. Raises
+    FileNotFoundError when missing, FileProblemError for a symlink, a FIFO, a device."""
     name = display(path)
-    # lstat first, so a symlink or a device is never even opened; the flags and the fstat
-    # below close the race with a file swapped in between.
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
@@ -46,26 +47,23 @@ def read_bytes(path: Path | str, limit: int) -> bytes:
         raise
     except OSError as exc:
         raise FileProblemError(name, "file", f"unreadable ({exc.strerror})") from exc
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise FileProblemError(name, "file", "not a regular file")
-        if info.st_size > limit:
-            raise FileProblemError(name, "file", f"larger than {limit} bytes")
-        chunks, total = [], 0
-        while total <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > limit:
-            raise FileProblemError(name, "file", f"larger than {limit} bytes")
-        return b"".join(chunks)
-    except OSError as exc:
-        raise FileProblemError(name, "file", f"unreadable ({exc.strerror})") from exc
-    finally:
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
+        raise FileProblemError(name, "file", "not a regular file")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")  # type: ignore[return-value]
+
+
+def read_bytes(path: Path | str, limit: int) -> bytes:
+    """The whole file, if it is a regular file of at most `limit` bytes."""
+    with open_regular(path) as handle:
+        try:
+            data = handle.read(limit + 1)
+        except OSError as exc:
+            raise FileProblemError(display(path), "file", f"unreadable ({exc.strerror})") from exc
+    if len(data) > limit:
+        raise FileProblemError(display(path), "file", f"larger than {limit} bytes")
+    return data
 
 
 def read_text(path: Path | str, limit: int) -> str:
@@ -75,11 +73,3 @@ def read_text(path: Path | str, limit: int) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise FileProblemError(display(path), "file", "not UTF-8") from exc
-
-
-def is_regular(path: Path | str) -> bool:
-    """A regular file, not reached through a symlink (lstat: nothing is opened)."""
-    try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
-    except OSError:
-        return False
