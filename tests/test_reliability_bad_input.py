@@ -234,6 +234,35 @@ def test_a_read_only_home_is_one_error_line_and_the_index_is_kept(repo, small_di
     assert _index_facts(index) == [fid]
 
 
+@pytest.mark.parametrize("state", ["full", "read-only"])
+def test_a_full_or_read_only_repository_is_one_error_line(small_disk, monkeypatch, state):
+    from conftest import init_repo
+
+    repo = init_repo(small_disk / "repo")
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(repo))
+    assert _cli("init", "--no-move-facts", cwd=repo).returncode == 0
+    assert _cli("add", "Builds run through the quokka wrapper.", cwd=repo).returncode == 0
+    before = sorted(p.name for p in (repo / ".kenning" / "facts").iterdir())
+    if state == "full":
+        _fill(small_disk)
+    else:
+        subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    try:
+        for args in (["add", "A second fact about the wombat release train."],
+                     ["save", "--no-llm"], ["forget", before[0][:-5]]):
+            result = subprocess.run([sys.executable, "-m", "kenning", *args], cwd=repo,
+                                    input="summary: A session on a full disk.\n",
+                                    capture_output=True, text=True, timeout=120)
+            assert "Traceback" not in result.stderr, (args, result.stderr)
+            assert result.returncode == 1, (args, result.stdout)
+            _one_error_line(result.stderr)
+    finally:
+        if state != "full":
+            subprocess.run(["mount", "-o", "remount,rw", str(small_disk)], check=True)
+    assert sorted(p.name for p in (repo / ".kenning" / "facts").iterdir()) == before
+
+
 def test_a_torn_event_line_is_never_glued_to_the_next_record(tmp_path):
     log = tmp_path / "local" / "events.jsonl"
     eventlog.append(log, {"type": "read", "n": 1})
