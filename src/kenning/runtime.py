@@ -192,6 +192,7 @@ def install(data: str | None = None, root: str | None = None, python: str | None
     if fd is None:
         return "busy"
     try:
+        os.utime(lock_path)  # its mtime tells callers when this install started
         python = python or sys.executable
         want = wanted_stamp(root)
         if read_stamp(data) == want and os.path.exists(venv_python(data)):
@@ -226,45 +227,3 @@ def install(data: str | None = None, root: str | None = None, python: str | None
         return "ready"
     finally:
         _unlock(lock_path, fd)
-
-
-def wait_ready(timeout: float, root: str | None = None) -> str:
-    """Poll until the venv is ready (or the time is up); returns the last state."""
-    deadline = time.monotonic() + timeout
-    current = state(root=root)
-    while current in ("installing", "missing", "stale") and time.monotonic() < deadline:
-        time.sleep(0.5)
-        current = state(root=root)
-    return current
-
-
-def launch_mcp() -> None:
-    """`hooks/run mcp`: wait (bounded) for the plugin's runtime, then serve on stdio.
-
-    Exits 1 with a one-line reason when the dependencies are still missing after the wait.
-    """
-    import site
-
-    site.main()  # the launcher runs Python with -S; the server needs site-packages
-    current = state()
-    if current in ("missing", "stale", "installing"):
-        ensure_started()
-        current = wait_ready(float(os.environ.get("KENNING_MCP_WAIT", "60")))
-        data = data_dir()
-        if current == "ready" and data and (
-                os.path.realpath(sys.executable) != os.path.realpath(venv_python(data))):
-            python = venv_python(data)
-            os.execv(python, [python, "-I", "-c", _MCP_RUNNER,
-                              os.path.join(plugin_root(), "src")])
-    try:
-        from .mcp_server import serve
-    except ImportError as exc:
-        print(f"kenning: MCP server unavailable ({exc}); the plugin's dependencies are not "
-              f"installed (runtime {current}); run install.sh or start a new session",
-              file=sys.stderr)
-        sys.exit(1)
-    serve()
-
-
-_MCP_RUNNER = ("import sys; sys.path.insert(0, sys.argv[1]); "
-               "from kenning.mcp_server import serve; serve()")
