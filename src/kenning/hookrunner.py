@@ -33,6 +33,11 @@ def main(argv: list[str]) -> None:
 
         serve()
         return
+    if argv[:1] == ["cli"]:
+        from .runtime import launch_cli
+
+        launch_cli(argv[1:])
+        return
     if argv[:1] == ["catchup"]:
         from .hooks.catchup import main as catchup
 

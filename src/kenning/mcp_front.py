@@ -173,16 +173,10 @@ def initialize_result(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def still_installing() -> str:
-    data = runtime.data_dir() or ""
-    log = os.path.join(data, runtime.LOG_NAME)
-    try:
-        elapsed = time.time() - os.path.getmtime(os.path.join(data, runtime.LOCK_NAME))
-        since = f"started {int(elapsed)} s ago"
-    except OSError:
-        since = "starting now"
-    return (f"kenning is installing its dependencies, once, for this plugin ({since}; it "
-            f"usually takes under a minute; progress in {log}). Retry this tool call in about "
-            "30 seconds. The project's facts are already in this session's context.")
+    return (f"kenning is installing its dependencies, once, for this plugin "
+            f"({runtime.install_progress()}; it usually takes under a minute). Retry this tool "
+            "call in about 30 seconds. The project's facts are already in this session's "
+            "context.")
 
 
 def _line(message: dict[str, Any]) -> bytes:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -28,7 +29,25 @@ def plugin_root() -> str:
 
 
 def data_dir() -> str | None:
-    return os.environ.get("CLAUDE_PLUGIN_DATA") or None
+    """The plugin's data folder: Claude Code names it to hooks and the MCP server; SessionStart
+    exports it to the Bash tool as KENNING_PLUGIN_DATA; a user's shell finds it beside the
+    marketplace install this code runs from."""
+    for name in ("CLAUDE_PLUGIN_DATA", "KENNING_PLUGIN_DATA"):
+        if os.environ.get(name):
+            return os.environ[name]
+    return installed_data_dir(plugin_root())
+
+
+def installed_data_dir(root: str) -> str | None:
+    """`<config>/plugins/cache/<marketplace>/<plugin>/<version>` keeps its data in
+    `<config>/plugins/data/<plugin>-<marketplace>` (names with other characters than
+    letters, digits, `_` and `-` get `-`), when that folder exists."""
+    parts = os.path.normpath(root).split(os.sep)
+    if len(parts) < 6 or parts[-5:-3] != ["plugins", "cache"]:
+        return None
+    market, plugin = (re.sub(r"[^A-Za-z0-9_-]", "-", p) for p in parts[-3:-1])
+    path = os.path.join(os.sep.join(parts[:-4]), "data", f"{plugin}-{market}")
+    return path if os.path.isdir(path) else None
 
 
 def _bin(venv: str, name: str) -> str:
@@ -227,3 +246,37 @@ def install(data: str | None = None, root: str | None = None, python: str | None
         return "ready"
     finally:
         _unlock(lock_path, fd)
+
+
+def install_progress(data: str | None = None) -> str:
+    """'started N s ago; progress in LOG', for messages while the install runs."""
+    data = data or data_dir() or ""
+    log = os.path.join(data, LOG_NAME)
+    try:
+        elapsed = time.time() - os.path.getmtime(os.path.join(data, LOCK_NAME))
+        return f"started {int(elapsed)} s ago; progress in {log}"
+    except OSError:
+        return f"starting now; progress in {log}"
+
+
+def launch_cli(args: list[str]) -> None:
+    """`bin/kenning ARGS`: run the CLI with the runtime's interpreter, or say why not."""
+    current = state()
+    if current in ("missing", "stale") and ensure_started():
+        current = "installing"
+    if current in ("installing", "missing", "stale"):
+        sys.stderr.write(f"kenning: still installing its dependencies, once, for the plugin "
+                         f"({install_progress()}); try again in a minute\n")
+        sys.exit(1)
+    if current == "unmanaged":
+        sys.stderr.write("kenning: not installed yet: start a Claude Code session with the "
+                         "kenning plugin enabled (it installs itself), or run "
+                         f"{os.path.join(plugin_root(), 'install.sh')}\n")
+        sys.exit(1)
+    python = best_python()
+    os.execv(python, [python, "-I", "-c", _CLI_RUNNER, os.path.join(plugin_root(), "src"),
+                      *args])
+
+
+_CLI_RUNNER = ("import sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = 'kenning'; "
+               "from kenning.cli import main; main()")

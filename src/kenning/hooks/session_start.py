@@ -186,12 +186,25 @@ def handle(ctx: Ctx) -> str | None:
         if text:
             state["chars"] += len(text)
             state["facts"].extend(i for i in ids if i not in state["facts"])
+    export_for_bash()
     _spawn_background(ctx)
     if not text:
         return None
     injectlog.record(ctx.local_dir, session=ctx.session, event="SessionStart", facts=ids,
                      chars=len(text), detail=source)
     return output("SessionStart", text)
+
+
+def export_for_bash() -> None:
+    """Tell the Bash tool (which gets no CLAUDE_PLUGIN_DATA) where the plugin's runtime is, so
+    `bin/kenning` finds it: Claude Code sources the lines SessionStart appends to
+    $CLAUDE_ENV_FILE before each Bash command of the session."""
+    env_file, data = os.environ.get("CLAUDE_ENV_FILE"), os.environ.get("CLAUDE_PLUGIN_DATA")
+    if not env_file or not data:
+        return
+    quoted = "'" + data.replace("'", "'\\''") + "'"
+    with open(env_file, "a", encoding="utf-8") as handle:
+        handle.write(f"export KENNING_PLUGIN_DATA={quoted}\n")
 
 
 def _spawn_background(ctx: Ctx) -> None:
