@@ -148,6 +148,11 @@ def handle(ctx: Ctx) -> str | None:
             rows = factdb.active_facts(conn, now)
         finally:
             conn.close()
+    if not rows and ctx.initialised:
+        # A fresh clone: the fact files are there, the index is not built yet.
+        from .factfiles import active_facts
+
+        rows = active_facts(os.path.join(ctx.root, ".kenning", "facts"), now)
     from ..lifecycle import ARCHIVE_BELOW
 
     decayed = sum(1 for r in rows if r.current < ARCHIVE_BELOW)
