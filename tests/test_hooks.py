@@ -389,9 +389,12 @@ def test_python_too_old_exits_0_silently_and_logs(isolated, tmp_path):
         "post-tool-use", payload("post_tool_use_read", isolated), env={"KENNING_PYTHON": str(fake)}
     )
     assert result.returncode == 0 and result.stdout == ""
-    log = Path(os.environ["KENNING_HOME"]) / "errors.log"
-    assert "too old" in log.read_text(encoding="utf-8")
     assert events(isolated) == []
+    start = run_hook("session-start", payload("session_start", isolated),
+                     env={"KENNING_PYTHON": str(fake)})
+    assert start.returncode == 0 and "needs Python 3.11 or newer" in start.stdout
+    log = Path(os.environ["KENNING_HOME"]) / "errors.log"
+    assert "needs Python 3.11" in log.read_text(encoding="utf-8")
 
 
 def test_disabled_by_environment(repo, seeded):

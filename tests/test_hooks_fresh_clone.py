@@ -8,14 +8,13 @@ import shutil
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kenning.facts import FactStore, scan
 from kenning.factfile import render_fact
+from kenning.facts import FactStore, scan
 from kenning.hooks import factfiles
 from kenning.hooks.factdb import now_utc
 from kenning.paths import current_project
 from kenning.projectinit import init_project
 from kenning.records import Anchor
-
 from test_hooks import context_of, payload, run_hook
 
 TEXTS = [
