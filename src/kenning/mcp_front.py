@@ -112,7 +112,7 @@ class Front:
             current = runtime.state()
             while current in ("installing", "missing", "stale"):
                 if current != "installing":
-                    runtime.ensure_started()
+                    runtime.ensure_started(project=os.environ.get("CLAUDE_PROJECT_DIR"))
                 time.sleep(POLL_S)
                 current = runtime.state()
             python = runtime.best_python()

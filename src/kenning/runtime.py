@@ -176,20 +176,43 @@ def best_python(root: str | None = None) -> str:
     return dev_python(root) or sys.executable
 
 
-def ensure_started(root: str | None = None) -> bool:
-    """Start the detached install when the venv is missing or stale; True if started."""
+def ensure_started(root: str | None = None, project: str | None = None,
+                   session: str | None = None) -> bool:
+    """Start the detached install when the venv is missing or stale; True if started.
+
+    Once it is ready, the install runs the catch-up for `project` (index, extraction of
+    marked sessions but `session`), the work that waited for the dependencies."""
     data = data_dir()
     if not data or state(data, root) not in ("missing", "stale"):
         return False
     from .hooks.base import spawn_detached
 
+    src = os.path.join(root or plugin_root(), "src")
     return spawn_detached(
-        [sys.executable, "-I", "-c", _RUNNER, os.path.join(root or plugin_root(), "src")],
+        [sys.executable, "-I", "-c", _RUNNER, src, project or "", session or ""],
         log_path=os.path.join(data, LOG_NAME))
 
 
 _RUNNER = ("import sys; sys.path.insert(0, sys.argv[1]); "
-           "from kenning.runtime import install; install()")
+           "from kenning.runtime import install_then_catch_up; "
+           "install_then_catch_up(*sys.argv[1:])")
+_CATCHUP_RUNNER = ("import sys; sys.path.insert(0, sys.argv.pop(1)); "
+                   "from kenning.hooks.catchup import main; main(sys.argv[1:])")
+
+
+def install_then_catch_up(src: str, project: str, session: str) -> None:
+    started = time.monotonic()
+    result = install()
+    print(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} install {result} after "
+          f"{time.monotonic() - started:.1f} s", flush=True)
+    if result == "failed":
+        from .hookrunner import log_error
+
+        log_error(None, "plugin install",
+                  RuntimeError(f"pip failed; see {os.path.join(data_dir() or '', LOG_NAME)}"))
+    data = data_dir()
+    if result == "ready" and project and data:
+        _run([venv_python(data), "-I", "-c", _CATCHUP_RUNNER, src, project, session])
 
 Runner = Callable[[list[str]], int]
 

@@ -218,7 +218,7 @@ def _spawn_background(ctx: Ctx) -> None:
 
     current = runtime.state()
     if current in ("missing", "stale"):
-        runtime.ensure_started()
+        runtime.ensure_started(project=ctx.root, session=ctx.session)
         return
     if current == "installing":
         return
