@@ -18,6 +18,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -172,11 +173,9 @@ def first_day(world: dict) -> dict:
     user = User(world["root"], "ada", world["plugin"])
     project = new_project(world["root"] / "proj")
     script = [
-        [tool_use(TOOL + "knowledge_add", {"text": FACT, "kind": "codebase",
-                                           "about": ["hello.py"]})],
+        [tool_use(TOOL + "knowledge_add", {"text": FACT, "kind": "codebase"})],
         [tool_use("Bash", {"command": WAIT_INSTALLED, "timeout": 300000})],
-        [tool_use(TOOL + "knowledge_add", {"text": FACT, "kind": "codebase",
-                                           "about": ["hello.py"]})],
+        [tool_use(TOOL + "knowledge_add", {"text": FACT, "kind": "codebase"})],
         [text("All set.")],
     ]
     started = time.monotonic()
@@ -206,3 +205,103 @@ def test_session_1_has_its_tools_from_the_start_and_kenning_in_the_bash_tool(fir
     assert (user.data / "venv" / ".kenning-stamp").exists()
     print(f"\nsession 1 took {first_day['seconds']:.1f} s; install log:\n"
           + (user.data / "install.log").read_text(encoding="utf-8")[-600:])
+
+
+def test_session_2_injects_and_finds_the_fact_and_no_server_is_failed(first_day):
+    user, project = first_day["user"], first_day["project"]
+    script = [[tool_use(TOOL + "knowledge_search", {"query": "greeting script hello.py"})],
+              [text("Found it.")]]
+    with MockAPI(script) as api:
+        events, output, log = user.session(api, project, "How is the greeting run?",
+                                           "--allowedTools", f"{TOOL}*")
+    first_day["log2"] = log
+    statuses = mcp_status(events)
+    assert statuses.get("plugin:kenning:kenning") == "connected", statuses
+    assert "failed" not in statuses.values(), statuses
+    requests = api.main_requests()
+    assert FACT in request_text(requests[0])  # the SessionStart block
+    found = tool_results(requests[1])[-1]
+    assert FACT in found, found
+    assert_hooks_clean(events, output)
+
+
+def test_the_remember_skill_writes_a_fact_file(first_day):
+    user, project = first_day["user"], first_day["project"]
+    script = [[tool_use("Bash", {"command": f'kenning add --origin user --kind decision '
+                                            f'"{REMEMBERED}"'})],
+              [text("Remembered.")]]
+    with MockAPI(script) as api:
+        events, output, _ = user.session(api, project, f"/kenning:remember {REMEMBERED}")
+    first = request_text(api.main_requests()[0])
+    assert "The user wants this remembered as a project fact" in first
+    facts = [p for p in (project / ".kenning" / "facts").glob("*.yaml")
+             if REMEMBERED in p.read_text(encoding="utf-8")]
+    assert len(facts) == 1 and "origin: user" in facts[0].read_text(encoding="utf-8")
+    assert_hooks_clean(events, output)
+
+
+def test_a_teammates_clone_lists_the_committed_facts_and_merges_fact_tags(first_day, world):
+    project = first_day["project"]
+    git(project, "add", ".kenning")
+    git(project, "-c", "user.name=Ada", "-c", "user.email=ada@example.com", "commit", "-qm",
+        "kenning facts")
+    clone = world["root"] / "teammate-clone"
+    git(world["root"], "clone", "-q", str(project), str(clone))
+    mate = User(world["root"], "bob", world["plugin"])
+    # the same machine's install, reused: the test pays for one dependency install
+    mate.data.parent.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(mate.data, ignore_errors=True)
+    mate.data.symlink_to(first_day["user"].data)
+    with MockAPI([[text("Hello.")]]) as api:
+        events, output, _ = mate.session(api, clone, "What do we know?")
+    first = request_text(api.main_requests()[0])
+    assert REMEMBERED in first, first[:3000]
+    assert_hooks_clean(events, output)
+    # the catch-up registers the merge driver in the clone (no `kenning init` needed)
+    assert wait_for(lambda: subprocess.run(
+        ["git", "config", "--get", "merge.kenning-fact.driver"], cwd=clone,
+        capture_output=True).returncode == 0), "merge driver not registered"
+    fact = next(p for p in (clone / ".kenning" / "facts").glob("*.yaml")
+                if REMEMBERED in p.read_text(encoding="utf-8"))
+    base = fact.read_text(encoding="utf-8")
+    assert "tags: []" in base
+    for branch, tag in (("a", "release"), ("b", "docs")):
+        git(clone, "checkout", "-q", "-b", branch, "main")
+        fact.write_text(base.replace("tags: []", f"tags: [{tag}]"), encoding="utf-8")
+        git(clone, "commit", "-qam", tag)
+    git(clone, "checkout", "-q", "a")
+    merged = subprocess.run(["git", "merge", "--no-edit", "b"], cwd=clone, env=mate.env,
+                            capture_output=True, text=True)
+    assert merged.returncode == 0, merged.stdout + merged.stderr
+    assert "tags: [docs, release]" in fact.read_text(encoding="utf-8") or \
+        "tags: [release, docs]" in fact.read_text(encoding="utf-8")
+
+
+def test_an_old_python3_first_on_path_is_told_what_to_install(world, tmp_path):
+    # PATH: every tool of the machine except its Pythons, and a python3 that is 3.9
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        if not folder or not os.path.isdir(folder) or "pyenv" in folder:
+            continue
+        for entry in os.scandir(folder):
+            if entry.name.startswith("python") or (tools / entry.name).exists():
+                continue
+            if entry.is_file() and os.access(entry.path, os.X_OK):
+                (tools / entry.name).symlink_to(entry.path)
+    fake = tmp_path / "fake_old.py"
+    fake.write_text("import sys\nargs = sys.argv[1:]\ncode = args[args.index('-c') + 1]\n"
+                    "sys.argv = ['-c'] + args[args.index('-c') + 2:]\n"
+                    "sys.version_info = (3, 9, 18, 'final', 0)\n"
+                    "exec(compile(code, '<string>', 'exec'))\n", encoding="utf-8")
+    real = os.path.realpath(sys.executable)
+    (tools / "python3").write_text(f'#!/bin/sh\nexec {real} {fake} "$@"\n', encoding="utf-8")
+    (tools / "python3").chmod(0o755)
+    user = User(world["root"], "old", world["plugin"], path=str(tools))
+    project = new_project(world["root"] / "old-proj")
+    with MockAPI([[text("Hi.")]]) as api:
+        events, output, _ = user.session(api, project, "Hello")
+    first = request_text(api.main_requests()[0])
+    assert "needs Python 3.11 or newer" in first and "Python 3.9" in first, first[:3000]
+    assert_hooks_clean(events, output)
+    assert not (user.data / "venv").exists()
