@@ -100,7 +100,12 @@ def test_runtime_stamp_tracks_requirements_plugin_version_and_python(tmp_path, m
     assert runtime.state(str(data)) == "ready"
     stamp = json.loads(runtime.wanted_stamp())
     assert stamp["plugin"] == load(".claude-plugin/plugin.json")["version"]
-    assert any(r.startswith("mcp") for r in stamp["requirements"])
+    assert stamp["python"] == f"{sys.version_info[0]}.{sys.version_info[1]}"
+    changed = tmp_path / "plugin"
+    changed.mkdir()
+    (changed / "pyproject.toml").write_text("[project]\ndependencies = ['mcp']\n",
+                                            encoding="utf-8")
+    assert json.loads(runtime.wanted_stamp(str(changed)))["pyproject"] != stamp["pyproject"]
     stale = dict(stamp, plugin="0.0.0")
     (data / "venv" / runtime.STAMP_NAME).write_text(json.dumps(stale, sort_keys=True),
                                                     encoding="utf-8")

@@ -88,10 +88,18 @@ def plugin_version(root: str | None = None) -> str:
 
 
 def wanted_stamp(root: str | None = None, python_version: tuple[int, int] | None = None) -> str:
+    """What the venv's stamp must say: the plugin version, the Python it was made with, and
+    a checksum of pyproject.toml (its dependencies), cheap enough for every SessionStart."""
+    import zlib
+
     major, minor = python_version or sys.version_info[:2]
-    return json.dumps({"requirements": sorted(requirements(root)),
-                       "plugin": plugin_version(root), "python": f"{major}.{minor}"},
-                      sort_keys=True)
+    try:
+        with open(os.path.join(root or plugin_root(), "pyproject.toml"), "rb") as handle:
+            source = f"{zlib.crc32(handle.read()):08x}"
+    except OSError:
+        source = "none"
+    return json.dumps({"pyproject": source, "plugin": plugin_version(root),
+                       "python": f"{major}.{minor}"}, sort_keys=True)
 
 
 def read_stamp(data: str) -> str | None:
@@ -167,11 +175,11 @@ def _stamp_python(stamp: str) -> tuple[int, int] | None:
         return None
 
 
-def best_python(root: str | None = None) -> str:
+def best_python(root: str | None = None, current: str | None = None) -> str:
     """The interpreter with dependencies: the plugin venv when ready, the checkout's, else
-    the current one."""
+    the current one. `current`: the state, when the caller has just read it."""
     data = data_dir()
-    if data and state(data, root) == "ready":
+    if data and (current or state(data, root)) == "ready":
         return venv_python(data)
     return dev_python(root) or sys.executable
 

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from .mock_api import MockAPI, request_text, text, tool_use
-from .test_claude_code import CLAUDE, git, kenning_processes
+from .test_claude_code import CLAUDE, git
 
 pytestmark = pytest.mark.e2e
 
