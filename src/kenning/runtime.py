@@ -231,6 +231,26 @@ def _run(argv: list[str]) -> int:
     return subprocess.run(argv, stdin=subprocess.DEVNULL).returncode
 
 
+def _fill(venv: str, python: str, requirements: list[str], runner: Runner) -> int:
+    """A fresh venv holding the dependencies and nothing else (no pip, no setuptools: kenning
+    never installs at run time, and a stale venv is rebuilt, not upgraded). With `uv` on
+    PATH it makes the venv and installs (several times faster, no pip inside); else venv and
+    pip, then pip and setuptools leave."""
+    import shutil
+
+    uv = shutil.which("uv")
+    shutil.rmtree(venv, ignore_errors=True)  # stale or interrupted: start clean
+    if uv:
+        code = runner([uv, "venv", "--quiet", "--python", python, venv])
+        return code or runner([uv, "pip", "install", "--quiet", "--python",
+                               _bin(venv, "python"), *requirements])
+    code = runner([python, "-m", "venv", venv])
+    code = code or runner([_bin(venv, "python"), "-m", "pip", "install", "--quiet",
+                           "--disable-pip-version-check", *requirements])
+    return code or runner([_bin(venv, "python"), "-m", "pip", "uninstall", "--quiet",
+                           "--yes", "pip", "setuptools"])
+
+
 def install(data: str | None = None, root: str | None = None, python: str | None = None,
             runner: Runner = _run) -> str:
     """Create or refresh the venv under the lock; 'busy' if another process is installing."""
@@ -249,26 +269,9 @@ def install(data: str | None = None, root: str | None = None, python: str | None
             return "ready"
         venv = venv_dir(data)
         stamp_path = os.path.join(venv, STAMP_NAME)
-        old = read_stamp(data)
-        if old is not None and _stamp_python(old) != tuple(sys.version_info[:2]):
-            import shutil
-
-            shutil.rmtree(venv, ignore_errors=True)  # made by another Python: start over
-        if os.path.exists(stamp_path):
-            os.unlink(stamp_path)
         print(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} installing kenning's "
               f"dependencies into {venv}", flush=True)
-        if old is None and os.path.exists(venv):
-            # No stamp but a venv: an install was interrupted (a kill, a full disk), maybe
-            # inside `venv` itself, leaving no pip. Start from a clean venv.
-            if runner([python, "-m", "venv", "--clear", venv]) != 0:
-                return "failed"
-        elif not os.path.exists(venv_python(data)):
-            if runner([python, "-m", "venv", venv]) != 0:
-                return "failed"
-        code = runner([venv_python(data), "-m", "pip", "install", "--quiet",
-                       "--disable-pip-version-check", *requirements(root)])
-        if code != 0:
+        if _fill(venv, python, requirements(root), runner) != 0:
             return "failed"
         tmp = stamp_path + ".tmp"
         with open(tmp, "w", encoding="utf-8") as handle:
