@@ -142,12 +142,21 @@ def assert_hooks_clean(events: list[dict], output: str) -> None:
         assert event.get("exit_code", 0) == 0 and not event.get("stderr"), event
 
 
-def hook_latencies(log: str) -> dict[str, list[float]]:
-    """Per-event hook durations (ms) from the CLI's debug log."""
-    found: dict[str, list[float]] = {}
-    for event, ms in re.findall(r"Hook (\w+)[^\n]*? completed in (\d+(?:\.\d+)?)\s*ms", log):
-        found.setdefault(event, []).append(float(ms))
+def hook_latencies(log: str) -> dict[str, list[int]]:
+    """kenning's hook durations (ms, as Claude Code measured them) from a debug log."""
+    found: dict[str, list[int]] = {}
+    pattern = r"Hooks: (\w+)\S* \[[^\]]*hooks/run [^\]]*\] \(plugin kenning@kenning\) " \
+              r"finished with status (\d+) \((\d+)ms\)"
+    for event, status, ms in re.findall(pattern, log):
+        assert status == "0", (event, status)
+        found.setdefault(event, []).append(int(ms))
     return found
+
+
+def mcp_connect_ms(log: str) -> int | None:
+    match = re.search(r'MCP server "plugin:kenning:kenning": Successfully connected '
+                      r"\(transport: stdio\) in (\d+)ms", log)
+    return int(match.group(1)) if match else None
 
 
 def wait_for(predicate, timeout: float = 120.0) -> bool:
@@ -199,6 +208,7 @@ def test_session_1_has_its_tools_from_the_start_and_kenning_in_the_bash_tool(fir
     assert "Error" not in status and re.search(r"\bfacts?\b", status), status
     retried = tool_results(requests[3])[-1]
     assert '"id"' in retried, retried
+    assert mcp_connect_ms(first_day["log"]) is not None, "the server never connected"
     facts = list((first_day["project"] / ".kenning" / "facts").glob("*.yaml"))
     assert [p for p in facts if FACT in p.read_text(encoding="utf-8")], facts
     user = first_day["user"]
@@ -214,7 +224,8 @@ def test_session_2_injects_and_finds_the_fact_and_no_server_is_failed(first_day)
     with MockAPI(script) as api:
         events, output, log = user.session(api, project, "How is the greeting run?",
                                            "--allowedTools", f"{TOOL}*")
-    first_day["log2"] = log
+    first_day["logs"] = [first_day["log"], log]
+    assert mcp_connect_ms(log) is not None
     statuses = mcp_status(events)
     assert statuses.get("plugin:kenning:kenning") == "connected", statuses
     assert "failed" not in statuses.values(), statuses
@@ -305,3 +316,27 @@ def test_an_old_python3_first_on_path_is_told_what_to_install(world, tmp_path):
     assert "needs Python 3.11 or newer" in first and "Python 3.9" in first, first[:3000]
     assert_hooks_clean(events, output)
     assert not (user.data / "venv").exists()
+
+
+def test_closing_note_install_time_venv_size_and_hook_latency(first_day):
+    """Not a check (timings vary with the machine's load): what this path measured here."""
+    user = first_day["user"]
+    log = (user.data / "install.log").read_text(encoding="utf-8")
+    ready = re.findall(r"install ready after ([\d.]+) s", log)
+    site = next((user.data / "venv" / "lib").glob("python3*/site-packages"))
+    sizes = sorted(((sum(f.stat().st_size for f in p.rglob("*") if f.is_file()), p.name)
+                    for p in site.iterdir() if p.is_dir() and not p.name.endswith("-info")),
+                   reverse=True)
+    total = sum(f.stat().st_size for f in (user.data / "venv").rglob("*") if f.is_file())
+    lines = [f"venv ready after {ready[0] if ready else '?'} s; {total / 1e6:.0f} MB",
+             "largest parts: " + ", ".join(f"{n} {b / 1e6:.0f} MB" for b, n in sizes[:8]),
+             "MCP connect (ms): " + ", ".join(str(mcp_connect_ms(x)) for x in
+                                              first_day.get("logs", [first_day["log"]]))]
+    table: dict[str, list[int]] = {}
+    for debug in first_day.get("logs", [first_day["log"]]):
+        for event, values in hook_latencies(debug).items():
+            table.setdefault(event, []).extend(values)
+    lines += [f"{event:24s} n={len(v):2d} median {sorted(v)[len(v) // 2]:4d} ms  max {max(v)} ms"
+              for event, v in sorted(table.items())]
+    print("\n" + "\n".join(lines))
+    assert table
