@@ -121,11 +121,13 @@ sys.path.insert(0, {str(REPO / 'src')!r})
 from kenning import runtime
 
 def fake(argv):
+    step = "venv" if argv[1:3] == ["-m", "venv"] else (
+        "install" if "install" in argv else "uninstall" if "uninstall" in argv else "?")
     with open({str(count)!r}, "a") as f:
-        f.write(" ".join(argv[1:3]) + "\\n")
-    if argv[1:3] == ["-m", "venv"]:
-        os.makedirs(os.path.join(argv[3], "bin"), exist_ok=True)
-        os.symlink(sys.executable, os.path.join(argv[3], "bin", "python"))
+        f.write(step + "\\n")
+    if step == "venv":
+        os.makedirs(os.path.join(argv[-1], "bin"), exist_ok=True)
+        os.symlink(sys.executable, os.path.join(argv[-1], "bin", "python"))
     time.sleep(1.0)
     return 0
 
@@ -135,10 +137,10 @@ print(runtime.install({str(data)!r}, runner=fake))
              for _ in range(2)]
     results = sorted(p.communicate(timeout=60)[0].strip().splitlines()[-1] for p in procs)
     assert results == ["busy", "ready"]
-    assert count.read_text().splitlines() == ["-m venv", "-m pip", "-m pip"]
+    assert count.read_text().splitlines() == ["venv", "install", "uninstall"]
     again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert again.stdout.strip() == "ready"
-    assert count.read_text().splitlines() == ["-m venv", "-m pip", "-m pip"]  # not re-run
+    assert count.read_text().splitlines() == ["venv", "install", "uninstall"]  # not re-run
 
 
 def test_a_checkout_with_its_own_venv_is_never_managed(monkeypatch, tmp_path):
