@@ -34,7 +34,8 @@ TOOL = "mcp__plugin_kenning_kenning__"
 FACT = "The greeting script runs with python3 hello.py."
 REMEMBERED = "Release notes are written in docs/CHANGES.md before tagging."
 WAIT_INSTALLED = ("for i in $(seq 1 280); do kenning status >/dev/null 2>&1 && break; sleep 1; "
-                  "done; kenning init --no-move-facts >/dev/null && kenning status")
+                  "done; echo \"data=$KENNING_PLUGIN_DATA\"; kenning init --no-move-facts "
+                  ">/dev/null && kenning status")
 
 
 def clone_without_venv(dest: Path) -> Path:
@@ -206,6 +207,8 @@ def test_session_1_has_its_tools_from_the_start_and_kenning_in_the_bash_tool(fir
     status = tool_results(requests[2])[-1]
     assert "not installed" not in status and "still installing" not in status, status
     assert "Error" not in status and re.search(r"\bfacts?\b", status), status
+    # SessionStart told the Bash tool where the runtime is, through $CLAUDE_ENV_FILE
+    assert f"data={first_day['user'].data}" in status, status
     retried = tool_results(requests[3])[-1]
     assert '"id"' in retried, retried
     assert mcp_connect_ms(first_day["log"]) is not None, "the server never connected"
