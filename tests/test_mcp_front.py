@@ -75,6 +75,14 @@ def live_spec(isolated: Path) -> dict:
 
 def test_the_front_answers_exactly_what_the_real_server_would(isolated):
     live = live_spec(isolated)
+    from kenning.mcp_front import EMPTY_LISTS
+
+    server = Stdio([sys.executable, "-m", "kenning.mcp_server"], dict(os.environ), isolated)
+    server.request("initialize", HANDSHAKE)
+    server.notify("notifications/initialized")
+    for method, key in EMPTY_LISTS.items():
+        assert server.request(method)["result"][key] == [], method
+    server.close()
     assert live == SPEC, ("src/kenning/mcp_spec.py is out of date; SPEC = "
                           + json.dumps(live, indent=1))
 
@@ -112,6 +120,7 @@ def test_a_tool_called_during_the_install_says_so_and_works_once_the_venv_is_rea
         front.notify("notifications/initialized")
         names = [t["name"] for t in front.request("tools/list", timeout=10)["result"]["tools"]]
         assert "knowledge_add" in names and "knowledge_search" in names
+        assert front.request("prompts/list", timeout=10)["result"] == {"prompts": []}
         args = {"name": "knowledge_add",
                 "arguments": {"text": "The front relays tool calls.", "kind": "codebase"}}
         early = front.request("tools/call", args, timeout=10)["result"]

@@ -126,6 +126,7 @@ def fake(argv):
     with open({str(count)!r}, "a") as f:
         f.write(step + "\\n")
     if step == "venv":
+        os.makedirs(os.path.join(argv[-1], "lib", "python3", "site-packages", "pip"))
         os.makedirs(os.path.join(argv[-1], "bin"), exist_ok=True)
         os.symlink(sys.executable, os.path.join(argv[-1], "bin", "python"))
     time.sleep(1.0)

@@ -25,6 +25,8 @@ from .mcp_spec import SPEC
 
 # The initialize-handshake revisions the MCP SDK in the venv speaks (mcp_types.version).
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+EMPTY_LISTS = {"resources/list": "resources", "resources/templates/list": "resourceTemplates",
+               "prompts/list": "prompts"}
 BACKEND_WAIT_S = 25.0  # a call made while the real server starts waits this long for it
 POLL_S = 0.5
 _INIT_ID = "kenning-front-initialize"
@@ -73,6 +75,8 @@ class Front:
             thread.start()
         elif self.ready.is_set():
             self.forward(raw)
+        elif method in EMPTY_LISTS and mid is not None:
+            self.reply(mid, {EMPTY_LISTS[method]: []})  # the real server has none either
         elif mid is not None and method:
             self.send({"jsonrpc": "2.0", "id": mid,
                        "error": {"code": -32601, "message": f"Method not found: {method}"}})

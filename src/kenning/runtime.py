@@ -249,7 +249,9 @@ def _fill(venv: str, python: str, requirements: list[str], runner: Runner) -> in
         code = runner([uv, "venv", "--quiet", "--python", python, venv])
         code = code or runner([uv, "pip", "install", "--quiet", "--python", target,
                                *requirements])
-        return code or runner([uv, "pip", "uninstall", "--quiet", "--python", target, "pip"])
+        if not code:
+            runner([uv, "pip", "uninstall", "--quiet", "--python", target, "pip"])
+        return code
     pip = _outside_pip(python)
     if pip:
         code = runner([python, "-m", "venv", "--without-pip", venv])
@@ -258,9 +260,16 @@ def _fill(venv: str, python: str, requirements: list[str], runner: Runner) -> in
     else:
         code = runner([python, "-m", "venv", venv])
         code = code or runner([target, "-m", "pip", "install", *PIP_OPTIONS, *requirements])
-    # sqlite-utils depends on pip (for its own `install` command, which kenning never uses)
-    return code or runner([target, "-m", "pip", "uninstall", "--quiet", "--yes", "pip",
-                           "setuptools"])
+    if code:
+        return code
+    # sqlite-utils depends on pip (for its own `install` command, which kenning never uses).
+    # Removing it only saves space: its outcome never fails the install.
+    import glob
+
+    if glob.glob(os.path.join(venv, "lib", "python*", "site-packages", "pip")) or \
+            os.path.isdir(os.path.join(venv, "Lib", "site-packages", "pip")):
+        runner([target, "-m", "pip", "uninstall", "--quiet", "--yes", "pip", "setuptools"])
+    return 0
 
 
 def _outside_pip(python: str) -> list[str] | None:
