@@ -141,8 +141,9 @@ def run(check: bool, names: tuple[str, ...] = CODEBASES) -> list[dict]:
         try:
             res = done[name] = evaluate(name)
         except code_corpus.Unavailable as exc:
-            rows.append({"name": f"code retrieval {name}: skipped ({exc})", "value": "skipped",
-                         "budget": None, "unit": "", "ok": True})
+            # A corpus that cannot be built is a failed row, never a silent `ok`.
+            rows.append({"name": f"code retrieval {name}: corpus not built ({exc})",
+                         "value": "missing", "budget": "built", "unit": "", "ok": False})
             continue
         ref, hyb = res["reference BM25"]["MRR@10"], res["hybrid"]["MRR@10"]
         ratio = hyb / ref if ref else float("inf")

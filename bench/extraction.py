@@ -22,7 +22,7 @@ from pathlib import Path
 import yaml
 
 DATA = Path(__file__).parent / "data" / "extraction_sessions.yaml"
-REFERENCE = Path("/work/shared/reference/transcripts")
+REFERENCE = Path(__file__).parent / "data" / "transcripts"  # copied, with licences
 MATCH = 70.0
 MIN_PRECISION = 0.8
 MIN_RECALL = 0.5

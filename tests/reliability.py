@@ -8,7 +8,9 @@ concurrency run's length (default 20 s).
 from __future__ import annotations
 
 import json
+import math
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -46,9 +48,26 @@ def hook_timeouts() -> dict[str, float]:
     return out
 
 
+def _cpu_limit(seconds: float | None):
+    """A preexec_fn capping the child's CPU time (SIGXCPU past it): a budget that machine load
+    cannot break, unlike a wall-clock limit."""
+    if seconds is None:
+        return None
+    limit = max(1, math.ceil(seconds))
+
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (limit, limit))
+
+    return apply
+
+
 def run_hook(event: str, data: bytes | str | dict, env: dict | None = None,
-             timeout: float = 60) -> tuple[subprocess.CompletedProcess[bytes], float]:
-    """One hook through the launcher, as Claude Code runs it; returns (result, seconds)."""
+             timeout: float = 60, cpu_seconds: float | None = None
+             ) -> tuple[subprocess.CompletedProcess[bytes], float]:
+    """One hook through the launcher, as Claude Code runs it; returns (result, seconds).
+
+    `timeout` only guards against a hang; `cpu_seconds` is the budget a test may hold a hook
+    to. The seconds returned are for reports, never for an assertion."""
     if isinstance(data, dict):
         data = json.dumps(data)
     if isinstance(data, str):
@@ -56,7 +75,7 @@ def run_hook(event: str, data: bytes | str | dict, env: dict | None = None,
     full_env = {**os.environ, "KENNING_DISABLE_BACKGROUND": "1", **(env or {})}
     start = time.monotonic()
     result = subprocess.run([str(RUN), event], input=data, capture_output=True, env=full_env,
-                            timeout=timeout)
+                            timeout=timeout, preexec_fn=_cpu_limit(cpu_seconds))
     return result, time.monotonic() - start
 
 

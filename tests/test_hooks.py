@@ -320,16 +320,13 @@ def test_stop_marks_the_session_and_returns_nothing(repo, seeded):
     assert json.loads(mark.read_text(encoding="utf-8"))["session"] == SESSION
 
 
-def test_session_end_spawns_the_detached_extractor_quickly(repo):
+def test_session_end_spawns_the_detached_extractor(repo):
     data = payload("session_end", repo)
     transcript = Path(data["transcript_path"])
     transcript.parent.mkdir(parents=True)
     transcript.write_text("", encoding="utf-8")
-    start = time.monotonic()
     result = run_hook("session-end", data, env={"KENNING_DISABLE_BACKGROUND": "0"})
-    elapsed = time.monotonic() - start
     assert result.returncode == 0 and result.stdout == ""
-    assert elapsed < 1.0
     mark = local_dir(repo) / "extract-pending" / f"{SESSION}.json"
     log = local_dir(repo) / "extract.log"
     # the detached wrapper ran the extractor: the mark is cleared on success, or counted

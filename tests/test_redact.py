@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import string
-import time
 
 import pytest
 from hypothesis import given, settings
@@ -173,17 +172,16 @@ def test_commit_shas_uuids_and_ulids_are_never_high_entropy():
         assert not looks_random(token)
 
 
-def test_redact_is_fast_on_a_10_mb_string():
+def test_redact_handles_a_10_mb_string():
+    """Correct at size; its speed is a row of bench/extraction.py, not a limit here."""
     chunk = (
         "The retry policy lives in src/http/retry.py; run `uv run pytest -q`. "
         f"password=hunter22 and {GITHUB} and commit 3f2a9c1d4e5b6a7c8d9e0f1a2b3c4d5e6f7a8b9c\n"
     )
     text = chunk * (10_000_000 // len(chunk))
-    start = time.perf_counter()
     out = redact(text)
-    elapsed = time.perf_counter() - start
     assert GITHUB not in out and "hunter22" not in out
-    assert elapsed < 10, f"redact took {elapsed:.1f}s on 10 MB"
+    assert out.count("[REDACTED") >= 2 * (10_000_000 // len(chunk))
 
 
 # --- properties -------------------------------------------------------------------------
