@@ -6,6 +6,9 @@ import re
 from functools import lru_cache
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
+# A dotted number ("3.2", "v2.3.0", "1.10.x"): FTS5's tokenizer splits it at each dot, so
+# "3.2" would also match "2.3.0". It is indexed and queried once more as one token too.
+_VERSION = re.compile(r"(?<![A-Za-z0-9.])[vV]?([0-9]+(?:\.[0-9]+)+)(?![0-9])")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 STOPWORDS = frozenset(
@@ -39,6 +42,15 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+def version_terms(text: str) -> list[str]:
+    """Dotted numbers as one alphanumeric token each: "v2.3.0" -> "2dot3dot0".
+
+    Added to the FTS text and the FTS query, so a version matches itself as a whole (a rare,
+    high-IDF term) and not only as its parts.
+    """
+    return [m.group(1).replace(".", "dot") for m in _VERSION.finditer(text)]
+
+
 def identifier_terms(text: str) -> list[str]:
     """Each identifier's split parts, plus the whole identifier when it had parts.
 
@@ -67,13 +79,29 @@ def query_terms(query: str) -> list[str]:
     return list(seen)
 
 
-def fts_or_query(query: str) -> str | None:
+_EXACT = re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|[A-Za-z0-9]/[A-Za-z0-9]|`|"
+                    r"\.[a-z]{2,5}\b|(?:^|\s)--?[a-z]")
+
+
+def has_exact_tokens(query: str) -> bool:
+    """Whether the query names something exactly: a version, an identifier (snake_case,
+    camelCase), a path, a file extension, a flag or a `quoted` name."""
+    return bool(version_terms(query) or _EXACT.search(query))
+
+
+def fact_query_terms(query: str) -> list[str]:
+    """`query_terms` plus each dotted number kept whole: what the fact legs and the prompt
+    gate ask the fact index for (its `terms` column holds `version_terms` of each fact)."""
+    return list(dict.fromkeys(version_terms(query) + query_terms(query)))
+
+
+def fts_or_query(query: str, terms: list[str] | None = None) -> str | None:
     """An FTS5 MATCH expression: the OR of the quoted non-stopword terms, or None if none.
 
     A peer that ANDed every word found nothing for most natural-language queries; OR lets
     BM25 do the ranking.
     """
-    terms = query_terms(query)
+    terms = query_terms(query) if terms is None else terms
     if not terms:
         return None
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)

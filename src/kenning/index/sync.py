@@ -21,7 +21,7 @@ from ..errors import FactFileError
 from ..factfile import format_time, parse_fact
 from ..paths import Project
 from ..records import Fact
-from ..textutil import identifier_terms
+from ..textutil import identifier_terms, version_terms
 from .db import get_meta, set_meta
 
 if TYPE_CHECKING:
@@ -93,7 +93,8 @@ def embed_text(fact: Fact) -> str:
 
 def fact_row(fact: Fact, path: str, store: str) -> dict[str, object]:
     anchors = " ".join(f"{a.file} {a.symbol or ''}" for a in fact.about)
-    terms = identifier_terms(" ".join([fact.text, fact.rationale or "", anchors]))
+    said = " ".join([fact.text, fact.rationale or "", anchors])
+    terms = version_terms(said) + identifier_terms(said)
     return {
         "id": fact.id, "kind": fact.kind, "text": fact.text, "rationale": fact.rationale or "",
         "tags": " ".join(fact.tags), "topic": fact.topic, "status": fact.status,
