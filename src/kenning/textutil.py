@@ -24,6 +24,23 @@ STOPWORDS = frozenset(
 )
 
 
+# Words of ordinary requests ("fix the first failing test on every page") that say nothing
+# about which fact applies: not counted by the prompt gate's shared-term rule (hooks.factdb).
+# Written from the calibration prompts' false matches and common request vocabulary; stems
+# and plain forms both, since the gate compares porter stems.
+GATE_STOPWORDS = frozenset(
+    """add ad added adding also alway always anoth another anyth anything ask back becaus
+    because befor before best better bit can chang change changed changes check could
+    current differ different do done each easi easy else ever everi every exampl example
+    exist existing explain few find first fix fixed follow following get give go good help
+    how instead just keep kind know last later let like list littl little look make mani
+    many mayb maybe mean much need needs new next now old one onli only other page pleas
+    please possibl possible print problem put quick quickli quickly read realli really
+    right run same second see seem set show simpl simple someth something sure take tell
+    thing think tri try two want way what work works write wrong yet""".split()
+)
+
+
 def split_identifier(word: str) -> list[str]:
     """`RetryPolicy.backoff_ms` -> ['retry', 'policy', 'backoff', 'ms'] (lower-cased parts)."""
     return list(_split_cached(word))

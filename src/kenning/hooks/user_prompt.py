@@ -12,7 +12,8 @@ from .base import Ctx
 from .inject import inject_facts
 
 INTRO = "kenning: project facts that match this prompt (kind, confidence, id; why)."
-MAX_FACTS = 4
+# Right or silent: the best fact, and a second only if it matched about as well.
+MAX_FACTS = 2
 
 
 def semantic_mode(ctx: Ctx) -> str:
