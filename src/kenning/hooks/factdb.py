@@ -27,6 +27,9 @@ BM25_WEIGHTS = "1.0, 0.5, 0.8, 0.6"
 # (tests/test_hooks_relevance.py).
 RELEVANCE_THRESHOLD = 1.5
 MIN_TERMS = 2
+# Below this many facts IDF cannot reach the threshold (every term is "common" in a store of
+# five facts): the threshold shrinks with ln(N + 1) there and the two-stem rule carries it.
+SMALL_STORE = 50
 MAX_QUERY_TERMS = 16
 # Further facts must score at least this share of the best one: a second fact is injected
 # only when it matched about as well (at 0.5, 2.7 facts were injected per tessera question,
@@ -97,8 +100,8 @@ def prompt_matches(conn: sqlite3.Connection, prompt: str, now: datetime,
         ).fetchall()
         if not rows:
             return []
-        by_rowid = {row[-1]: FactRow(row[:-2], now, -float(row[-2]) / math.log(total + 1))
-                    for row in rows}
+        scale = math.log(total + 1) * min(1.0, math.log(total + 1) / math.log(SMALL_STORE + 1))
+        by_rowid = {row[-1]: FactRow(row[:-2], now, -float(row[-2]) / scale) for row in rows}
         # Which prompt terms each candidate holds, through FTS5's own tokenizer and stemmer,
         # asked of a throw-away table holding only the candidates (a common term's doclist
         # in the real index can span every fact).
