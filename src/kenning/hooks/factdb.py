@@ -40,7 +40,7 @@ CANDIDATES = 30
 
 class FactRow:
     __slots__ = ("id", "kind", "text", "confidence", "current", "about", "score", "tags",
-                 "matched")
+                 "matched", "stems")
 
     def __init__(self, row: tuple, now: datetime, score: float = 0.0):
         (self.id, self.kind, self.text, stored, confirmed, last_used, self.about,
@@ -50,6 +50,7 @@ class FactRow:
             self.confidence, _time(confirmed) or now, _time(last_used), now)
         self.score = score
         self.matched = 0  # distinct prompt terms the fact contains
+        self.stems: tuple[str, ...] = ()
 
 
 _COLUMNS = ("f.id, f.kind, f.text, f.confidence, f.confirmed, u.last_used, f.about, f.tags")
@@ -133,6 +134,7 @@ def _count_matched_terms(conn: sqlite3.Connection, by_rowid: dict[int, FactRow],
                 matched.setdefault(rowid, set()).add(stem)
         for rowid, stems in matched.items():
             by_rowid[rowid].matched = len(stems)
+            by_rowid[rowid].stems = tuple(sorted(stems))
     finally:
         scratch.close()
 
