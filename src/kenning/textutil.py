@@ -112,6 +112,24 @@ def fact_query_terms(query: str) -> list[str]:
     return list(dict.fromkeys(version_terms(query) + query_terms(query)))
 
 
+def prompt_words(query: str) -> list[tuple[str, ...]]:
+    """The query's words, each as the terms `fact_query_terms` asks for it (a word first, then
+    its identifier parts; a dotted number whole): `compute_line_total` is one word of four
+    terms, so a gate that counts shared words is not fooled by an identifier's parts."""
+    out: list[tuple[str, ...]] = []
+    for token in re.findall(r"[A-Za-z0-9_]+(?:\.[0-9]+)*", query):
+        terms = version_terms(token) if "." in token else []
+        for word in words(token):
+            lowered = word.lower()
+            split = not word.islower() or "_" in word
+            for term in [lowered] + (split_identifier(word) if split else []):
+                if term and term not in STOPWORDS and (len(term) > 1 or term.isdigit()):
+                    terms.append(term)
+        if terms:
+            out.append(tuple(dict.fromkeys(terms)))
+    return out
+
+
 def fts_or_query(query: str, terms: list[str] | None = None) -> str | None:
     """An FTS5 MATCH expression: the OR of the quoted non-stopword terms, or None if none.
 
