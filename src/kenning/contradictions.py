@@ -94,9 +94,11 @@ _TOKEN = re.compile(r"v?[0-9]+(?:\.[0-9]+)+|[a-z0-9_']+|\x00neg|\x00contrast")
 # A number after one of these names *when or where* a claim holds (a release, a version, a
 # period), not the claim's value: "release 2.0 dropped X" and "release 3.0 dropped Y" are both
 # true. Claims whose scope numbers differ never contradict (issue 17).
-# A dotted number ("0.25", "3.2") is read as a version too.
-_SCOPE_WORDS = frozenset("""release releases released version versions v since until till
-    starting python node""".split())
+# A dotted number ("0.25", "3.2") or a year is read as a version or period too.
+# "since" / "before" ... mark a period before a version or a year ("since 2.0", "until 2023"),
+# not before a duration ("after 30 minutes").
+_SCOPE_CUES = frozenset("since until till before after starting from".split())
+_VERSION_WORDS = frozenset("release releases released version versions v python node".split())
 _NUMBER = re.compile(r"\d")
 
 
@@ -111,6 +113,7 @@ class Claim:
     numbers: tuple[str, ...]  # sorted
     sequence: tuple[str, ...]  # content terms in order (for before/after)
     scoped: frozenset[str] = frozenset()  # numbers that name a release, version or period
+    scopes: frozenset[str] = frozenset()  # those numbers with their cue: "since 2.0"
 
 
 class _FactLike(Protocol):
@@ -162,6 +165,7 @@ def analyse(text: str) -> Claim:
     strong: set[str] = set()
     numbers: list[str] = []
     scoped: set[str] = set()
+    scopes: set[str] = set()
     sequence: list[str] = []
     for clause in _BOUNDARY.split(_normalise(text)):
         previous = ""
@@ -178,8 +182,11 @@ def analyse(text: str) -> Claim:
             if _NUMBER.search(token):
                 token = token.lstrip("v") if token[1:2].isdigit() else token
                 numbers.append(token)
-                if previous in _SCOPE_WORDS or "." in token:
+                versionish = "." in token or (len(token) == 4 and token[:2] in ("19", "20"))
+                if previous in _VERSION_WORDS or versionish:
                     scoped.add(token)
+                    cue = previous if previous in _SCOPE_CUES else ""
+                    scopes.add(f"{cue} {token}".strip())
                 previous = token
                 continue
             previous = token
@@ -216,7 +223,7 @@ def analyse(text: str) -> Claim:
                 strong.add(term)
     terms = frozenset(positive | negated | set(sequence))
     return Claim(terms, frozenset(positive), frozenset(negated), frozenset(strong),
-                 tuple(sorted(numbers)), tuple(sequence), frozenset(scoped))
+                 tuple(sorted(numbers)), tuple(sequence), frozenset(scoped), frozenset(scopes))
 
 
 def dice(a: frozenset[str], b: frozenset[str]) -> float:
@@ -251,8 +258,9 @@ def opposite(a: Claim, b: Claim) -> set[str]:
 
 
 def different_scope(a: Claim, b: Claim) -> bool:
-    """Both claims name a release, version or period, and not the same one."""
-    return bool(a.scoped and b.scoped and not a.scoped & b.scoped)
+    """Both claims name a release, version or period, and not the same one ("since 2.0" and
+    "before 2.0" are two periods)."""
+    return bool(a.scopes and b.scopes and not a.scopes & b.scopes)
 
 
 def different_values(a: Claim, b: Claim, same_anchor: bool = False) -> bool:

@@ -92,6 +92,9 @@ VECTOR_BASELINE_RANK = 20
 # clears one of these (below both, it shares a word or a vague topic, nothing more).
 KEYWORD_FLOOR = 0.5
 COSINE_FLOOR = 0.28
+# Below this many facts BM25's IDF is near zero for any shared term (FTS5 floors it), so a
+# keyword match alone clears the floor.
+SMALL_STORE = 50
 # Confidence only breaks near-ties among facts: at most this much of the fused [0, 1] score.
 CONFIDENCE_TIEBREAK = 0.01
 
@@ -134,6 +137,9 @@ def fuse_facts(
 
     scale = math.log(corpus_size + 1) or 1.0
     strength = {key: score / scale for key, score in keyword}
+    keyword_rank = {key: n for n, (key, _) in enumerate(keyword, start=1)}
+    semantic_rank = {key: n for n, (key, _) in enumerate(semantic, start=1)}
+    keyword_floor = KEYWORD_FLOOR if corpus_size >= SMALL_STORE else 0.0
     cosine = dict(semantic)
     best_kw = keyword[0][1] if keyword else 0.0
     share = keyword_weight(best_kw / scale, exact_tokens) if keyword else 0.0
@@ -145,18 +151,18 @@ def fuse_facts(
     for key in dict.fromkeys([k for k, _ in keyword] + [k for k, _ in semantic]):
         kw = strength.get(key, 0.0)
         cos = cosine.get(key)
-        if kw < KEYWORD_FLOOR and (cos is None or cos < COSINE_FLOOR):
+        if (key not in strength or kw < keyword_floor) and (cos is None or cos < COSINE_FLOOR):
             continue
-        score = share * (kw * scale / best_kw if best_kw else 0.0)
+        score = share * (strength[key] * scale / best_kw if best_kw and key in strength else 0.0)
         if cos is not None and cosines:
             score += (1 - share) * max(0.0, (cos - low) / ((top - low) or 1.0))
         if confidence and key in confidence:
             score += (confidence[key] - 50) / 50 * CONFIDENCE_TIEBREAK
         parts = []
-        if kw:
-            parts.append(f"keyword {kw:.2f}")
-        if cos is not None:
-            parts.append(f"cos {cos:.2f}")
+        if key in keyword_rank:
+            parts.append(f"keyword #{keyword_rank[key]} (bm25 {kw:.2f})")
+        if key in semantic_rank:
+            parts.append(f"semantic #{semantic_rank[key]} (cos {cos:.2f})")
         out.append(FactScore(key, score, kw, cos, ", ".join(parts)))
     out.sort(key=lambda r: (-r.score, -r.keyword, -(r.cosine or 0.0), r.key))
     return out
