@@ -197,6 +197,7 @@ class HybridSearch:
         from .index.reader import fts_fact_scores
 
         if allowed is None:
+            self._load()  # called on its own: sync first, as search does
             allowed = self._fact_filter(None, ("active",), False, {})
         keyword: list[tuple[str, float]] = []
         match = fts_or_query(query, fact_query_terms(query))

@@ -107,9 +107,10 @@ def has_exact_tokens(query: str) -> bool:
 
 
 def fact_query_terms(query: str) -> list[str]:
-    """`query_terms` plus each dotted number kept whole: what the fact legs and the prompt
-    gate ask the fact index for (its `terms` column holds `version_terms` of each fact)."""
-    return list(dict.fromkeys(version_terms(query) + query_terms(query)))
+    """`query_terms` with each dotted number whole instead of its parts: what the fact legs
+    ask the fact index for (its `terms` column holds `version_terms` of each fact). Asking
+    for "3" and "2" too would let "3.2" match "2.3.0"."""
+    return list(dict.fromkeys(version_terms(query) + query_terms(_VERSION.sub(" ", query))))
 
 
 def prompt_words(query: str) -> list[tuple[str, ...]]:
@@ -118,8 +119,8 @@ def prompt_words(query: str) -> list[tuple[str, ...]]:
     terms, so a gate that counts shared words is not fooled by an identifier's parts."""
     out: list[tuple[str, ...]] = []
     for token in re.findall(r"[A-Za-z0-9_]+(?:\.[0-9]+)*", query):
-        terms = version_terms(token) if "." in token else []
-        for word in words(token):
+        terms = version_terms(token)  # a dotted number is one word, never its parts
+        for word in [] if terms else words(token):
             lowered = word.lower()
             split = not word.islower() or "_" in word
             for term in [lowered] + (split_identifier(word) if split else []):
