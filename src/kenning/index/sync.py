@@ -22,7 +22,7 @@ from ..factfile import MAX_FILE_BYTES, format_time, parse_fact
 from ..paths import Project
 from ..records import Fact
 from ..safeio import display, read_bytes
-from ..textutil import identifier_terms
+from ..textutil import identifier_terms, version_terms
 from .db import get_meta, set_meta
 
 if TYPE_CHECKING:
@@ -88,6 +88,11 @@ def _listing(project: Project) -> dict[str, tuple[str, int, int]]:
     return found
 
 
+# What `fact_row` puts in the FTS `terms` column; a change re-indexes every fact row.
+# 2: dotted numbers kept whole (textutil.version_terms).
+FACT_TERMS_VERSION = "2"
+
+
 def embed_text(fact: Fact) -> str:
     parts = [fact.text]
     if fact.rationale:
@@ -99,7 +104,8 @@ def embed_text(fact: Fact) -> str:
 
 def fact_row(fact: Fact, path: str, store: str) -> dict[str, object]:
     anchors = " ".join(f"{a.file} {a.symbol or ''}" for a in fact.about)
-    terms = identifier_terms(" ".join([fact.text, fact.rationale or "", anchors]))
+    said = " ".join([fact.text, fact.rationale or "", anchors])
+    terms = version_terms(said) + identifier_terms(said)
     return {
         "id": fact.id, "kind": fact.kind, "text": fact.text, "rationale": fact.rationale or "",
         "tags": " ".join(fact.tags), "topic": fact.topic, "status": fact.status,
@@ -123,13 +129,17 @@ def sync_facts(
     """Index changed fact files, drop vanished ones, embed what changed."""
     report = SyncReport()
     signature = fact_dir_signature(project)
-    if not force_signature and get_meta(conn, "fact_signature") == signature:
+    stale_terms = get_meta(conn, "fact_terms") != FACT_TERMS_VERSION
+    if not force_signature and not stale_terms and get_meta(conn, "fact_signature") == signature:
         return report
     listing = _listing(project)
     known = {
         row["path"]: row
         for row in conn.execute("SELECT path, fact_id, mtime_ns, size, hash FROM fact_files")
     }
+    if stale_terms:  # indexed by an older tokenisation: every fact row is written again
+        known = {path: {**dict(row), "mtime_ns": None, "hash": None}
+                 for path, row in known.items()}
     problems_before = {r[0] for r in conn.execute("SELECT path FROM problems")}
     to_embed: dict[str, str] = {}
     racy_after = time.time_ns() - RACY_NS
@@ -161,6 +171,7 @@ def sync_facts(
             set_meta(conn, "embedder_id", embedder.id)
             set_meta(conn, "embedder_dim", embedder.dim)
         set_meta(conn, "fact_signature", signature)
+        set_meta(conn, "fact_terms", FACT_TERMS_VERSION)
         if report.changed or report.embedded:
             generation = int(get_meta(conn, "generation") or 0) + 1
             set_meta(conn, "generation", generation)
