@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..coderank import chunk_type
 from ..codesearch import identifier_words
 from ..redact import find_secrets, redact
 from ..scan import FileStat, read_text
@@ -219,10 +220,11 @@ def _write_file(conn, stat: FileStat, lang: str, digest: str, result, embedder,
     """Replace a file's rows; `scrub` when the file holds a secret (chunks are redacted)."""
     remove_file(conn, stat.path)
     is_doc = 1 if lang in DOC_LANGS else 0
+    kind = chunk_type(result.chunks[0].lang if result.chunks else lang, bool(is_doc))
     conn.execute(
         "INSERT INTO files(path, lang, kind, size, mtime_ns, hash, indexed_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (stat.path, lang, "doc" if is_doc else "code", stat.size, stat.mtime_ns, digest,
+        (stat.path, lang, kind, stat.size, stat.mtime_ns, digest,
          int(time.time())),
     )
     items: list[tuple[str, str]] = []
