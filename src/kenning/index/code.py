@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from ..coderank import chunk_type
 from ..codesearch import identifier_words
 from ..redact import find_secrets, redact
-from ..scan import FileStat, read_text
+from ..scan import FileStat, generated_reason, read_text
 from ..textutil import identifier_terms
 from .db import get_meta, set_meta
 
@@ -38,6 +38,7 @@ EMBED_RECIPE = "2"
 # Bump when chunk scrubbing changes: files of older indexes with a secret left are redone once.
 REDACTION_VERSION = "1"
 _REEMBED_BATCH = 512
+EMBED_CACHE_SIZE = 20_000  # distinct texts' vectors kept during one run (~20 MB)
 DOC_LANGS = {"markdown", "rst", "txt", "text", "adoc"}
 
 
@@ -46,7 +47,7 @@ class IndexReport:
     scanned: int = 0
     indexed: int = 0
     removed: int = 0
-    skipped: int = 0  # binaries and unreadable files
+    skipped: int = 0  # binaries, generated and data files, unreadable files
     chunks: int = 0
     reembedded: int = 0  # chunks of unchanged files given vectors from a new embedder/recipe
     stopped_early: bool = False
@@ -126,6 +127,7 @@ def index_files(
     from ..chunking import chunk_file, language_for
 
     embedder = embedder_factory()
+    cache: dict = {}
     if stale:
         report.reembedded = reembed(conn, embedder, skip={f.path for f in changed})
         set_meta(conn, "code_embedder", embedder_name)
@@ -137,6 +139,8 @@ def index_files(
             break
         report.scanned += 1
         text = read_text(root / stat.path)
+        if text is not None and generated_reason(stat.path, text):
+            text = None  # kept out like a binary: its rows, if any, are removed
         raw_hash = None if text is None else hashlib.sha1(text.encode("utf-8")).hexdigest()
         old = conn.execute("SELECT hash FROM files WHERE path = ?", (stat.path,)).fetchone()
         conn.execute("BEGIN IMMEDIATE")
@@ -152,7 +156,7 @@ def index_files(
                 lang = language_for(stat.path) or "text"
                 # One scan of the whole file; only files with a secret pay per-chunk redaction.
                 scrub = bool(find_secrets(text))
-                _write_file(conn, stat, lang, raw_hash or "", result, embedder, scrub)
+                _write_file(conn, stat, lang, raw_hash or "", result, embedder, scrub, cache)
                 report.indexed += 1
                 report.chunks += len(result.chunks)
             conn.execute("COMMIT")
@@ -175,7 +179,8 @@ def _vectors_stale(conn: sqlite3.Connection, embedder_name: str) -> bool:
     return conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
 
 
-def embed_chunks(embedder: Embedder, items: list[tuple[str, str]]) -> np.ndarray:
+def embed_chunks(embedder: Embedder, items: list[tuple[str, str]],
+                 cache: dict[str, np.ndarray] | None = None) -> np.ndarray:
     """One unit vector per (symbol, text): the name and the head of the body count equally.
 
     Pooled together, a long body's tokens drown the few of its name (`write_dl`), which says
@@ -185,9 +190,17 @@ def embed_chunks(embedder: Embedder, items: list[tuple[str, str]]) -> np.ndarray
     """
     import numpy as np
 
-    names = embedder.encode([identifier_words(symbol) for symbol, _ in items])
-    bodies = embedder.encode([identifier_words(text[:EMBED_CHARS]) for _, text in items])
-    summed = names + bodies
+    names = [identifier_words(symbol) for symbol, _ in items]
+    bodies = [identifier_words(text[:EMBED_CHARS]) for _, text in items]
+    cache = {} if cache is None else cache
+    # Each distinct text is embedded once per run: names repeat (`__init__`, `new`), and so
+    # do licence headers and copied code.
+    todo = list(dict.fromkeys(t for t in names + bodies if t not in cache))
+    if todo:
+        if len(cache) + len(todo) > EMBED_CACHE_SIZE:
+            cache.clear()
+        cache.update(zip(todo, embedder.encode(todo), strict=True))
+    summed = np.array([cache[n] for n in names]) + np.array([cache[b] for b in bodies])
     norms = np.linalg.norm(summed, axis=1, keepdims=True)
     return np.divide(summed, norms, out=np.zeros_like(summed), where=norms > 0)
 
@@ -216,7 +229,7 @@ def reembed(conn: sqlite3.Connection, embedder: Embedder, skip: set[str]) -> int
 
 
 def _write_file(conn, stat: FileStat, lang: str, digest: str, result, embedder,
-                scrub: bool) -> None:
+                scrub: bool, cache: dict | None = None) -> None:
     """Replace a file's rows; `scrub` when the file holds a secret (chunks are redacted)."""
     remove_file(conn, stat.path)
     is_doc = 1 if lang in DOC_LANGS else 0
@@ -241,7 +254,7 @@ def _write_file(conn, stat: FileStat, lang: str, digest: str, result, embedder,
         ids.append(cursor.lastrowid)
         items.append((chunk.symbol or "", text))
     if items:
-        vectors = embed_chunks(embedder, items).astype("float16")
+        vectors = embed_chunks(embedder, items, cache).astype("float16")
         conn.executemany(
             "INSERT INTO chunk_vectors(chunk_id, vec) VALUES (?, ?)",
             [(cid, vectors[n].tobytes()) for n, cid in enumerate(ids)],
