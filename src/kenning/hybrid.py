@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from . import eventlog
 from .coaccess import boosts_for
-from .coderank import boosts as code_boosts
 from .coderank import CHUNK_TYPES, factors, intent
+from .coderank import boosts as code_boosts
 from .codesearch import ChunkFilter, ChunkRow, ChunkSearcher
 from .records import Hit
 from .search import LEG_DEPTH, activity_boost, confidence_boost, fuse
@@ -29,11 +29,11 @@ MIN_COSINE = 0.15
 # The chunk legs' own RRF k (see search.rrf_term): a clear #1 on one leg beats a chunk both
 # legs rank only middling (a semantic #1 used to end at #12). The vector leg's falls off
 # faster: its first few are its sure ones, its tail is noise more often than BM25's.
-CHUNK_LEG_K = {"code keyword": 20, "code semantic": 10}
+CHUNK_LEG_K = {"code keyword": 10, "code semantic": 5}
 # The same steeper legs make a rank near the top worth about this many times more, so a
 # chunk's additive boosts (recent activity, cluster peer) are scaled alike to move it as
 # many ranks as they did.
-CHUNK_BOOST_SCALE = 3.0
+CHUNK_BOOST_SCALE = 5.0
 
 
 class HybridSearch:
