@@ -130,3 +130,21 @@ def test_code_before_its_tests_and_prose_before_nothing(kenning, repo):
     asked = json.loads(kenning("search", "how are invoice totals computed?", "--type", "doc",
                                "--json").out)
     assert asked and asked[0]["path"] == "guide.md"
+
+
+def test_an_index_cut_by_an_older_chunker_is_rechunked_once(repo):
+    from kenning.index.db import set_meta
+    from kenning.memory import Memory
+    from kenning.paths import current_project
+
+    (repo / "cart.py").write_text("class Cart:\n    def add(self, item):\n        return item\n",
+                                  encoding="utf-8")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "cart")
+    memory = Memory(current_project(repo), "fake")
+    assert memory.index_code().indexed >= 1
+    assert memory.index_code().indexed == 0
+    set_meta(memory.conn, "code_chunk_recipe", "1")
+    assert memory.index_code().indexed >= 1  # every file re-chunked once
+    assert memory.index_code().indexed == 0
+    memory.close()

@@ -23,7 +23,9 @@ CHUNK_BM25_WEIGHTS = (4.0, 2.0, 1.0, 1.0)
 MIN_COSINE = 0.15
 # Identifiers with something to split (an underscore, a digit or a capital after the first
 # letter): a plain lower-case word is its own split, and the tokenizer is uncased.
-_IDENTIFIER = re.compile(r"_[A-Za-z0-9_]*|[A-Za-z][A-Za-z0-9_]*?[A-Z0-9_][A-Za-z0-9_]*")
+# Tried from a word's first character only, so a long plain word costs one linear scan.
+_IDENTIFIER = re.compile(
+    r"(?<![A-Za-z0-9_])(?:_[A-Za-z0-9_]*|[A-Za-z][A-Za-z0-9_]*?[A-Z0-9_][A-Za-z0-9_]*)")
 
 
 def identifier_words(text: str) -> str:

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 EMBED_CHARS = 1000
 # Bump when embed_chunks changes what a vector means: indexes made before are re-embedded.
 EMBED_RECIPE = "2"
+# Bump when chunking changes what a file's chunks are: every file is re-chunked once.
+CHUNK_RECIPE = "2"  # 2: every method its own chunk, a class a header
 # Bump when chunk scrubbing changes: files of older indexes with a secret left are redone once.
 REDACTION_VERSION = "1"
 _REEMBED_BATCH = 512
@@ -81,6 +83,19 @@ def unscrubbed_paths(conn: sqlite3.Connection) -> set[str]:
     """
     return {path for path, text in conn.execute("SELECT path, text FROM chunks")
             if find_secrets(text)}
+
+
+def chunks_stale(conn: sqlite3.Connection) -> bool:
+    """Stored chunks were cut by an older CHUNK_RECIPE (an index with rows only)."""
+    if get_meta(conn, "code_chunk_recipe") == CHUNK_RECIPE:
+        return False
+    return conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
+
+
+def mark_chunked(conn: sqlite3.Connection) -> None:
+    """Record that every stored chunk was cut by this CHUNK_RECIPE (after a full run)."""
+    if get_meta(conn, "code_chunk_recipe") != CHUNK_RECIPE:
+        set_meta(conn, "code_chunk_recipe", CHUNK_RECIPE)
 
 
 def mark_scrubbed(conn: sqlite3.Connection) -> None:
