@@ -222,7 +222,6 @@ GOLDEN_CHUNKS = {
     "Service.cs": [
         (None, "module", 1, 6),
         ("OrderService", "class", 7, 23),
-        ("OrderService.Count", "property", 11, 11),
         ("OrderService.OrderService", "method", 13, 13),
         ("OrderService.Place", "method", 15, 20),
         ("OrderService.~OrderService", "method", 22, 22),

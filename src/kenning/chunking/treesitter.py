@@ -305,9 +305,13 @@ class _Layout:
         line = start
         for m, m_start, m_end in self.members(d.children, d.sig_end):
             entries += [(n, raw[n - 1]) for n in range(line, m_start)]
-            sig_end = min(m.sig_end, m.sig_start + SIGNATURE_LINES - 1)
-            entries += [(n, raw[n - 1]) for n in range(m.sig_start, sig_end + 1)]
-            self.unit(m, m_start, m_end)
+            if m.kind in ("function", "method") or m.classlike or m.namespace \
+                    or m_end - m_start + 1 > SIGNATURE_LINES:
+                sig_end = min(m.sig_end, m.sig_start + SIGNATURE_LINES - 1)
+                entries += [(n, raw[n - 1]) for n in range(m.sig_start, sig_end + 1)]
+                self.unit(m, m_start, m_end)
+            else:  # a short associated type or property stays in the class's header chunk
+                entries += [(n, raw[n - 1]) for n in range(m_start, m_end + 1)]
             line = m_end + 1
         entries += [(n, raw[n - 1]) for n in range(line, end + 1)]
         entries = [e for e in entries if e[1].strip()]

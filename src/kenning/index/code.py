@@ -36,7 +36,7 @@ EMBED_CHARS = 1000
 # Bump when embed_chunks changes what a vector means: indexes made before are re-embedded.
 EMBED_RECIPE = "2"
 # Bump when chunking changes what a file's chunks are: every file is re-chunked once.
-CHUNK_RECIPE = "2"  # 2: every method its own chunk, a class a header
+CHUNK_RECIPE = "2"  # 2: every method its own chunk, a class a header (with short members)
 # Bump when chunk scrubbing changes: files of older indexes with a secret left are redone once.
 REDACTION_VERSION = "1"
 _REEMBED_BATCH = 512
