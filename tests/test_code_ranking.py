@@ -64,12 +64,12 @@ def test_generated_lock_and_data_files_are_told_by_name_and_content():
     assert generated_reason("app.py", "def main():\n    return run()\n" * 300) is None
 
 
-def test_a_clear_semantic_first_beats_chunks_both_legs_rank_twelfth():
+def test_a_clear_semantic_first_beats_chunks_both_legs_rank_thirteenth():
     legs = {"code keyword": [f"c:{i}" for i in range(100, 112)] + ["c:both"],
             "code semantic": ["c:sure"] + [f"c:{i}" for i in range(200, 211)] + ["c:both"]}
     plain = [r.key for r in fuse(legs)]
     assert plain.index("c:both") < plain.index("c:sure")  # plain RRF: the old behaviour
-    steep = [r.key for r in fuse(legs, leg_k={"code keyword": 10, "code semantic": 5})]
+    steep = [r.key for r in fuse(legs, leg_k={"code keyword": 10, "code semantic": 10})]
     assert steep.index("c:sure") < steep.index("c:both")
 
 
