@@ -1,20 +1,22 @@
 """Hooks through `hooks/run`, each in a fresh process, on a project with 10,000 facts.
 
-Timings are ratios to `<the launcher's python> -c pass` (DESIGN §8: timing is noisy, ratios
-less so), measured interleaved with the hook runs so both see the same machine load.
-UserPromptSubmit is also reported as an absolute p50.
+Every timing is a ratio to `<the launcher's python> -I -S -c pass` — what the launcher itself
+runs — measured interleaved with the hook runs so both see the same machine load (bench/
+timing.py); the absolute medians are reported beside each ratio. Each row checks that its hook
+did its work (the event logged, the context injected, the session marked), and SessionStart and
+SessionEnd run with their real detached spawns.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from timing import Paired, bare_python, interleave, quiet_env, ratio_row, run_checked
 
 REPO = Path(__file__).resolve().parents[1]
 RUN = REPO / "hooks" / "run"
@@ -54,100 +56,164 @@ def build_workload(folder: Path) -> Path:
     return project_dir
 
 
-def _timed(argv: list[str], stdin: bytes, env: dict[str, str]) -> float:
-    start = time.perf_counter()
-    result = subprocess.run(argv, input=stdin, capture_output=True, env=env)
-    elapsed = time.perf_counter() - start
-    if result.returncode != 0:
-        raise RuntimeError(f"{argv} failed: {result.stderr.decode()[:300]}")
-    return elapsed
-
-
 def measure(event: str, payloads: list[dict], env: dict[str, str], baseline: list[str],
-            rounds: int = ROUNDS) -> tuple[float, float]:
-    """(median hook seconds, median baseline seconds), interleaved."""
-    hook: list[float] = []
-    base: list[float] = []
-    for n in range(rounds):
-        base.append(_timed(baseline, b"", env))
+            rounds: int = ROUNDS) -> tuple[Paired, list[bytes]]:
+    """The hook against the bare interpreter, interleaved; also each run's stdout."""
+    outputs: list[bytes] = []
+
+    def hook(n: int) -> None:
         data = json.dumps(payloads[n % len(payloads)]).encode()
-        hook.append(_timed([str(RUN), event], data, env))
-    return statistics.median(hook), statistics.median(base)
+        result = run_checked([str(RUN), event], data, env)
+        if result.stderr:
+            raise RuntimeError(f"{event} wrote to stderr: {result.stderr[:300]!r}")
+        outputs.append(result.stdout)
+
+    paired = interleave(hook, lambda n: run_checked(baseline, env=env), rounds)
+    return paired, outputs
 
 
-def row(name: str, value: float, budget: float | None, unit: str) -> dict:
-    return {"name": name, "value": round(value, 2), "budget": budget, "unit": unit,
-            "ok": budget is None or value <= budget}
+def expect(condition: bool, what: str) -> None:
+    """A timed row counts only when the work it times happened."""
+    if not condition:
+        raise RuntimeError(f"hooks bench: {what}")
+
+
+# Budgets, as ratios to `python -I -S -c pass` (what the launcher runs) measured interleaved.
+# DESIGN's PostToolUse 2.5x and PreToolUse 4x were stated against `python3 -c pass`, which
+# loads site; like for like they are these. Chosen with margin over a quiet 2-core machine
+# and checked with two CPU-bound processes beside the bench (closing notes carry both).
+BUDGETS = {"post": 4.0, "pre": 5.0, "prompt_fts": 6.0, "prompt_hybrid": 30.0, "stop": 4.0,
+           "start": 8.0, "end": 6.0}
 
 
 def run(check: bool) -> list[dict]:
     python = launcher_python()
-    baseline = [python, "-c", "pass"]
+    baseline = bare_python(python)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        env = {**os.environ, "KENNING_HOME": str(folder / "home"),
-               "KENNING_EMBEDDER": "bundled", "KENNING_PROMPT_SEARCH": "fts"}
+        env = quiet_env(KENNING_HOME=str(folder / "home"), KENNING_EMBEDDER="bundled",
+                        KENNING_PROMPT_SEARCH="fts", KENNING_DISABLE_BACKGROUND="1")
         saved = os.environ.get("KENNING_HOME")
         os.environ["KENNING_HOME"] = env["KENNING_HOME"]
         try:
             project = build_workload(folder)
             anchored = sorted(_anchor_files(project))[:ROUNDS]
+            local = _local_dir(project)
         finally:
             if saved is None:
                 os.environ.pop("KENNING_HOME", None)
             else:
                 os.environ["KENNING_HOME"] = saved
-        common = {"transcript_path": str(folder / "t.jsonl"), "cwd": str(project),
+        transcript = folder / "t.jsonl"
+        transcript.write_text("", encoding="utf-8")
+        common = {"transcript_path": str(transcript), "cwd": str(project),
                   "permission_mode": "default"}
-        rows = []
+        try:
+            return _rows(project, local, anchored, common, env, baseline)
+        finally:
+            _wait_for_children(env["KENNING_HOME"])
 
-        def session(n: int) -> str:
-            return f"bench-{n:04d}"
 
-        reads = [{**common, "session_id": session(n), "hook_event_name": "PostToolUse",
-                  "tool_name": "Read", "tool_input": {"file_path": f"{project}/src/a{n}.py"},
-                  "tool_response": {}, "tool_use_id": f"t{n}"} for n in range(ROUNDS)]
-        hook, base = measure("post-tool-use", reads, env, baseline)
-        rows.append(row("hooks: PostToolUse / python -c pass", hook / base, 2.5, "x"))
+def _rows(project: Path, local: Path, anchored: list[str], common: dict, env: dict,
+          baseline: list[str]) -> list[dict]:
+    rows = []
 
-        # A fresh session per call, so "once per file" never short-cuts the work.
-        pre = [{**common, "session_id": session(100 + n), "hook_event_name": "PreToolUse",
-                "tool_name": "Read", "tool_input": {"file_path": f"{project}/{path}"},
-                "tool_use_id": f"p{n}"} for n, path in enumerate(anchored)]
-        hook, base = measure("pre-tool-use", pre, env, baseline)
-        rows.append(row("hooks: PreToolUse, 10k facts / python -c pass", hook / base, 4.0, "x"))
+    def session(n: int) -> str:
+        return f"bench-{n:04d}"
 
-        prompts = [{**common, "session_id": session(200 + n),
-                    "hook_event_name": "UserPromptSubmit", "prompt": PROMPTS[n % len(PROMPTS)]}
-                   for n in range(ROUNDS)]
-        hook, base = measure("user-prompt-submit", prompts, env, baseline)
-        rows.append(row("hooks: UserPromptSubmit FTS, 10k facts, p50", hook * 1000, 60.0, "ms"))
+    reads = [{**common, "session_id": session(n), "hook_event_name": "PostToolUse",
+              "tool_name": "Read", "tool_input": {"file_path": f"{project}/src/a{n}.py"},
+              "tool_response": {}, "tool_use_id": f"t{n}"} for n in range(ROUNDS)]
+    events = local / "events.jsonl"
+    before = _lines(events)
+    paired, _ = measure("post-tool-use", reads, env, baseline)
+    expect(_lines(events) - before == ROUNDS, "PostToolUse did not log one event per call")
+    rows.append(ratio_row("hooks: PostToolUse / python -I -S -c pass", paired,
+                          BUDGETS["post"], "ms"))
 
-        hybrid_env = {**env, "KENNING_PROMPT_SEARCH": "hybrid"}
-        hook, base = measure("user-prompt-submit", prompts, hybrid_env, baseline, rounds=15)
-        rows.append(row("hooks: UserPromptSubmit hybrid, 10k facts, p50", hook * 1000, 300.0,
-                        "ms"))
+    # A fresh session per call, so "once per file" never short-cuts the work.
+    expect(len(anchored) == ROUNDS, "too few anchored files in the workload")
+    pre = [{**common, "session_id": session(100 + n), "hook_event_name": "PreToolUse",
+            "tool_name": "Read", "tool_input": {"file_path": f"{project}/{path}"},
+            "tool_use_id": f"p{n}"} for n, path in enumerate(anchored)]
+    paired, out = measure("pre-tool-use", pre, env, baseline)
+    expect(all(b"additionalContext" in o for o in out), "PreToolUse injected nothing")
+    rows.append(ratio_row("hooks: PreToolUse, 10k facts / python -I -S -c pass", paired,
+                          BUDGETS["pre"], "ms"))
 
-        stops = [{**common, "session_id": session(300 + n), "hook_event_name": "Stop",
-                  "stop_hook_active": False, "last_assistant_message": "ok"}
-                 for n in range(ROUNDS)]
-        hook, base = measure("stop", stops, env, baseline)
-        rows.append(row("hooks: Stop / python -c pass", hook / base, 2.5, "x"))
+    prompts = [{**common, "session_id": session(200 + n),
+                "hook_event_name": "UserPromptSubmit", "prompt": PROMPTS[n % len(PROMPTS)]}
+               for n in range(ROUNDS)]
+    paired, out = measure("user-prompt-submit", prompts, env, baseline)
+    expect(sum(b"additionalContext" in o for o in out) >= ROUNDS // 2,
+           "UserPromptSubmit (FTS) injected facts for fewer than half of the prompts")
+    rows.append(ratio_row("hooks: UserPromptSubmit FTS, 10k facts / python -I -S", paired,
+                          BUDGETS["prompt_fts"], "ms"))
 
-        starts = [{**common, "session_id": session(400 + n), "hook_event_name": "SessionStart",
-                   "source": "startup"} for n in range(10)]
-        env_start = {**env, "KENNING_DISABLE_BACKGROUND": "1"}
-        hook, base = measure("session-start", starts, env_start, baseline, rounds=10)
-        rows.append(row("hooks: SessionStart, 10k facts, p50", hook * 1000, None, "ms"))
+    hybrid_env = {**env, "KENNING_PROMPT_SEARCH": "hybrid"}
+    # New sessions: a fact already injected into a session is not injected again.
+    prompts = [{**p, "session_id": session(600 + n)} for n, p in enumerate(prompts)]
+    paired, out = measure("user-prompt-submit", prompts, hybrid_env, baseline, rounds=15)
+    expect(sum(b"additionalContext" in o for o in out) >= 15 // 2,
+           "UserPromptSubmit (hybrid) injected facts for fewer than half of the prompts")
+    rows.append(ratio_row("hooks: UserPromptSubmit hybrid, 10k facts / python -I -S", paired,
+                          BUDGETS["prompt_hybrid"], "ms"))
 
-        ends = [{**common, "session_id": session(500 + n), "hook_event_name": "SessionEnd",
-                 "reason": "other"} for n in range(10)]
-        env_end = {**env, "KENNING_DISABLE_BACKGROUND": "1"}
-        hook, base = measure("session-end", ends, env_end, baseline, rounds=10)
-        rows.append(row("hooks: SessionEnd (1.5 s shared budget), p50", hook * 1000, 300.0,
-                        "ms"))
-        rows.append(row("hooks: baseline python -c pass, p50", base * 1000, None, "ms"))
+    stops = [{**common, "session_id": session(300 + n), "hook_event_name": "Stop",
+              "stop_hook_active": False, "last_assistant_message": "ok"}
+             for n in range(ROUNDS)]
+    paired, _ = measure("stop", stops, env, baseline)
+    expect(all((local / "extract-pending" / f"{session(300 + n)}.json").exists()
+               for n in range(ROUNDS)), "Stop did not mark its sessions for extraction")
+    rows.append(ratio_row("hooks: Stop / python -I -S -c pass", paired, BUDGETS["stop"], "ms"))
+
+    # The last two run as Claude Code runs them: with their detached spawns (catch-up,
+    # extraction) switched on.
+    live = {k: v for k, v in env.items() if k != "KENNING_DISABLE_BACKGROUND"}
+    starts = [{**common, "session_id": session(400 + n), "hook_event_name": "SessionStart",
+               "source": "startup"} for n in range(10)]
+    paired, out = measure("session-start", starts, live, baseline, rounds=10)
+    expect(all(b"10000 active facts" in o or b"10,000 active facts" in o for o in out),
+           f"SessionStart did not report the 10k facts: {out[0][:300]!r}")
+    rows.append(ratio_row("hooks: SessionStart, 10k facts / python -I -S -c pass", paired,
+                          BUDGETS["start"], "ms"))
+
+    ends = [{**common, "session_id": session(500 + n), "hook_event_name": "SessionEnd",
+             "reason": "other"} for n in range(10)]
+    paired, _ = measure("session-end", ends, live, baseline, rounds=10)
+    rows.append(ratio_row("hooks: SessionEnd (real detached spawn) / python -I -S", paired,
+                          BUDGETS["end"], "ms"))
     return rows
+
+
+def _lines(path: Path) -> int:
+    return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
+def _wait_for_children(home: str, timeout: float = 120.0) -> None:
+    """Detached children (catch-up, extraction) outlive their hook: wait until none of the
+    processes started with this bench's KENNING_HOME is left, so they neither write into a
+    removed folder nor load the next bench."""
+    marker = f"KENNING_HOME={home}".encode()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        alive = False
+        for environ in Path("/proc").glob("[0-9]*/environ"):
+            try:
+                if marker in environ.read_bytes():
+                    alive = True
+                    break
+            except OSError:
+                continue
+        if not alive:
+            return
+        time.sleep(0.2)
+
+
+def _local_dir(project: Path) -> Path:
+    from kenning.paths import current_project
+
+    return current_project(project).local_dir
 
 
 def _anchor_files(project: Path) -> list[str]:

@@ -1,5 +1,6 @@
-"""Code index: a 20k-line repo from scratch vs a plain stdlib FTS5 indexer, peak RSS, and a
-re-index with nothing changed (which must load neither the model nor any grammar).
+"""Code index: a 20k-line repo from scratch vs a plain stdlib FTS5 indexer (interleaved, both
+fresh processes; the fixed start-up on a 1-file repo reported apart), peak RSS, and a re-index
+with nothing changed (which must load neither the model nor any grammar).
 
 The repo is a fixed copy of installed pure-Python sources (click, yaml, ...), committed into
 a fresh git repository, so the workload is the same on every machine with this venv.
@@ -8,14 +9,16 @@ a fresh git repository, so the workload is the same on every machine with this v
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
-import resource
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from timing import interleave, quiet_env, ratio_row, run_checked
 
 TARGET_LINES = 20_000
 PACKAGES = ["click", "yaml", "rapidfuzz", "sqlite_utils", "tokenizers", "mcp"]
@@ -40,49 +43,83 @@ def build_repo(dest: Path) -> int:
                 break
         if lines >= TARGET_LINES:
             break
+    _commit(dest)
+    return lines
+
+
+def _commit(dest: Path) -> None:
     env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b",
            "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@b"}
     for cmd in (["init", "-q"], ["add", "."], ["commit", "-qm", "x"]):
         subprocess.run(["git", *cmd], cwd=dest, check=True, env=env, capture_output=True)
-    return lines
 
 
 REFERENCE = str(Path(__file__).parent / "reference_bm25.py")
+ROUNDS = 3
+NOOP_PROBE = ("import sys; from kenning.cli import main\n"
+              "try:\n    main(['-C', sys.argv[1], 'index', '--json'])\nexcept SystemExit: pass\n"
+              "heavy = ('tree_sitter', 'model2vec', 'tokenizers')\n"
+              "print('loaded:' + ','.join(m for m in heavy if m in sys.modules))")
+
+# Budgets. DESIGN: indexing a repository of >= 20k lines takes <= 4x the plain stdlib FTS5
+# indexer on the same files; peak RSS <= 200 MB (memory, not timing: absolute). A no-change
+# re-index is a ratio to the bare interpreter the CLI starts with (`python -c pass`).
+INDEX_BUDGET = 4.0
+RSS_BUDGET_MB = 200
+NOOP_BUDGET = 12.0
 
 
-def _timed(cmd: list[str], env: dict) -> tuple[float, int]:
-    """Wall seconds and the child's peak RSS in MB."""
-    start = time.perf_counter()
-    subprocess.run(cmd, env=env, check=True, capture_output=True)
-    elapsed = time.perf_counter() - start
-    return elapsed, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
-
-
-def measure() -> dict[str, float]:
+def measure() -> dict:
     with tempfile.TemporaryDirectory() as tmp:
-        repo = Path(tmp) / "repo"
+        repo, tiny = Path(tmp) / "repo", Path(tmp) / "tiny"
         lines = build_repo(repo)
-        env = {**os.environ, "KENNING_HOME": str(Path(tmp) / "home"),
-               "KENNING_EMBEDDER": "bundled"}
-        ref_s, _ = _timed([sys.executable, REFERENCE, str(repo), str(Path(tmp) / "r.db")], env)
-        index_s, rss = _timed_rss([sys.executable, "-m", "kenning", "-C", str(repo), "index"],
-                                  env)
-        probe = ("import sys, time; t = time.perf_counter(); from kenning.cli import main\n"
-                 "try:\n    main(['-C', sys.argv[1], 'index'])\nexcept SystemExit: pass\n"
-                 "heavy = ('tree_sitter', 'model2vec', 'tokenizers')\n"
-                 "bad = [m for m in heavy if m in sys.modules]\n"
-                 "print(time.perf_counter() - t, ','.join(bad))")
-        start = time.perf_counter()
-        out = subprocess.run([sys.executable, "-c", probe, str(repo)], env=env, check=True,
-                             capture_output=True, text=True).stdout.strip().splitlines()[-1]
-        noop_s = time.perf_counter() - start
-        loaded = out.split(" ", 1)[1] if " " in out else ""
-    return {"lines": lines, "reference_s": ref_s, "index_s": index_s, "rss_mb": rss,
-            "noop_s": noop_s, "noop_loaded": loaded}
+        _one_file_repo(tiny)
+        env = quiet_env(KENNING_HOME=str(Path(tmp) / "home"), KENNING_EMBEDDER="bundled")
+        full = interleave(lambda n: _kenning_index(repo, env, tmp),
+                          lambda n: _reference_index(repo, tmp, env), ROUNDS)
+        fixed = interleave(lambda n: _kenning_index(tiny, env, tmp),
+                           lambda n: _reference_index(tiny, tmp, env), ROUNDS)
+        _, rss = _timed_rss([sys.executable, "-m", "kenning", "-C", str(repo), "index"], env)
+        loaded: list[str] = []
+
+        def noop(n: int) -> None:
+            out = run_checked([sys.executable, "-c", NOOP_PROBE, str(repo)], env=env)
+            loaded.append(out.stdout.decode().strip().splitlines()[-1][len("loaded:"):])
+
+        unchanged = interleave(noop, lambda n: run_checked([sys.executable, "-c", "pass"]),
+                               ROUNDS * 3)
+    return {"lines": lines, "full": full, "fixed": fixed, "rss_mb": rss,
+            "unchanged": unchanged, "noop_loaded": ",".join(sorted({m for x in loaded
+                                                                     for m in x.split(",") if m}))}
+
+
+def _one_file_repo(dest: Path) -> None:
+    dest.mkdir()
+    (dest / "one.py").write_text("def one():\n    return 1\n", encoding="utf-8")
+    _commit(dest)
+
+
+def _kenning_index(repo: Path, env: dict, tmp: str) -> None:
+    """`kenning index` from scratch: the project's derived data is removed first."""
+    shutil.rmtree(Path(env["KENNING_HOME"]) / "projects", ignore_errors=True)
+    out = run_checked([sys.executable, "-m", "kenning", "-C", str(repo), "index", "--json"],
+                      env=env)
+    files = sum(1 for _ in repo.rglob("*.py"))
+    indexed = json.loads(out.stdout).get("indexed")
+    if indexed != files:
+        raise RuntimeError(f"kenning index indexed {indexed} of {files} files")
+
+
+def _reference_index(repo: Path, tmp: str, env: dict) -> None:
+    db = Path(tmp) / "reference.db"
+    db.unlink(missing_ok=True)
+    run_checked([sys.executable, REFERENCE, str(repo), str(db)], env=env)
+    if not sqlite3.connect(db).execute("SELECT count(*) FROM docs").fetchone()[0]:
+        raise RuntimeError("the reference indexer indexed nothing")
 
 
 def _timed_rss(cmd: list[str], env: dict) -> tuple[float, int]:
-    """Run under /usr/bin/time-like accounting: a fresh child so ru_maxrss is its own."""
+    """A fresh wrapper process, so RUSAGE_CHILDREN's peak RSS is the command's own."""
     wrapper = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
                "subprocess.run(sys.argv[1:], check=True, capture_output=True); "
                "print(time.perf_counter() - t, "
@@ -94,20 +131,15 @@ def _timed_rss(cmd: list[str], env: dict) -> tuple[float, int]:
 
 def run(check: bool) -> list[dict]:
     m = measure()
-    ratio = m["index_s"] / m["reference_s"]
-    # DESIGN §8 states the budget as "4 x a plain stdlib FTS5 indexer (~1.5 s)". Measured
-    # here, that reference takes well under 0.4 s (mostly interpreter start-up), while
-    # importing the embedder and the grammars alone costs ~0.25 s; so the check uses the
-    # stated 1.5 s and the ratio is reported beside it.
     return [
-        {"name": f"index {m['lines']}-line repo from scratch", "value": round(m["index_s"], 2),
-         "budget": 1.5, "unit": "s", "ok": m["index_s"] <= 1.5},
-        {"name": "  ... ratio to the stdlib FTS5 reference indexer", "value": round(ratio, 2),
-         "budget": None, "unit": "x", "ok": True},
-        {"name": "index from scratch, peak RSS", "value": m["rss_mb"], "budget": 200,
-         "unit": "MB", "ok": m["rss_mb"] <= 200},
-        {"name": "re-index, nothing changed (fresh process)", "value": round(m["noop_s"], 3),
-         "budget": 0.5, "unit": "s", "ok": m["noop_s"] <= 0.5},
+        ratio_row(f"index {m['lines']}-line repo from scratch / stdlib FTS5 reference indexer",
+                  m["full"], INDEX_BUDGET),
+        ratio_row("  ... fixed start-up: index a 1-file repo / reference indexer", m["fixed"],
+                  None),
+        {"name": "index from scratch, peak RSS", "value": m["rss_mb"], "budget": RSS_BUDGET_MB,
+         "unit": "MB", "ok": m["rss_mb"] <= RSS_BUDGET_MB},
+        ratio_row("re-index, nothing changed (fresh process) / python -c pass", m["unchanged"],
+                  NOOP_BUDGET),
         {"name": "re-index, nothing changed: model/grammar modules loaded",
          "value": m["noop_loaded"] or "none", "budget": "none", "unit": "", "ok":
          not m["noop_loaded"]},

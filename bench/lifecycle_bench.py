@@ -1,6 +1,8 @@
 """Knowledge lifecycle at scale: consolidation and the stale-anchor check on 10,000 facts.
 
-Fixed, generated workloads (seeded), bundled model. Budgets from issue 6: each under 10 s.
+Fixed, generated workloads (seeded), bundled model. Each timing is a ratio to a calibration
+workload interleaved with it (bench/timing.py), and each run checks its work was done (the
+planted duplicates merged, the planted churn found).
 Also prints the duplicate-threshold calibration on `bench/data/labelled_pairs.yaml`
 (precision/recall of automatic merging, bundled model; informational rows, no budget).
 """
@@ -14,16 +16,19 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
+from timing import Calibration, Paired, interleave, ratio_row
+
+ROUNDS = 3
 N_FACTS = 10_000
 N_DUPLICATES = 100
 N_FILES = 2_000
 SYMBOLS_PER_FILE = 10
-BUDGET_S = 10.0
 PAIRS = Path(__file__).parent / "data" / "labelled_pairs.yaml"
 
 
-def measure_consolidation() -> tuple[float, int]:
-    """Seconds to consolidate 10k generated facts with planted duplicates; merges made."""
+def measure_consolidation(block) -> tuple[Paired, int]:
+    """Consolidating 10k generated facts with planted duplicates against a calibration block;
+    the merges it proposed."""
     from facts_bench import generate_facts
     from kenning.factfile import render_fact
     from kenning.memory import Memory
@@ -47,11 +52,15 @@ def measure_consolidation() -> tuple[float, int]:
         memory.sync()  # indexing and embedding are measured by facts_bench
         from kenning.consolidate import consolidate
 
-        start = time.perf_counter()
-        plan = consolidate(memory)
-        elapsed = time.perf_counter() - start
+        merged: list[int] = []
+
+        def run_once(_n: int) -> None:  # planning is the work; applying would empty round 2
+            plan = consolidate(memory, dry_run=True)
+            merged.append(sum(len(m.absorbed) for m in plan.merges))
+
+        paired = interleave(run_once, block, ROUNDS)
         memory.close()
-    return elapsed, sum(len(m.absorbed) for m in plan.merges)
+    return paired, min(merged)
 
 
 def _scan(project):
@@ -66,8 +75,9 @@ def _later_id(fact_id: str, n: int) -> str:
     return new_ulid(int(time.time() * 1000) + n)
 
 
-def measure_stale() -> tuple[float, dict[str, int]]:
-    """Seconds to check 10k anchored facts against 20k symbols after churn; states found."""
+def measure_stale(block) -> tuple[Paired, dict[str, int]]:
+    """Checking 10k anchored facts against 20k symbols after churn, against a calibration
+    block; the states found."""
     from kenning.anchors_stale import stale_report
     from kenning.index.db import open_index
     from kenning.records import Anchor
@@ -114,14 +124,13 @@ def measure_stale() -> tuple[float, dict[str, int]]:
             "INSERT INTO symbols(name, qualname, kind, path, start_line, end_line, body_hash) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
         conn.execute("COMMIT")
-        start = time.perf_counter()
-        report = stale_report(conn, facts)
-        elapsed = time.perf_counter() - start
+        reports: list = []
+        paired = interleave(lambda n: reports.append(stale_report(conn, facts)), block, ROUNDS)
         conn.close()
     states: dict[str, int] = {}
-    for item in report:
+    for item in reports[-1]:
         states[item.state] = states.get(item.state, 0) + 1
-    return elapsed, states
+    return paired, states
 
 
 def calibration() -> dict[str, float]:
@@ -150,17 +159,32 @@ def calibration() -> dict[str, float]:
     }
 
 
+# Budgets: ratios to 40 runs of the calibration search (bench/timing.py), interleaved; DESIGN's
+# "under 10 s each" became these with margin on a quiet 2-core machine, checked under load.
+CONSOLIDATE_BUDGET = 6.0
+STALE_BUDGET = 3.0
+
+
 def run(check: bool) -> list[dict]:
-    consolidation_s, merged = measure_consolidation()
-    stale_s, states = measure_stale()
+    calibration_search = Calibration()
+
+    def block(_n: int) -> None:
+        for _ in range(40):
+            calibration_search.run()
+
+    consolidation, merged = measure_consolidation(block)
+    if merged < N_DUPLICATES * 0.9:
+        raise RuntimeError(f"consolidation merged {merged} of {N_DUPLICATES} planted duplicates")
+    stale, states = measure_stale(block)
+    if not (states.get("drifted") and states.get("orphaned")):
+        raise RuntimeError(f"the stale-anchor check found no churn: {states}")
     cal = calibration()
     return [
-        {"name": f"consolidate 10k facts ({merged} merged)", "value": round(consolidation_s, 2),
-         "budget": BUDGET_S, "unit": "s", "ok": consolidation_s <= BUDGET_S},
-        {"name": "stale-anchor check, 10k facts, 20k symbols "
-                 f"({states.get('drifted', 0)} drifted, {states.get('orphaned', 0)} orphaned)",
-         "value": round(stale_s, 2), "budget": BUDGET_S, "unit": "s",
-         "ok": stale_s <= BUDGET_S},
+        ratio_row(f"consolidation plan, 10k facts ({merged} merges) / 40 calibration searches",
+                  consolidation, CONSOLIDATE_BUDGET),
+        ratio_row("stale-anchor check, 10k facts, 20k symbols "
+                  f"({states.get('drifted', 0)} drifted, {states.get('orphaned', 0)} orphaned)"
+                  " / 40 calibration searches", stale, STALE_BUDGET),
         {"name": "auto-merge precision, labelled pairs, bundled model",
          "value": round(cal["precision"], 2), "budget": None, "unit": "", "ok": True},
         {"name": "auto-merge recall, labelled pairs, bundled model",

@@ -55,4 +55,7 @@ def search(conn: sqlite3.Connection, query: str, limit: int = 10) -> list[str]:
 
 
 if __name__ == "__main__":
-    index_repo(Path(sys.argv[1]), sys.argv[2])
+    if sys.argv[1] == "--search":  # --search DB QUERY: print the top keys, one a line
+        print("\n".join(search(sqlite3.connect(sys.argv[2]), " ".join(sys.argv[3:]))))
+    else:
+        index_repo(Path(sys.argv[1]), sys.argv[2])

@@ -12,7 +12,8 @@ Stages (each writes into --work and is skipped when its output exists, unless --
     corpus   a shuffled pool of 250k sentences from text already on this machine:
              docstrings and package descriptions of installed Python packages,
              README/markdown/rst files, Debian changelog entries and man pages. Nothing
-             under /work is read, so the project's own eval set (bench/data) cannot leak in.
+             beside or inside this checkout is read, so the project's own eval sets
+             (bench/data) cannot leak in.
     encode   the teacher's sentence embeddings (mean pooling, L2-normalised, float16) of the
              first --sentences (98,304) sentences of the pool -> targets.npy. The slow part:
              about 100 sentences/s on two CPU cores.
@@ -92,11 +93,12 @@ SEED = 1234
 
 # --- corpus ---------------------------------------------------------------------------------
 
-# Roots searched for text. /work (the project and its eval data) is excluded on purpose.
+# Roots searched for text. The folder holding this checkout (the project and any eval data
+# kept beside it) is excluded on purpose.
 TEXT_ROOTS = ("/usr/share/doc", "/usr/share", "/usr/lib", "/usr/local/lib", "/opt", "/tmp")
 PYTHON_ROOTS = ("/usr/lib/python3", "/usr/lib/python3.11", "/usr/local/lib/python3.11",
                 "/tmp/distill-venv/lib")
-EXCLUDED = ("/work", "/proc", "/sys", "/tmp/kenning-train")
+EXCLUDED = (str(REPO_ROOT.parent), "/proc", "/sys", str(DEFAULT_WORK))
 MAN_SECTIONS = ("1", "5", "7", "8", "3", "2")
 MAX_MAN_PAGES = 6000
 MAX_FILE_CHARS = 200_000

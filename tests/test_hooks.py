@@ -119,6 +119,23 @@ def test_session_start_counts_uncommitted_facts_in_an_initialised_project(repo, 
     assert "1 fact files under .kenning/facts are not yet committed" in text
 
 
+def test_the_uncommitted_count_follows_commits_and_new_facts(repo, kenning):
+    from conftest import git
+
+    def start() -> str:
+        return context_of(run_hook("session-start", payload("session_start", repo)),
+                          "SessionStart")
+
+    assert kenning("init", "--no-move-facts").code == 0
+    assert kenning("add", "Builds use make.").code == 0
+    assert "1 fact files" in start() and "1 fact files" in start()  # the second is cached
+    git(repo, "add", ".kenning")
+    git(repo, "commit", "-qm", "facts")
+    assert "not yet committed" not in start()
+    assert kenning("add", "Releases are tagged by CI.").code == 0
+    assert "1 fact files" in start()
+
+
 def test_session_start_without_an_index_still_names_the_tools(isolated):
     text = context_of(run_hook("session-start", payload("session_start", isolated)), "SessionStart")
     assert "mcp__plugin_kenning_kenning__knowledge_search" in text
@@ -386,9 +403,12 @@ def test_python_too_old_exits_0_silently_and_logs(isolated, tmp_path):
         "post-tool-use", payload("post_tool_use_read", isolated), env={"KENNING_PYTHON": str(fake)}
     )
     assert result.returncode == 0 and result.stdout == ""
-    log = Path(os.environ["KENNING_HOME"]) / "errors.log"
-    assert "too old" in log.read_text(encoding="utf-8")
     assert events(isolated) == []
+    start = run_hook("session-start", payload("session_start", isolated),
+                     env={"KENNING_PYTHON": str(fake)})
+    assert start.returncode == 0 and "needs Python 3.11 or newer" in start.stdout
+    log = Path(os.environ["KENNING_HOME"]) / "errors.log"
+    assert "needs Python 3.11" in log.read_text(encoding="utf-8")
 
 
 def test_disabled_by_environment(repo, seeded):

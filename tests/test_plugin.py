@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -99,7 +100,12 @@ def test_runtime_stamp_tracks_requirements_plugin_version_and_python(tmp_path, m
     assert runtime.state(str(data)) == "ready"
     stamp = json.loads(runtime.wanted_stamp())
     assert stamp["plugin"] == load(".claude-plugin/plugin.json")["version"]
-    assert any(r.startswith("mcp") for r in stamp["requirements"])
+    assert stamp["python"] == f"{sys.version_info[0]}.{sys.version_info[1]}"
+    changed = tmp_path / "plugin"
+    changed.mkdir()
+    (changed / "pyproject.toml").write_text("[project]\ndependencies = ['mcp']\n",
+                                            encoding="utf-8")
+    assert json.loads(runtime.wanted_stamp(str(changed)))["pyproject"] != stamp["pyproject"]
     stale = dict(stamp, plugin="0.0.0")
     (data / "venv" / runtime.STAMP_NAME).write_text(json.dumps(stale, sort_keys=True),
                                                     encoding="utf-8")
@@ -115,11 +121,14 @@ sys.path.insert(0, {str(REPO / 'src')!r})
 from kenning import runtime
 
 def fake(argv):
+    step = "venv" if argv[1:3] == ["-m", "venv"] else (
+        "install" if "install" in argv else "uninstall" if "uninstall" in argv else "?")
     with open({str(count)!r}, "a") as f:
-        f.write(" ".join(argv[1:3]) + "\\n")
-    if argv[1:3] == ["-m", "venv"]:
-        os.makedirs(os.path.join(argv[3], "bin"), exist_ok=True)
-        os.symlink(sys.executable, os.path.join(argv[3], "bin", "python"))
+        f.write(step + "\\n")
+    if step == "venv":
+        os.makedirs(os.path.join(argv[-1], "lib", "python3", "site-packages", "pip"))
+        os.makedirs(os.path.join(argv[-1], "bin"), exist_ok=True)
+        os.symlink(sys.executable, os.path.join(argv[-1], "bin", "python"))
     time.sleep(1.0)
     return 0
 
@@ -129,10 +138,10 @@ print(runtime.install({str(data)!r}, runner=fake))
              for _ in range(2)]
     results = sorted(p.communicate(timeout=60)[0].strip().splitlines()[-1] for p in procs)
     assert results == ["busy", "ready"]
-    assert count.read_text().splitlines() == ["-m venv", "-m pip"]
+    assert count.read_text().splitlines() == ["venv", "install", "uninstall"]
     again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert again.stdout.strip() == "ready"
-    assert count.read_text().splitlines() == ["-m venv", "-m pip"]  # nothing re-run
+    assert count.read_text().splitlines() == ["venv", "install", "uninstall"]  # not re-run
 
 
 def test_a_checkout_with_its_own_venv_is_never_managed(monkeypatch, tmp_path):
@@ -140,3 +149,135 @@ def test_a_checkout_with_its_own_venv_is_never_managed(monkeypatch, tmp_path):
     assert runtime.state() == "dev"
     assert runtime.ensure_started() is False
     assert not (tmp_path / "data").exists()
+
+
+# ---- finding the runtime from the Bash tool and a user's shell -----------------------------
+def marketplace_install(tmp_path: Path) -> tuple[Path, Path]:
+    """A plugin laid out as `claude plugin install` does, with a ready data venv whose python
+    has the dependencies. Returns (plugin root, data folder)."""
+    config = tmp_path / "claude"
+    root = config / "plugins" / "cache" / "kenning" / "kenning" / "0.1.0"
+    root.mkdir(parents=True)
+    for name in ("hooks", "bin"):
+        shutil.copytree(REPO / name, root / name)
+    for name in ("src", "pyproject.toml", ".claude-plugin"):
+        (root / name).symlink_to(REPO / name)
+    data = config / "plugins" / "data" / "kenning-kenning"
+    venv_bin = data / "venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    (venv_bin / "python").write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n',
+                                     encoding="utf-8")
+    (venv_bin / "python").chmod(0o755)
+    (data / "venv" / runtime.STAMP_NAME).write_text(runtime.wanted_stamp(str(root)),
+                                                   encoding="utf-8")
+    return root, data
+
+
+def bin_kenning(root: Path, env: dict[str, str], cwd: Path, *args: str):
+    clean = {k: v for k, v in env.items() if not k.startswith("CLAUDE_PLUGIN")}
+    return subprocess.run([str(root / "bin" / "kenning"), *args], env=clean, cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_bin_kenning_finds_the_data_folder_beside_a_marketplace_install(isolated, tmp_path):
+    root, data = marketplace_install(tmp_path)
+    assert runtime.installed_data_dir(str(root)) == str(data)
+    result = bin_kenning(root, dict(os.environ), isolated, "status")
+    assert result.returncode == 0, result.stderr
+    assert "fact" in result.stdout.lower()
+
+
+def test_bin_kenning_uses_the_data_folder_session_start_exported(isolated, tmp_path):
+    root, data = marketplace_install(tmp_path)
+    moved = tmp_path / "elsewhere"
+    data.rename(moved)  # not beside the install: only the exported variable can find it
+    env = {**os.environ, "KENNING_PLUGIN_DATA": str(moved)}
+    assert bin_kenning(root, env, isolated, "status").returncode == 0
+    missing = bin_kenning(root, dict(os.environ), isolated, "status")
+    assert missing.returncode == 1 and "not installed yet" in missing.stderr
+
+
+def test_bin_kenning_says_so_while_the_install_runs(isolated, tmp_path):
+    root, data = marketplace_install(tmp_path)
+    lock = runtime._try_lock(str(data / runtime.LOCK_NAME))
+    try:
+        result = bin_kenning(root, dict(os.environ), isolated, "status")
+    finally:
+        runtime._unlock(str(data / runtime.LOCK_NAME), lock)
+    assert result.returncode == 1
+    assert result.stderr.startswith("kenning: still installing its dependencies")
+    assert str(data / runtime.LOG_NAME) in result.stderr
+
+
+def test_session_start_exports_the_data_folder_for_the_bash_tool(isolated, tmp_path):
+    env_file = tmp_path / "session-env" / "sessionstart-hook-0.sh"
+    env_file.parent.mkdir()
+    data = tmp_path / "it's data"
+    env = {**os.environ, "CLAUDE_ENV_FILE": str(env_file), "CLAUDE_PLUGIN_DATA": str(data),
+           "KENNING_DISABLE_BACKGROUND": "1"}
+    result = subprocess.run([str(REPO / "hooks" / "run"), "session-start"], env=env,
+                            input=json.dumps({"session_id": "s1", "cwd": str(isolated),
+                                              "hook_event_name": "SessionStart"}),
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stderr == ""
+    sourced = subprocess.run(["sh", "-c", f'. "{env_file}"; printf %s "$KENNING_PLUGIN_DATA"'],
+                             capture_output=True, text=True)
+    assert sourced.stdout == str(data)
+
+
+# ---- a machine whose python3 is too old ---------------------------------------------------
+FAKE_OLD = """import sys
+args = sys.argv[1:]
+code = args[args.index("-c") + 1]
+sys.argv = ["-c"] + args[args.index("-c") + 2:]
+sys.version_info = (3, 9, 18, "final", 0)
+exec(compile(code, "<string>", "exec"))
+"""
+
+
+def old_python_path(tmp_path: Path) -> Path:
+    """A PATH folder whose only python3 reports 3.9 (like macOS's system python3)."""
+    folder = tmp_path / "old-bin"
+    folder.mkdir()
+    (tmp_path / "fake_old.py").write_text(FAKE_OLD, encoding="utf-8")
+    real = os.path.realpath(sys.executable)
+    (folder / "python3").write_text(f'#!/bin/sh\nexec {real} {tmp_path / "fake_old.py"} "$@"\n',
+                                    encoding="utf-8")
+    (folder / "python3").chmod(0o755)
+    return folder
+
+
+def run_launcher(root: Path, path: Path, arg: str, cwd: Path, payload: str = "{}"):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE", "KENNING_PY"))}
+    env.update({"PATH": str(path), "KENNING_DISABLE_BACKGROUND": "1"})
+    return subprocess.run([str(root / "hooks" / "run"), arg], env=env, cwd=cwd, input=payload,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_an_old_python3_gets_one_line_of_context_saying_what_to_install(isolated, tmp_path):
+    root, _ = marketplace_install(tmp_path)
+    shutil.rmtree(tmp_path / "claude" / "plugins" / "data")  # a first session: no venv yet
+    path = old_python_path(tmp_path)
+    start = run_launcher(root, path, "session-start", isolated)
+    assert start.returncode == 0 and start.stderr == ""
+    assert start.stdout.count("\n") == 1
+    assert "needs Python 3.11 or newer" in start.stdout and "Python 3.9" in start.stdout
+    assert "uv python install 3.12" in start.stdout
+    for event in ("user-prompt-submit", "pre-tool-use", "post-tool-use", "stop", "session-end"):
+        result = run_launcher(root, path, event, isolated)
+        assert (result.returncode, result.stdout, result.stderr) == (0, "", ""), event
+    server = run_launcher(root, path, "mcp", isolated)
+    assert server.returncode == 1 and "needs Python 3.11" in server.stderr
+    logged = (isolated.parent / "kenning-home" / "errors.log").read_text(encoding="utf-8")
+    assert "needs Python 3.11" in logged
+
+
+def test_a_newer_python_beside_the_old_python3_is_used(isolated, tmp_path):
+    root, _ = marketplace_install(tmp_path)
+    path = old_python_path(tmp_path)
+    (path / "python3.11").symlink_to(os.path.realpath(sys.executable))
+    env_payload = json.dumps({"session_id": "s", "cwd": str(isolated),
+                              "hook_event_name": "SessionStart"})
+    start = run_launcher(root, path, "session-start", isolated, env_payload)
+    assert start.returncode == 0
+    assert "kenning project memory for" in start.stdout

@@ -29,9 +29,14 @@ EVENTS = {
 
 def main(argv: list[str]) -> None:
     if argv[:1] == ["mcp"]:
-        from .runtime import launch_mcp
+        from .mcp_front import main as serve
 
-        launch_mcp()
+        serve()
+        return
+    if argv[:1] == ["cli"]:
+        from .runtime import launch_cli
+
+        launch_cli(argv[1:])
         return
     if argv[:1] == ["catchup"]:
         from .hooks.catchup import main as catchup

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .atomic import write_atomic
 from .facts import FactStore, scan
 from .gitutil import git
-from .paths import Project
+from .paths import Project, kenning_home
 
 README = """# .kenning
 
@@ -47,9 +49,63 @@ class InitReport:
     moved: list[str] = field(default_factory=list)
 
 
+DRIVER_KEY = "merge.kenning-fact.driver"
+
+
+def driver_script() -> Path:
+    return kenning_home() / "bin" / "merge-fact"
+
+
+def driver_script_text() -> str:
+    """A script that runs `kenning merge-fact` with this interpreter and this code.
+
+    `.git/config` names the script, never an interpreter: a plugin's venv holds only the
+    dependencies (the code runs from the plugin's `src/`, whose path changes with each plugin
+    update), so the script is rewritten by `init` and by each session's catch-up, and the
+    path git knows stays the same for a checkout's `.venv`, a plugin and a pip install alike.
+    """
+    import kenning
+
+    src = os.path.dirname(os.path.dirname(os.path.abspath(kenning.__file__)))
+    runner = ('import sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = "kenning"; '
+              "from kenning.cli import main; main()")
+    return ("#!/bin/sh\n"
+            "# Written by kenning (`kenning init`, each session's catch-up): the git merge\n"
+            "# driver for .kenning/facts/*.yaml, with the interpreter that has kenning's\n"
+            "# dependencies.\n"
+            f"exec {shlex.quote(sys.executable)} -I -c {shlex.quote(runner)} "
+            f"{shlex.quote(src)} merge-fact \"$@\"\n")
+
+
+def write_driver_script() -> Path:
+    """(Re)write the driver script when it differs from what this install would write."""
+    path = driver_script()
+    text = driver_script_text()
+    try:
+        current = path.read_text(encoding="utf-8")
+    except OSError:
+        current = None
+    if current != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, text)
+        path.chmod(0o755)
+    elif not os.access(path, os.X_OK):
+        path.chmod(0o755)
+    return path
+
+
 def merge_driver_command() -> str:
-    """Absolute interpreter path: the driver must work without kenning on PATH."""
-    return f"{shlex.quote(sys.executable)} -m kenning merge-fact %O %A %B"
+    return f"{shlex.quote(str(driver_script()))} %O %A %B"
+
+
+def register_merge_driver(root: Path) -> bool:
+    """The driver script, and its entry in the clone's local `.git/config` (once)."""
+    write_driver_script()
+    want = merge_driver_command()
+    if git(root, "config", "--get", DRIVER_KEY).stdout.strip() == want:
+        return True
+    git(root, "config", "merge.kenning-fact.name", "kenning fact merge")
+    return git(root, "config", DRIVER_KEY, want).returncode == 0
 
 
 def init_project(project: Project, move_facts: bool | None) -> InitReport:
@@ -72,9 +128,7 @@ def init_project(project: Project, move_facts: bool | None) -> InitReport:
             write_atomic(path, content)
             report.created.append(str(path.relative_to(project.root)))
     if (project.root / ".git").exists():
-        git(project.root, "config", "merge.kenning-fact.name", "kenning fact merge")
-        result = git(project.root, "config", "merge.kenning-fact.driver", merge_driver_command())
-        report.merge_driver = result.returncode == 0
+        report.merge_driver = register_merge_driver(project.root)
     personal = [s for s in scan(project).facts
                 if s.store == "personal" and s.fact.kind in ("codebase", "decision")]
     report.movable = [s.fact.id for s in personal]

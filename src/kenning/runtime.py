@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -28,7 +29,25 @@ def plugin_root() -> str:
 
 
 def data_dir() -> str | None:
-    return os.environ.get("CLAUDE_PLUGIN_DATA") or None
+    """The plugin's data folder: Claude Code names it to hooks and the MCP server; SessionStart
+    exports it to the Bash tool as KENNING_PLUGIN_DATA; a user's shell finds it beside the
+    marketplace install this code runs from."""
+    for name in ("CLAUDE_PLUGIN_DATA", "KENNING_PLUGIN_DATA"):
+        if os.environ.get(name):
+            return os.environ[name]
+    return installed_data_dir(plugin_root())
+
+
+def installed_data_dir(root: str) -> str | None:
+    """`<config>/plugins/cache/<marketplace>/<plugin>/<version>` keeps its data in
+    `<config>/plugins/data/<plugin>-<marketplace>` (names with other characters than
+    letters, digits, `_` and `-` get `-`), when that folder exists."""
+    parts = os.path.normpath(root).split(os.sep)
+    if len(parts) < 6 or parts[-5:-3] != ["plugins", "cache"]:
+        return None
+    market, plugin = (re.sub(r"[^A-Za-z0-9_-]", "-", p) for p in parts[-3:-1])
+    path = os.path.join(os.sep.join(parts[:-4]), "data", f"{plugin}-{market}")
+    return path if os.path.isdir(path) else None
 
 
 def _bin(venv: str, name: str) -> str:
@@ -69,10 +88,18 @@ def plugin_version(root: str | None = None) -> str:
 
 
 def wanted_stamp(root: str | None = None, python_version: tuple[int, int] | None = None) -> str:
+    """What the venv's stamp must say: the plugin version, the Python it was made with, and
+    a checksum of pyproject.toml (its dependencies), cheap enough for every SessionStart."""
+    import zlib
+
     major, minor = python_version or sys.version_info[:2]
-    return json.dumps({"requirements": sorted(requirements(root)),
-                       "plugin": plugin_version(root), "python": f"{major}.{minor}"},
-                      sort_keys=True)
+    try:
+        with open(os.path.join(root or plugin_root(), "pyproject.toml"), "rb") as handle:
+            source = f"{zlib.crc32(handle.read()):08x}"
+    except OSError:
+        source = "none"
+    return json.dumps({"pyproject": source, "plugin": plugin_version(root),
+                       "python": f"{major}.{minor}"}, sort_keys=True)
 
 
 def read_stamp(data: str) -> str | None:
@@ -148,29 +175,52 @@ def _stamp_python(stamp: str) -> tuple[int, int] | None:
         return None
 
 
-def best_python(root: str | None = None) -> str:
+def best_python(root: str | None = None, current: str | None = None) -> str:
     """The interpreter with dependencies: the plugin venv when ready, the checkout's, else
-    the current one."""
+    the current one. `current`: the state, when the caller has just read it."""
     data = data_dir()
-    if data and state(data, root) == "ready":
+    if data and (current or state(data, root)) == "ready":
         return venv_python(data)
     return dev_python(root) or sys.executable
 
 
-def ensure_started(root: str | None = None) -> bool:
-    """Start the detached install when the venv is missing or stale; True if started."""
+def ensure_started(root: str | None = None, project: str | None = None,
+                   session: str | None = None) -> bool:
+    """Start the detached install when the venv is missing or stale; True if started.
+
+    Once it is ready, the install runs the catch-up for `project` (index, extraction of
+    marked sessions but `session`), the work that waited for the dependencies."""
     data = data_dir()
     if not data or state(data, root) not in ("missing", "stale"):
         return False
     from .hooks.base import spawn_detached
 
+    src = os.path.join(root or plugin_root(), "src")
     return spawn_detached(
-        [sys.executable, "-I", "-c", _RUNNER, os.path.join(root or plugin_root(), "src")],
+        [sys.executable, "-I", "-c", _RUNNER, src, project or "", session or ""],
         log_path=os.path.join(data, LOG_NAME))
 
 
 _RUNNER = ("import sys; sys.path.insert(0, sys.argv[1]); "
-           "from kenning.runtime import install; install()")
+           "from kenning.runtime import install_then_catch_up; "
+           "install_then_catch_up(*sys.argv[1:])")
+_CATCHUP_RUNNER = ("import sys; sys.path.insert(0, sys.argv.pop(1)); "
+                   "from kenning.hooks.catchup import main; main(sys.argv[1:])")
+
+
+def install_then_catch_up(src: str, project: str, session: str) -> None:
+    started = time.monotonic()
+    result = install()
+    print(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} install {result} after "
+          f"{time.monotonic() - started:.1f} s", flush=True)
+    if result == "failed":
+        from .hookrunner import log_error
+
+        log_error(None, "plugin install",
+                  RuntimeError(f"pip failed; see {os.path.join(data_dir() or '', LOG_NAME)}"))
+    data = data_dir()
+    if result == "ready" and project and data:
+        _run([venv_python(data), "-I", "-c", _CATCHUP_RUNNER, src, project, session])
 
 Runner = Callable[[list[str]], int]
 
@@ -179,6 +229,68 @@ def _run(argv: list[str]) -> int:
     import subprocess
 
     return subprocess.run(argv, stdin=subprocess.DEVNULL).returncode
+
+
+PIP_OPTIONS = ["--quiet", "--disable-pip-version-check", "--no-compile"]
+
+
+def _fill(venv: str, python: str, requirements: list[str], runner: Runner) -> int:
+    """A fresh venv holding the dependencies and nothing else: no pip, no setuptools (kenning
+    never installs at run time; a stale venv is rebuilt, not upgraded), no bytecode compiled
+    ahead (half of pip's time; Python compiles what is imported, once). With `uv` on PATH, uv
+    makes and fills it; else a venv without pip, filled by a pip from outside it (the one
+    bundled with `ensurepip`, or the interpreter's own), and only without either, `ensurepip`."""
+    import shutil
+
+    shutil.rmtree(venv, ignore_errors=True)  # stale or interrupted: start clean
+    target = _bin(venv, "python")
+    uv = shutil.which("uv")
+    if uv:
+        code = runner([uv, "venv", "--quiet", "--python", python, venv])
+        code = code or runner([uv, "pip", "install", "--quiet", "--python", target,
+                               *requirements])
+        if not code:
+            runner([uv, "pip", "uninstall", "--quiet", "--python", target, "pip"])
+        return code
+    pip = _outside_pip(python)
+    if pip:
+        code = runner([python, "-m", "venv", "--without-pip", venv])
+        code = code or runner([*pip, "--python", target, "install", *PIP_OPTIONS,
+                               *requirements])
+    else:
+        code = runner([python, "-m", "venv", venv])
+        code = code or runner([target, "-m", "pip", "install", *PIP_OPTIONS, *requirements])
+    if code:
+        return code
+    # sqlite-utils depends on pip (for its own `install` command, which kenning never uses).
+    # Removing it only saves space: its outcome never fails the install.
+    import glob
+
+    if glob.glob(os.path.join(venv, "lib", "python*", "site-packages", "pip")) or \
+            os.path.isdir(os.path.join(venv, "Lib", "site-packages", "pip")):
+        runner([target, "-m", "pip", "uninstall", "--quiet", "--yes", "pip", "setuptools"])
+    return 0
+
+
+def _outside_pip(python: str) -> list[str] | None:
+    """How to run a pip that can fill another interpreter's venv (`pip --python`)."""
+    if os.path.realpath(python) != os.path.realpath(sys.executable):
+        return None
+    import glob
+    import importlib.util
+
+    try:
+        import ensurepip
+
+        wheels = glob.glob(os.path.join(os.path.dirname(ensurepip.__file__), "_bundled",
+                                        "pip-*.whl"))
+    except ImportError:
+        wheels = []
+    if wheels:
+        return [python, os.path.join(sorted(wheels)[-1], "pip")]
+    if importlib.util.find_spec("pip") is not None:
+        return [python, "-m", "pip"]
+    return None
 
 
 def install(data: str | None = None, root: str | None = None, python: str | None = None,
@@ -192,32 +304,16 @@ def install(data: str | None = None, root: str | None = None, python: str | None
     if fd is None:
         return "busy"
     try:
+        os.utime(lock_path)  # its mtime tells callers when this install started
         python = python or sys.executable
         want = wanted_stamp(root)
         if read_stamp(data) == want and os.path.exists(venv_python(data)):
             return "ready"
         venv = venv_dir(data)
         stamp_path = os.path.join(venv, STAMP_NAME)
-        old = read_stamp(data)
-        if old is not None and _stamp_python(old) != tuple(sys.version_info[:2]):
-            import shutil
-
-            shutil.rmtree(venv, ignore_errors=True)  # made by another Python: start over
-        if os.path.exists(stamp_path):
-            os.unlink(stamp_path)
         print(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} installing kenning's "
               f"dependencies into {venv}", flush=True)
-        if old is None and os.path.exists(venv):
-            # No stamp but a venv: an install was interrupted (a kill, a full disk), maybe
-            # inside `venv` itself, leaving no pip. Start from a clean venv.
-            if runner([python, "-m", "venv", "--clear", venv]) != 0:
-                return "failed"
-        elif not os.path.exists(venv_python(data)):
-            if runner([python, "-m", "venv", venv]) != 0:
-                return "failed"
-        code = runner([venv_python(data), "-m", "pip", "install", "--quiet",
-                       "--disable-pip-version-check", *requirements(root)])
-        if code != 0:
+        if _fill(venv, python, requirements(root), runner) != 0:
             return "failed"
         tmp = stamp_path + ".tmp"
         with open(tmp, "w", encoding="utf-8") as handle:
@@ -228,43 +324,35 @@ def install(data: str | None = None, root: str | None = None, python: str | None
         _unlock(lock_path, fd)
 
 
-def wait_ready(timeout: float, root: str | None = None) -> str:
-    """Poll until the venv is ready (or the time is up); returns the last state."""
-    deadline = time.monotonic() + timeout
-    current = state(root=root)
-    while current in ("installing", "missing", "stale") and time.monotonic() < deadline:
-        time.sleep(0.5)
-        current = state(root=root)
-    return current
-
-
-def launch_mcp() -> None:
-    """`hooks/run mcp`: wait (bounded) for the plugin's runtime, then serve on stdio.
-
-    Exits 1 with a one-line reason when the dependencies are still missing after the wait.
-    """
-    import site
-
-    site.main()  # the launcher runs Python with -S; the server needs site-packages
-    current = state()
-    if current in ("missing", "stale", "installing"):
-        ensure_started()
-        current = wait_ready(float(os.environ.get("KENNING_MCP_WAIT", "60")))
-        data = data_dir()
-        if current == "ready" and data and (
-                os.path.realpath(sys.executable) != os.path.realpath(venv_python(data))):
-            python = venv_python(data)
-            os.execv(python, [python, "-I", "-c", _MCP_RUNNER,
-                              os.path.join(plugin_root(), "src")])
+def install_progress(data: str | None = None) -> str:
+    """'started N s ago; progress in LOG', for messages while the install runs."""
+    data = data or data_dir() or ""
+    log = os.path.join(data, LOG_NAME)
     try:
-        from .mcp_server import serve
-    except ImportError as exc:
-        print(f"kenning: MCP server unavailable ({exc}); the plugin's dependencies are not "
-              f"installed (runtime {current}); run install.sh or start a new session",
-              file=sys.stderr)
+        elapsed = time.time() - os.path.getmtime(os.path.join(data, LOCK_NAME))
+        return f"started {int(elapsed)} s ago; progress in {log}"
+    except OSError:
+        return f"starting now; progress in {log}"
+
+
+def launch_cli(args: list[str]) -> None:
+    """`bin/kenning ARGS`: run the CLI with the runtime's interpreter, or say why not."""
+    current = state()
+    if current in ("missing", "stale") and ensure_started():
+        current = "installing"
+    if current in ("installing", "missing", "stale"):
+        sys.stderr.write(f"kenning: still installing its dependencies, once, for the plugin "
+                         f"({install_progress()}); try again in a minute\n")
         sys.exit(1)
-    serve()
+    if current == "unmanaged":
+        sys.stderr.write("kenning: not installed yet: start a Claude Code session with the "
+                         "kenning plugin enabled (it installs itself), or run "
+                         f"{os.path.join(plugin_root(), 'install.sh')}\n")
+        sys.exit(1)
+    python = best_python()
+    os.execv(python, [python, "-I", "-c", _CLI_RUNNER, os.path.join(plugin_root(), "src"),
+                      *args])
 
 
-_MCP_RUNNER = ("import sys; sys.path.insert(0, sys.argv[1]); "
-               "from kenning.mcp_server import serve; serve()")
+_CLI_RUNNER = ("import sys; sys.path.insert(0, sys.argv.pop(1)); sys.argv[0] = 'kenning'; "
+               "from kenning.cli import main; main()")

@@ -121,7 +121,7 @@ def candidate_files(root: Path, ignore: Iterable[str], max_bytes: int) -> Iterat
     ignore = tuple(ignore)
     real_root = os.path.realpath(root)
     for rel in names:
-        if matches_any(rel, ignore):
+        if matches_any(rel, ignore) or not _utf8(rel):
             continue
         full = root / rel
         try:
@@ -160,6 +160,16 @@ def generated_reason(path: str, text: str) -> str | None:
     if letters < 0.25 * len(head_sample):  # numbers, hashes and punctuation: a table or a dump
         return "data"
     return None
+
+
+def _utf8(name: str) -> bool:
+    """A name that is not UTF-8 (git and the walk keep its bytes as surrogates) cannot be
+    stored or shown: the file is left out, the rest of the tree is indexed."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def read_text(path: Path) -> str | None:

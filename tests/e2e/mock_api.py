@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -110,9 +111,11 @@ def sse(blocks: list[dict[str, Any]], turn: int) -> bytes:
 
 
 class MockAPI:
-    def __init__(self, script: list[list[dict[str, Any]]], final_text: str = "Done."):
+    def __init__(self, script: list[list[dict[str, Any]]], final_text: str = "Done.",
+                 delays: dict[int, float] | None = None):
         self.script = script
         self.final_text = final_text
+        self.delays = delays or {}  # turn -> seconds to think before answering it
         self.requests: list[dict[str, Any]] = []  # every POST body, in arrival order
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -207,6 +210,8 @@ class MockAPI:
             self.requests.append({"path": path, "aux": aux, "turn": turn, "body": body})
         if aux or turn >= len(self.script):
             return [text(self.final_text)], turn
+        if turn in self.delays:
+            time.sleep(self.delays[turn])
         return self.script[turn], turn
 
     def main_requests(self) -> list[dict[str, Any]]:

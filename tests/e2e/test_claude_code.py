@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -18,33 +17,16 @@ from pathlib import Path
 
 import pytest
 
+from .clients import find_claude
 from .mock_api import MockAPI, request_text, text, tool_use
 
 pytestmark = pytest.mark.e2e
 
 REPO = Path(__file__).resolve().parents[2]
-PIN = "2.1.332"
 TOOL_ADD = "mcp__plugin_kenning_kenning__knowledge_add"
 
 
-def find_claude() -> str | None:
-    explicit = os.environ.get("KENNING_CLAUDE_BIN")
-    if explicit:
-        return explicit if os.access(explicit, os.X_OK) else None
-    found = shutil.which("claude")
-    if found:
-        return found
-    default = Path("/tmp/cc/node_modules/.bin/claude")
-    return str(default) if os.access(default, os.X_OK) else None
-
-
 CLAUDE = find_claude()
-if CLAUDE is None:
-    pytest.skip(
-        f"the claude CLI is not installed: `npm install --prefix /tmp/cc "
-        f"@anthropic-ai/claude-code@{PIN}` (or set KENNING_CLAUDE_BIN)",
-        allow_module_level=True,
-    )
 
 
 def kenning_cli(env: dict[str, str], cwd: Path, *args: str) -> str:

@@ -16,20 +16,17 @@ import fcntl
 import json
 import os
 import select
-import shutil
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
+from .clients import find_chromium
+
 pytestmark = pytest.mark.e2e
 
-CHROMIUM = os.environ.get("KENNING_CHROMIUM") or shutil.which("chromium") \
-    or shutil.which("chromium-browser")
-if CHROMIUM is None:
-    pytest.skip("chromium is not installed: `apt-get install -y chromium` (or set "
-                "KENNING_CHROMIUM)", allow_module_level=True)
+CHROMIUM = find_chromium()
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",

@@ -82,6 +82,12 @@ def main(argv: list[str]) -> None:
         finally:
             memory.close()
         refresh_summary(project)
+        if project.initialised and (project.root / ".git").exists():
+            # A teammate's fresh clone, or a plugin update that moved the code: the merge
+            # driver's script and .git/config entry follow without anyone running `init`.
+            from ..projectinit import register_merge_driver
+
+            register_merge_driver(project.root)
     except Exception as exc:  # noqa: BLE001 - a background job reports to the error log
         log_error(None, "catch-up", exc)
     finally:

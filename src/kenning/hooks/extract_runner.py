@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 
-from .base import kenning_home, now_iso, read_json, write_json
+from .base import append_line, kenning_home, now_iso, read_json, write_json
 from .marks import clear, mark_path, pending
 
 LOCK_NAME = "extract.lock"
@@ -41,14 +41,20 @@ def extract_one(local_dir: str, entry: dict, python: str) -> bool:
             "--session", session]
     print(f"{now_iso()} extract session {session}", flush=True)
     try:
-        code = subprocess.run(argv, stdin=subprocess.DEVNULL, timeout=RUN_TIMEOUT_S,
-                              cwd=root if os.path.isdir(root) else None).returncode
+        result = subprocess.run(argv, stdin=subprocess.DEVNULL, timeout=RUN_TIMEOUT_S,
+                                capture_output=True, text=True, errors="replace",
+                                cwd=root if os.path.isdir(root) else None)
+        print(result.stdout + result.stderr, end="", flush=True)
+        code = result.returncode
+        problem = (result.stderr.strip().splitlines() or [f"exit code {code}"])[-1]
     except (OSError, subprocess.TimeoutExpired) as exc:
-        print(f"{now_iso()} extract failed to run: {exc}", flush=True)
-        code = -1
+        code, problem = -1, f"{type(exc).__name__}: {exc}"
     if code == 0:
         clear(local_dir, session)
         return True
+    print(f"{now_iso()} extract failed: {problem}", flush=True)
+    append_line(os.path.join(local_dir, "errors.log"),
+                {"ts": now_iso(), "where": f"extract session {session}", "error": problem})
     path = mark_path(local_dir, session)
     data = read_json(path)
     if isinstance(data, dict):
@@ -58,8 +64,14 @@ def extract_one(local_dir: str, entry: dict, python: str) -> bool:
 
 
 def run(local_dir: str, sessions: list[str] | None = None, skip: str | None = None) -> int:
-    """Extract the marked sessions (or just `sessions`); returns how many succeeded."""
-    from ..runtime import _unlock, best_python
+    """Extract the marked sessions (or just `sessions`); returns how many succeeded.
+
+    While the plugin's dependencies are still installing, nothing runs and no attempt is
+    spent: the install's own catch-up extracts the marked sessions when it is done."""
+    from ..runtime import _unlock, best_python, state
+
+    if state() in ("installing", "missing", "stale"):
+        return 0
 
     todo = [e for e in pending(local_dir)
             if (sessions is None or e["session"] in sessions) and e["session"] != skip

@@ -6,6 +6,7 @@ never fail. Nothing here creates the index file.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import sqlite3
@@ -141,6 +142,52 @@ def active_facts(conn: sqlite3.Connection, now: datetime) -> list[FactRow]:
     except sqlite3.Error:
         return []
     return [FactRow(row, now) for row in rows]
+
+
+# Current confidence in SQL (lifecycle.current_confidence: the stored value minus 5 per whole
+# week since max(confirmed, last used)), to count and preselect without a Python object per
+# fact; the candidates' exact value is computed again in Python.
+_CURRENT_SQL = (
+    "max(0, f.confidence - 5 * CAST(max(0, julianday(:now) - julianday("
+    "max(f.confirmed, coalesce(u.last_used, f.confirmed)))) / 7 AS INTEGER))")
+_ACTIVE = "FROM facts f LEFT JOIN usage u ON u.fact_id = f.id WHERE f.status = 'active'"
+SESSION_CANDIDATES = 200
+
+
+def session_candidates(conn: sqlite3.Connection, now: datetime, hot_paths: list[str],
+                       branch_terms: list[str], limit: int = SESSION_CANDIDATES
+                       ) -> tuple[list[FactRow], int, int]:
+    """(candidate rows, active facts, decayed active facts) for SessionStart.
+
+    Candidates: the unanchored facts of highest current confidence, the facts anchored to a
+    hot file and the facts naming a branch term: every fact SessionStart can rank high,
+    without reading all of a 10,000-fact index."""
+    stamp = now.strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        total, decayed = conn.execute(
+            f"SELECT count(*), coalesce(sum({_CURRENT_SQL} < {lifecycle.ARCHIVE_BELOW}), 0) "
+            f"{_ACTIVE}", {"now": stamp}).fetchone()
+        found = conn.execute(
+            f"SELECT {_COLUMNS} {_ACTIVE} AND (f.about IS NULL OR f.about IN ('', '[]')) "
+            f"ORDER BY {_CURRENT_SQL} DESC, f.id LIMIT :limit",
+            {"now": stamp, "limit": limit}).fetchall()
+        for path in hot_paths:
+            found += conn.execute(
+                f"SELECT {_COLUMNS} {_ACTIVE} AND (instr(f.about, :a) > 0 OR "
+                "instr(f.about, :u) > 0) LIMIT :limit",
+                {"a": json.dumps(path), "u": json.dumps(path, ensure_ascii=False),
+                 "limit": limit}).fetchall()
+        if branch_terms:
+            quoted = " OR ".join('"' + t.replace('"', '""') + '"' for t in branch_terms)
+            found += conn.execute(
+                f"SELECT {_COLUMNS} FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid "
+                "LEFT JOIN usage u ON u.fact_id = f.id "
+                "WHERE facts_fts MATCH :q AND f.status = 'active' LIMIT :limit",
+                {"q": quoted, "limit": limit}).fetchall()
+    except sqlite3.Error:
+        return [], 0, 0
+    unique = {row[0]: row for row in found}
+    return [FactRow(row, now) for row in unique.values()], int(total), int(decayed)
 
 
 def now_utc() -> datetime:

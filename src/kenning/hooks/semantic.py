@@ -24,14 +24,16 @@ TOP = 8
 
 
 def _user_config(ctx: Ctx) -> dict:
-    """The user's config.toml as a table; {} when absent or unreadable (a hook never fails
-    on config: it falls back to the defaults)."""
-    try:
-        import tomllib
+    """The user's checked settings; {} when absent or invalid (a hook never fails on config:
+    it falls back to the defaults)."""
+    from pathlib import Path
 
-        with open(os.path.join(ctx.home, "config.toml"), "rb") as handle:
-            return tomllib.load(handle)
-    except (OSError, ValueError):
+    from ..errors import KenningError
+    from ..settings import user_settings
+
+    try:
+        return user_settings(Path(ctx.home))
+    except KenningError:
         return {}
 
 
@@ -39,12 +41,12 @@ def mode(ctx: Ctx) -> str:
     explicit = os.environ.get("KENNING_PROMPT_SEARCH")
     if explicit:
         return explicit
-    return str(_user_config(ctx).get("hooks", {}).get("prompt_search", "fts"))
+    return _user_config(ctx).get(("hooks", "prompt_search"), "fts")
 
 
 def embedder_name(ctx: Ctx) -> str:
-    return os.environ.get("KENNING_EMBEDDER") or str(_user_config(ctx).get("embedder",
-                                                                            "bundled"))
+    return os.environ.get("KENNING_EMBEDDER") or _user_config(ctx).get((None, "embedder"),
+                                                                        "bundled")
 
 
 def cosine_rows(ctx: Ctx, conn: sqlite3.Connection, prompt: str, now: datetime

@@ -15,7 +15,7 @@ import os
 from .. import context, injectlog
 from ..textutil import query_terms
 from . import factdb
-from .base import Ctx, read_json, spawn_detached
+from .base import Ctx, read_json, spawn_detached, write_json
 from .inject import output
 from .state import SessionState
 
@@ -75,8 +75,20 @@ def hot_files(events_path: str, now_iso_cutoff: str, limit: int = HOT_FILES
 
 
 def uncommitted(ctx: Ctx) -> int | None:
+    """Fact files git reports as new or changed. `git status` costs as much as the rest of
+    SessionStart, so its answer is kept with what it depends on: the facts folder (an atomic
+    write renames into it) and git's index (every add and commit rewrites it)."""
     if not ctx.initialised:
         return None
+    facts = os.path.join(ctx.root, ".kenning", "facts")
+    try:
+        key = [os.stat(facts).st_mtime_ns, os.stat(git_index(ctx.root)).st_mtime_ns]
+    except OSError:
+        key = None
+    cache_path = ctx.local("uncommitted.json")
+    cached = read_json(cache_path)
+    if key and isinstance(cached, dict) and cached.get("key") == key:
+        return cached.get("count")
     import subprocess
 
     try:
@@ -88,7 +100,23 @@ def uncommitted(ctx: Ctx) -> int | None:
         return None
     if result.returncode != 0:
         return None
-    return sum(1 for line in result.stdout.splitlines() if line.strip())
+    count = sum(1 for line in result.stdout.splitlines() if line.strip())
+    if key:
+        write_json(cache_path, {"key": key, "count": count})
+    return count
+
+
+def git_index(root: str) -> str:
+    git = os.path.join(root, ".git")
+    if os.path.isfile(git):  # a worktree: its own index lives in its gitdir
+        try:
+            with open(git, encoding="utf-8") as handle:
+                line = handle.read().strip()
+        except OSError:
+            return os.path.join(git, "index")
+        if line.startswith("gitdir:"):
+            git = os.path.join(root, line[len("gitdir:"):].strip())
+    return os.path.join(git, "index")
 
 
 def rank_facts(rows: list[factdb.FactRow], branch_terms: set[str], hot: set[str]
@@ -142,22 +170,28 @@ def handle(ctx: Ctx) -> str | None:
     branch_terms -= {"main", "master", "develop", "dev", "trunk", "feature", "fix", "bugfix"}
 
     rows: list[factdb.FactRow] = []
+    active = decayed = 0
     conn = factdb.connect(ctx.index_path)
     if conn is not None:
         try:
-            rows = factdb.active_facts(conn, now)
+            rows, active, decayed = factdb.session_candidates(
+                conn, now, [path for path, _ in hot], sorted(branch_terms))
         finally:
             conn.close()
-    from ..lifecycle import ARCHIVE_BELOW
+    if not active and ctx.initialised:
+        # A fresh clone: the fact files are there, the index is not built yet.
+        from ..lifecycle import ARCHIVE_BELOW
+        from .factfiles import active_facts
 
-    decayed = sum(1 for r in rows if r.current < ARCHIVE_BELOW)
+        rows = active_facts(os.path.join(ctx.root, ".kenning", "facts"), now)
+        active, decayed = len(rows), sum(1 for r in rows if r.current < ARCHIVE_BELOW)
     ranked = rank_facts(rows, branch_terms, {path for path, _ in hot})
     facts = [(row.id, context.fact_line(row.id, row.kind, row.current, row.text, why))
              for _, row, why in ranked[:40]]
 
     name = os.path.basename(ctx.root) or ctx.root
     intro = (f"kenning project memory for {name}" + (f" (branch {branch})" if branch else "")
-             + f": {len(rows) - decayed} active facts"
+             + f": {active - decayed} active facts"
              + ("; the most useful follow (kind, confidence, id; why)." if facts else "."))
     tail = []
     if hot:
@@ -186,6 +220,7 @@ def handle(ctx: Ctx) -> str | None:
         if text:
             state["chars"] += len(text)
             state["facts"].extend(i for i in ids if i not in state["facts"])
+    export_for_bash()
     _spawn_background(ctx)
     if not text:
         return None
@@ -194,18 +229,30 @@ def handle(ctx: Ctx) -> str | None:
     return output("SessionStart", text)
 
 
+def export_for_bash() -> None:
+    """Tell the Bash tool (which gets no CLAUDE_PLUGIN_DATA) where the plugin's runtime is, so
+    `bin/kenning` finds it: Claude Code sources the lines SessionStart appends to
+    $CLAUDE_ENV_FILE before each Bash command of the session."""
+    env_file, data = os.environ.get("CLAUDE_ENV_FILE"), os.environ.get("CLAUDE_PLUGIN_DATA")
+    if not env_file or not data:
+        return
+    quoted = "'" + data.replace("'", "'\\''") + "'"
+    with open(env_file, "a", encoding="utf-8") as handle:
+        handle.write(f"export KENNING_PLUGIN_DATA={quoted}\n")
+
+
 def _spawn_background(ctx: Ctx) -> None:
     """The runtime install when the plugin venv is missing or stale, else the catch-up."""
     from .. import runtime
 
     current = runtime.state()
     if current in ("missing", "stale"):
-        runtime.ensure_started()
+        runtime.ensure_started(project=ctx.root, session=ctx.session)
         return
     if current == "installing":
         return
     spawn_detached(
-        [runtime.best_python(), "-I", "-c",
+        [runtime.best_python(current=current), "-I", "-c",
          "import os, sys; sys.path.insert(0, os.environ['PYTHONPATH'].split(os.pathsep)[0]); "
          "from kenning.hooks.catchup import main; main(sys.argv[1:])",
          ctx.root, ctx.session or ""],

@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import eventlog
-from ..errors import FactFileError
-from ..factfile import format_time, parse_fact
+from ..errors import FactFileError, FileProblemError
+from ..factfile import MAX_FILE_BYTES, format_time, parse_fact
 from ..paths import Project
 from ..records import Fact
+from ..safeio import display, read_bytes
 from ..textutil import identifier_terms
 from .db import get_meta, set_meta
 
@@ -69,16 +70,21 @@ def fact_dir_signature(project: Project) -> str:
 
 
 def _listing(project: Project) -> dict[str, tuple[str, int, int]]:
+    """Fact file path -> (store, mtime, size). A name that is not UTF-8 is keyed by its
+    escaped form (SQLite stores text as UTF-8) and reported, never read."""
     found: dict[str, tuple[str, int, int]] = {}
     for store, directory in project.fact_dirs():
         try:
             entries = list(os.scandir(directory))
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             continue
         for entry in entries:
             if entry.name.endswith(".yaml") and not entry.name.startswith("."):
-                st = entry.stat(follow_symlinks=False)
-                found[entry.path] = (store, st.st_mtime_ns, st.st_size)
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                found[display(entry.path)] = (store, st.st_mtime_ns, st.st_size)
     return found
 
 
@@ -173,11 +179,16 @@ def _embed_source(row: sqlite3.Row) -> str:
 
 
 def _index_file(conn, path, store, mtime_ns, size, old, report, to_embed) -> None:
+    problem: FileProblemError | None = None
     try:
-        # never follow a fact file out of its folder: a symlink is reported (empty content)
-        raw = b"" if os.path.islink(path) else Path(path).read_bytes()
-    except OSError:
+        if "\\udc" in path and not os.path.lexists(path):  # `display` escaped the name
+            raw, problem = b"", FactFileError(path, "file", "name is not UTF-8; rename it")
+        else:
+            raw = read_bytes(path, MAX_FILE_BYTES)
+    except FileNotFoundError:
         return
+    except FileProblemError as exc:  # a symlink, a FIFO, a huge file: never read past the cap
+        raw, problem = f"{exc.problem}".encode(), exc
     digest = hashlib.sha1(raw).hexdigest()
     if old and old["hash"] == digest:
         conn.execute(
@@ -185,12 +196,16 @@ def _index_file(conn, path, store, mtime_ns, size, old, report, to_embed) -> Non
         )
         return
     try:
-        if os.path.islink(path):
-            raise FactFileError(path, "file", "is a symlink; fact files must be regular files")
-        fact = parse_fact(raw.decode("utf-8"), path)
+        if problem is not None:
+            raise problem
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise FactFileError(path, "file", "not UTF-8") from exc
+        fact = parse_fact(text, path)
         if fact.id != Path(path).stem:
             raise FactFileError(path, "id", f"{fact.id} does not match the file name")
-    except (FactFileError, UnicodeDecodeError) as exc:
+    except FileProblemError as exc:
         if old and old["fact_id"]:
             _drop_fact(conn, old["fact_id"])
         conn.execute(

@@ -1,0 +1,176 @@
+"""The stdio front Claude Code starts (`hooks/run mcp`): it answers the handshake and the tool
+list at once, whatever state the plugin's runtime is in, says "still installing" to a tool
+call made during the install, and relays to the real server once the venv is ready."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from kenning import runtime
+from kenning.mcp_spec import SPEC
+
+REPO = Path(__file__).resolve().parents[1]
+HANDSHAKE = {"protocolVersion": "2025-11-25", "capabilities": {},
+             "clientInfo": {"name": "test", "version": "1"}}
+
+
+class Stdio:
+    """A line-oriented JSON-RPC peer over a subprocess's stdin/stdout."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], cwd: Path):
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     env=env, cwd=cwd)
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.next_id = 0
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for raw in self.proc.stdout:
+            self.lines.put(json.loads(raw))
+        self.lines.put(None)
+
+    def notify(self, method: str, params: dict | None = None) -> None:
+        self._write({"jsonrpc": "2.0", "method": method, **({"params": params} if params else {})})
+
+    def request(self, method: str, params: dict | None = None, timeout: float = 60) -> dict:
+        self.next_id += 1
+        self._write({"jsonrpc": "2.0", "id": self.next_id, "method": method,
+                     "params": params or {}})
+        while True:
+            message = self.lines.get(timeout=timeout)
+            assert message is not None, "the server closed its stdout"
+            if message.get("id") == self.next_id:
+                return message
+
+    def _write(self, message: dict) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+        self.proc.stdin.flush()
+
+    def close(self) -> int:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        return self.proc.wait(timeout=30)
+
+
+def live_spec(isolated: Path) -> dict:
+    """What the real server (`kenning.mcp_server`) answers to initialize and tools/list."""
+    server = Stdio([sys.executable, "-m", "kenning.mcp_server"], dict(os.environ), isolated)
+    init = server.request("initialize", HANDSHAKE)["result"]
+    server.notify("notifications/initialized")
+    tools = server.request("tools/list")["result"]["tools"]
+    server.close()
+    return {"capabilities": init["capabilities"], "instructions": init["instructions"],
+            "serverInfo": init["serverInfo"], "tools": tools}
+
+
+def test_the_front_answers_exactly_what_the_real_server_would(isolated):
+    live = live_spec(isolated)
+    from kenning.mcp_front import EMPTY_LISTS
+
+    server = Stdio([sys.executable, "-m", "kenning.mcp_server"], dict(os.environ), isolated)
+    server.request("initialize", HANDSHAKE)
+    server.notify("notifications/initialized")
+    for method, key in EMPTY_LISTS.items():
+        assert server.request(method)["result"][key] == [], method
+    server.close()
+    assert live == SPEC, ("src/kenning/mcp_spec.py is out of date; SPEC = "
+                          + json.dumps(live, indent=1))
+
+
+def test_the_front_speaks_the_handshake_versions_of_the_installed_sdk():
+    from mcp_types import version
+
+    from kenning.mcp_front import HANDSHAKE_VERSIONS
+
+    assert HANDSHAKE_VERSIONS == version.HANDSHAKE_PROTOCOL_VERSIONS
+
+
+@pytest.fixture
+def plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A plugin copy without a checkout `.venv`, so the runtime is managed (as for users)."""
+    root = tmp_path / "plugin"
+    root.mkdir()
+    for name in ("src", "hooks", "pyproject.toml", ".claude-plugin"):
+        (root / name).symlink_to(REPO / name)
+    monkeypatch.setenv("CLAUDE_PLUGIN_ROOT", str(root))
+    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(tmp_path / "data"))
+    return root
+
+
+def test_a_tool_called_during_the_install_says_so_and_works_once_the_venv_is_ready(
+        isolated, plugin, tmp_path):
+    data = tmp_path / "data"
+    lock = runtime._try_lock(str(data / runtime.LOCK_NAME))  # an install is running
+    assert lock is not None and runtime.state(str(data), str(plugin)) == "installing"
+    front = Stdio([str(plugin / "hooks" / "run"), "mcp"], dict(os.environ), isolated)
+    try:
+        init = front.request("initialize", HANDSHAKE, timeout=10)["result"]
+        assert init["serverInfo"]["name"] == "kenning"
+        assert init["protocolVersion"] == "2025-11-25"
+        front.notify("notifications/initialized")
+        names = [t["name"] for t in front.request("tools/list", timeout=10)["result"]["tools"]]
+        assert "knowledge_add" in names and "knowledge_search" in names
+        assert front.request("prompts/list", timeout=10)["result"] == {"prompts": []}
+        args = {"name": "knowledge_add",
+                "arguments": {"text": "The front relays tool calls.", "kind": "codebase"}}
+        early = front.request("tools/call", args, timeout=10)["result"]
+        assert early["isError"] is True
+        assert "installing its dependencies" in early["content"][0]["text"]
+        assert "Retry this tool call" in early["content"][0]["text"]
+        # the install finishes: a venv whose python has the dependencies, and its stamp
+        venv_bin = data / "venv" / "bin"
+        venv_bin.mkdir(parents=True)
+        (venv_bin / "python").write_text(f"#!/bin/sh\nexec {sys.executable} \"$@\"\n",
+                                         encoding="utf-8")
+        (venv_bin / "python").chmod(0o755)
+        (data / "venv" / runtime.STAMP_NAME).write_text(runtime.wanted_stamp(str(plugin)),
+                                                       encoding="utf-8")
+        runtime._unlock(str(data / runtime.LOCK_NAME), lock)
+        lock = None
+        later = {}
+        for _ in range(20):  # as the model would: retry until the server has started
+            later = front.request("tools/call", args)["result"]
+            if not later.get("isError"):
+                break
+        assert not later.get("isError"), later
+        added = json.loads(later["content"][0]["text"])
+        assert added["created"] is True
+        found = front.request("tools/call", {"name": "knowledge_search",
+                                             "arguments": {"query": "front relays"}})["result"]
+        assert added["id"] in found["content"][0]["text"]
+        assert front.request("ping")["result"] == {}
+    finally:
+        if lock is not None:
+            runtime._unlock(str(data / runtime.LOCK_NAME), lock)
+        assert front.close() == 0
+
+
+def test_a_server_that_cannot_start_answers_with_the_reason_and_logs_it(isolated, tmp_path):
+    # An interpreter without the dependencies: the real server dies at import.
+    bare = tmp_path / "bare-python"
+    bare.write_text(f"#!/bin/sh\nexec {sys.executable} -S \"$@\"\n", encoding="utf-8")
+    bare.chmod(0o755)
+    env = {**os.environ, "KENNING_PYTHON": str(bare), "CLAUDE_PLUGIN_DATA": ""}
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); "
+            "from kenning import runtime; runtime.best_python = lambda root=None: sys.argv[2]; "
+            "from kenning.mcp_front import main; main()")
+    front = Stdio([sys.executable, "-I", "-S", "-c", code, str(REPO / "src"), str(bare)],
+                  env, isolated)
+    front.request("initialize", HANDSHAKE, timeout=10)
+    result = front.request("tools/call", {"name": "knowledge_search",
+                                          "arguments": {"query": "x"}})["result"]
+    assert result["isError"] is True
+    assert "unavailable" in result["content"][0]["text"]
+    assert front.close() == 0
+    logs = list((isolated.parent / "kenning-home").rglob("errors.log"))
+    assert logs and "mcp server" in logs[0].read_text(encoding="utf-8")
