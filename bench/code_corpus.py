@@ -5,8 +5,12 @@ lines, so every line number holds), the first sentence of that comment becomes a
 the function's line range in its file is the target. Python docstrings are found with `ast`,
 JSDoc `/** */` blocks with tree-sitter; comments that document no function are stripped too.
 
-Sources: installed pure-Python packages, and npm packages fetched once with `npm pack` into
-bench/out/ (gitignored) and checked against a pinned sha256.
+Sources: installed pure-Python packages; npm packages fetched once with `npm pack`, and PyPI
+source distributions with `pip download`, into bench/out/ (gitignored), each checked against a
+pinned sha256; Rust crates as Debian's librust-*-dev packages ship them (their sources under
+/usr/share/cargo/registry), checked against a pinned sha256 of their files. A source
+distribution or a crate keeps all its files (docs, tests, examples, manifests), so a ranker
+must put the documented function above the prose and the tests about it.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import random
 import re
 import shutil
 import subprocess
+import sys
 import tarfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -185,6 +190,106 @@ def npm_package(spec: str, sha256: str, exclude: re.Pattern[str]) -> dict[str, s
     return dict(sorted(files.items()))
 
 
+# ---- Rust ----------------------------------------------------------------------------------
+def rust_doc_text(lines: list[str]) -> str:
+    """`///` lines' text: the markers and one space after them dropped."""
+    return "\n".join(re.sub(r"^\s*///\s?", "", line) for line in lines)
+
+
+def strip_rust(text: str, path: str) -> tuple[str, list[Target]]:
+    """`///` and `//!` doc lines blanked out; targets for the `fn` items `///` documents."""
+    from tree_sitter_language_pack import get_parser
+
+    lines = text.split("\n")
+    tree = get_parser("rust").parse(text.encode("utf-8"))
+    targets = []
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if node.type != "function_item":
+            continue
+        first = node
+        prev = node.prev_named_sibling
+        while prev is not None and prev.type == "attribute_item":
+            first, prev = prev, prev.prev_named_sibling
+        row = first.start_point[0] - 1
+        doc: list[str] = []
+        while row >= 0 and lines[row].lstrip().startswith("///"):
+            doc.insert(0, lines[row])
+            row -= 1
+        if doc:
+            name = node.child_by_field_name("name")
+            targets.append(Target(first_sentence(rust_doc_text(doc)), path,
+                                  first.start_point[0] + 1, node.end_point[0] + 1,
+                                  name.text.decode("utf-8") if name else "fn"))
+    stripped = "\n".join("" if re.match(r"\s*//[/!]", line) else line for line in lines)
+    return stripped, _with_bodies(targets, stripped)
+
+
+CARGO_REGISTRY = Path("/usr/share/cargo/registry")
+
+
+def tree_digest(files: dict[str, str]) -> str:
+    """sha256 over the sorted (path, text) pairs of a source tree."""
+    digest = hashlib.sha256()
+    for rel, text in sorted(files.items()):
+        digest.update(rel.encode("utf-8") + b"\0" + text.encode("utf-8") + b"\0")
+    return digest.hexdigest()
+
+
+_TEXT_SUFFIXES = (".rs", ".py", ".js", ".ts", ".md", ".rst", ".txt", ".toml", ".cfg", ".yml",
+                  ".yaml", ".json", ".ini", ".in")
+
+
+def _text_files(root: Path, prefix: str) -> dict[str, str]:
+    out = {}
+    for p in sorted(root.rglob("*")):
+        rel = p.relative_to(root).as_posix()
+        if p.is_file() and (p.suffix in _TEXT_SUFFIXES or p.name in ("LICENSE", "Makefile")) \
+                and not rel.startswith(("debian/", ".")):
+            out[f"{prefix}/{rel}"] = p.read_text(encoding="utf-8", errors="replace")
+    return out
+
+
+def cargo_crate(name: str, version: str, debian_package: str, sha256: str) -> dict[str, str]:
+    """A crate's text files as Debian's `debian_package` installs them, checksum-pinned."""
+    root = CARGO_REGISTRY / f"{name}-{version}"
+    if not root.is_dir():
+        raise Unavailable(f"{root} missing: apt-get install {debian_package}")
+    files = _text_files(root, name)
+    digest = tree_digest(files)
+    if digest != sha256:
+        raise Unavailable(f"{root}: sha256 {digest} is not the pinned {sha256}")
+    return files
+
+
+def pypi_sdist(name: str, version: str, sha256: str) -> dict[str, str]:
+    """`pip download` a source distribution once into bench/out/; all its text files."""
+    tarball = OUT / f"{name}-{version}.tar.gz"
+    if not tarball.exists():
+        OUT.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps",
+                               "--no-binary", ":all:", f"{name}=={version}", "-d", str(OUT),
+                               "-q"], capture_output=True, text=True, timeout=180)
+        if done.returncode != 0 or not tarball.exists():
+            raise Unavailable(f"pip download {name}=={version} failed: "
+                              f"{done.stderr.strip()[-200:]}")
+    digest = hashlib.sha256(tarball.read_bytes()).hexdigest()
+    if digest != sha256:
+        tarball.unlink()
+        raise Unavailable(f"{tarball.name}: sha256 {digest} is not the pinned {sha256}")
+    files = {}
+    with tarfile.open(tarball) as tar:
+        for member in tar.getmembers():
+            rel = member.name.split("/", 1)[-1]
+            if member.isfile() and (rel.endswith(_TEXT_SUFFIXES) or rel == "LICENSE.rst") \
+                    and not rel.endswith("PKG-INFO"):
+                files[f"{name}/{rel}"] = tar.extractfile(member).read().decode("utf-8",
+                                                                                "replace")
+    return dict(sorted(files.items()))
+
+
 # ---- assembling ----------------------------------------------------------------------------
 def _with_bodies(targets: list[Target], stripped: str) -> list[Target]:
     """Targets with a usable query and some code left (CodeSearchNet drops the tiny ones)."""
@@ -193,17 +298,26 @@ def _with_bodies(targets: list[Target], stripped: str) -> list[Target]:
             sum(1 for line in lines[t.start_line - 1:t.end_line] if line.strip()) >= MIN_LINES]
 
 
+STRIPPERS = {".py": strip_python, ".js": strip_javascript, ".rs": strip_rust}
+# Queries describe library code: documented tests, examples and benchmarks are no targets.
+NOT_TARGETS = re.compile(r"(^|/)(tests?|examples?|benches|docs?)/|(^|/)(test_|conftest)")
+
+
 def build(name: str, sources: dict[str, str]) -> Codebase:
-    """Strip every file; keep queries that name one function only; sample them, seeded."""
+    """Strip every source file (other files stay as they are); keep queries that name one
+    function only; sample them, seeded."""
     files: dict[str, str] = {}
     targets: list[Target] = []
     for path, text in sources.items():
-        strip = strip_python if path.endswith(".py") else strip_javascript
+        strip = STRIPPERS.get(os.path.splitext(path)[1])
+        if strip is None:
+            files[path] = text
+            continue
         try:
             files[path], found = strip(text, path)
         except SyntaxError:
             continue  # a file this Python can't parse is left out of the corpus
-        targets.extend(found)
+        targets.extend(t for t in found if not NOT_TARGETS.search(t.path.split("/", 1)[-1]))
     counts: dict[str, int] = {}
     for t in targets:
         counts[t.query.lower()] = counts.get(t.query.lower(), 0) + 1

@@ -140,8 +140,9 @@ def echo_consequences(result) -> None:
 @cli.command()
 @click.argument("query", nargs=-1, required=True)
 @click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(1, 500))
-@click.option("--type", "hit_type", type=click.Choice(["fact", "code", "doc", "all"]),
-              default="all", show_default=True, help="Which kind of hit to return.")
+@click.option("--type", "hit_type", type=click.Choice(["fact", "code", "doc", "config", "all"]),
+              default="all", show_default=True,
+              help="Which kind of hit to return (config: data and configuration files).")
 @click.option("--kind", "kinds", type=click.Choice(KINDS), multiple=True,
               help="Fact kind filter (repeatable).")
 @click.option("--status", "statuses", multiple=True,
@@ -157,7 +158,7 @@ def search(query, limit, hit_type, kinds, statuses, include_archived, lang, path
     """Search facts, code and docs in one ranking; every hit says why it ranked."""
     if not " ".join(query).strip():
         raise KenningError("the query is empty; give a few words or an identifier")
-    types = ("fact", "code", "doc") if hit_type == "all" else (hit_type,)
+    types = ("fact", "code", "doc", "config") if hit_type == "all" else (hit_type,)
     if kinds and hit_type == "all":
         types = ("fact",)  # a fact-kind filter asks for facts
     options = dict(types=types, limit=limit, kinds=kinds or None,

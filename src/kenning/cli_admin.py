@@ -138,7 +138,7 @@ def index(path, full, files, background, time_limit, as_json) -> None:
         return
     unchanged = report.scanned - report.indexed - report.skipped
     click.echo(f"indexed {report.indexed} files ({report.chunks} chunks), removed "
-               f"{report.removed}, skipped {report.skipped} binaries"
+               f"{report.removed}, skipped {report.skipped} binary, generated or data files"
                + (f", {unchanged} unchanged" if unchanged > 0 else ""))
     if report.stopped_early:
         click.echo(f"stopped at the time limit; {report.remaining} files left for next run")

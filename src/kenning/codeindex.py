@@ -33,7 +33,15 @@ class CodeIndexing:
         """Index changed source and markdown files (all with `full`, or just `only`)."""
         import time
 
-        from .index.code import index_files, mark_scrubbed, needs_rescrub, plan, unscrubbed_paths
+        from .index.code import (
+            chunks_stale,
+            index_files,
+            mark_chunked,
+            mark_scrubbed,
+            needs_rescrub,
+            plan,
+            unscrubbed_paths,
+        )
         from .index.db import ensure_writable
         from .registry import register
         from .scan import candidate_files
@@ -46,8 +54,10 @@ class CodeIndexing:
         # run (queued edits, often) must not scan every stored chunk.
         rescrub = only is None and needs_rescrub(conn)
         dirty = unscrubbed_paths(conn) if rescrub else set()
+        # An index cut by an older chunker is re-chunked once, by a full run.
+        rechunk_all = only is None and chunks_stale(conn)
         if only is None:
-            changed, removed = plan(conn, files, full=full, also=dirty)
+            changed, removed = plan(conn, files, full=full or rechunk_all, also=dirty)
         else:
             wanted = {self._relative(p) for p in only}
             present = {f.path for f in files}
@@ -56,10 +66,13 @@ class CodeIndexing:
             removed = [p for p in wanted if p in known and p not in present]
         deadline = time.monotonic() + time_limit if time_limit else None
         tick = progress(len(changed), len(files)) if progress else None
+        rechunk = {f.path for f in changed} if rechunk_all else dirty
         report = index_files(conn, self.project.root, changed, removed, self.embedder_name,
-                             self.embedder, deadline=deadline, progress=tick, rechunk=dirty)
+                             self.embedder, deadline=deadline, progress=tick, rechunk=rechunk)
         if rescrub and not report.stopped_early:
             mark_scrubbed(conn)
+        if only is None and not report.stopped_early:
+            mark_chunked(conn)
         if report.indexed or report.removed or report.reembedded:
             from .anchors import refresh
             from .index.db import get_meta, set_meta

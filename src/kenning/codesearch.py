@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .coderank import CHUNK_TYPES, chunk_type
 from .textutil import query_terms, split_identifier
 
 if TYPE_CHECKING:
@@ -20,7 +21,11 @@ if TYPE_CHECKING:
 # bm25 column weights: symbol, path, text, identifier terms
 CHUNK_BM25_WEIGHTS = (4.0, 2.0, 1.0, 1.0)
 MIN_COSINE = 0.15
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Identifiers with something to split (an underscore, a digit or a capital after the first
+# letter): a plain lower-case word is its own split, and the tokenizer is uncased.
+# Tried from a word's first character only, so a long plain word costs one linear scan.
+_IDENTIFIER = re.compile(
+    r"(?<![A-Za-z0-9_])(?:_[A-Za-z0-9_]*|[A-Za-z][A-Za-z0-9_]*?[A-Z0-9_][A-Za-z0-9_]*)")
 
 
 def identifier_words(text: str) -> str:
@@ -42,20 +47,25 @@ class ChunkRow:
     lang: str
     doc: bool
 
+    @property
+    def type(self) -> str:
+        """'code', 'doc' or 'config' (data and configuration files)."""
+        return chunk_type(self.lang, self.doc)
+
 
 @dataclass(frozen=True)
 class ChunkFilter:
-    types: frozenset[str] = frozenset({"code", "doc"})
+    types: frozenset[str] = frozenset(CHUNK_TYPES)
     lang: str | None = None
     path_glob: str | None = None
 
     @property
     def is_open(self) -> bool:
         """Nothing filtered out: a leg's first results are its results."""
-        return self.types == frozenset({"code", "doc"}) and not self.lang and not self.path_glob
+        return self.types >= frozenset(CHUNK_TYPES) and not self.lang and not self.path_glob
 
     def accepts(self, row: ChunkRow) -> bool:
-        if ("doc" if row.doc else "code") not in self.types:
+        if row.type not in self.types:
             return False
         if self.lang and row.lang != self.lang:
             return False

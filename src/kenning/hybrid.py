@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from . import eventlog
 from .coaccess import boosts_for
+from .coderank import CHUNK_TYPES, factors, intent
+from .coderank import boosts as code_boosts
 from .codesearch import ChunkFilter, ChunkRow, ChunkSearcher
 from .records import Hit
 from .search import LEG_DEPTH, activity_boost, fuse, fuse_facts
@@ -32,6 +34,15 @@ LEG_WEIGHTS = {FACT_LEG: 2.0}
 CHUNK_LEGS = ("code keyword", "code semantic")
 # A query of at most this many terms that matched nothing whole is tried as prefixes.
 PREFIX_TERMS = 2
+# The chunk legs' own RRF k (see search.rrf_term): a clear #1 on one leg beats any chunk
+# both legs rank 12th or lower (with k = 60 a semantic #1 ended at #12 behind such chunks).
+# Measured on the five development corpora: k 10 against 60 gains on all of them; an
+# uneven pair (keyword 10, vectors 5) traded the Rust corpus for the JavaScript one.
+CHUNK_LEG_K = {"code keyword": 10, "code semantic": 10}
+# The same steeper legs make a rank near the top worth about this many times more, so a
+# chunk's additive boosts (recent activity, cluster peer) are scaled alike to move it as
+# many ranks as they did.
+CHUNK_BOOST_SCALE = 5.0
 
 
 class HybridSearch:
@@ -57,7 +68,7 @@ class HybridSearch:
         self,
         query: str,
         *,
-        types: Iterable[str] = ("fact", "code", "doc"),
+        types: Iterable[str] = ("fact", "code", "doc", "config"),
         limit: int = 10,
         kinds: Iterable[str] | None = None,
         statuses: Iterable[str] = ("active",),
@@ -74,7 +85,7 @@ class HybridSearch:
         """
         types = set(types)
         self._load()  # syncs facts and folds new events (usage, file activity) first
-        flt = ChunkFilter(frozenset(types & {"code", "doc"}), lang, path_glob)
+        flt = ChunkFilter(frozenset(types & set(CHUNK_TYPES)), lang, path_glob)
         # The chunk legs run on a worker thread (its own read connection) while this one
         # answers the fact legs: sqlite3 and numpy both release the GIL.
         pending = self._start_chunk_side(query, flt) if flt.types else None
@@ -95,13 +106,21 @@ class HybridSearch:
             legs = {}
             if "fact" in types:
                 legs[FACT_LEG] = [f"f:{i}" for i in self._prefix_leg(query, allowed)]
-            if types & {"code", "doc"}:
+            if types & set(CHUNK_TYPES):
                 legs["code prefix"] = self._chunk_prefix(query, flt, chunks)
+        scale: dict[str, list[tuple[str, float]]] = {}
+        want = intent(query)
         for key in set().union(*legs.values()) if legs else ():
             if not key.startswith("f:"):
-                boosts[key] = [("recent activity", self._activity_boost(chunks[int(key[2:])]))]
-        ranked = fuse(legs, boosts, notes=notes, weights=LEG_WEIGHTS)
-        ranked = self._with_cluster_peers(ranked, legs, boosts, notes, views, chunks)[:limit]
+                chunk = chunks[int(key[2:])]
+                boosts[key] = [("recent activity",
+                                self._activity_boost(chunk) * CHUNK_BOOST_SCALE),
+                               *code_boosts(chunk.path, chunk.symbol, want)]
+                scale[key] = factors(chunk.type, chunk.path, chunk.symbol, want)
+        fusion = {"leg_k": CHUNK_LEG_K, "scale": scale, "weights": LEG_WEIGHTS}
+        ranked = fuse(legs, boosts, notes=notes, **fusion)
+        ranked = self._with_cluster_peers(ranked, legs, boosts, notes, views, chunks,
+                                          fusion)[:limit]
         hits = [self._fact_hit(views[r.key[2:]], r.score, r.why) if r.key.startswith("f:")
                 else self._chunk_hit(chunks[int(r.key[2:])], r.score, r.why) for r in ranked]
         if record:
@@ -115,7 +134,7 @@ class HybridSearch:
                                 {"type": "gap", "query": redact(query[:500]), "via": record})
         return hits
 
-    def _with_cluster_peers(self, ranked, legs, boosts, notes, views, chunks):
+    def _with_cluster_peers(self, ranked, legs, boosts, notes, views, chunks, fusion):
         """Files read or edited together in >= 3 sessions: a top hit's peers move up a
         little (+0.1 on the confidence scale, DESIGN §5)."""
         peers = self._cluster_peers()
@@ -134,8 +153,9 @@ class HybridSearch:
         for r in ranked:
             path = path_of(r.key)
             if path in extra:
-                boosts.setdefault(r.key, []).append(("cluster peer", extra[path]))
-        return fuse(legs, boosts, notes=notes, weights=LEG_WEIGHTS)
+                lift = extra[path] * (1 if r.key.startswith("f:") else CHUNK_BOOST_SCALE)
+                boosts.setdefault(r.key, []).append(("cluster peer", lift))
+        return fuse(legs, boosts, notes=notes, **fusion)
 
     def _cluster_peers(self) -> dict[str, frozenset[str]]:
         """Co-access clusters from the event log, recomputed when reads/edits were added."""
@@ -303,7 +323,7 @@ class HybridSearch:
 
     def _chunk_hit(self, chunk: ChunkRow, score: float, why: str) -> Hit:
         return Hit(
-            type="doc" if chunk.doc else "code", path=chunk.path, start_line=chunk.start_line,
+            type=chunk.type, path=chunk.path, start_line=chunk.start_line,
             end_line=chunk.end_line, score=round(score, 6),
             snippet=self._chunks().text(chunk.id)[:400],
             why=why, symbol=chunk.symbol or None,

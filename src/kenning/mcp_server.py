@@ -21,7 +21,7 @@ from . import __version__
 from .errors import KenningError
 from .records import KINDS, Hit
 
-HIT_TYPES = ("fact", "code", "doc", "all")
+HIT_TYPES = ("fact", "code", "doc", "config", "all")
 
 
 @dataclass
@@ -86,8 +86,9 @@ def fact_json(fact) -> dict[str, Any]:
 
 def _code_hits(memory: Any, query: str, limit: int, path_glob: str | None,
                language: str | None) -> list[dict[str, Any]]:
-    """Code and doc hits from the code index, each with the facts anchored to it."""
-    hits = memory.search(query, types=("code", "doc"), limit=limit, path_glob=path_glob,
+    """Code hits (source, not prose or config) from the code index, each with the facts
+    anchored to it."""
+    hits = memory.search(query, types=("code",), limit=limit, path_glob=path_glob,
                          lang=language, record="mcp")
     return [hit_json(h) for h in hits]
 
@@ -105,7 +106,7 @@ def build_server() -> MCPServer:
     async def knowledge_search(query: str, ctx: Context, type: str = "fact",
                                kind: str | None = None, limit: int = 10,
                                include_archived: bool = False) -> dict[str, Any]:
-        """Search the project's memory. type: fact | code | doc | all (hit type);
+        """Search the project's memory. type: fact | code | doc | config | all (hit type);
         kind: codebase | interaction | decision (fact kind); limit 1-50."""
         hit_type = _choice(type, HIT_TYPES, "type") or "fact"
         fact_kind = _choice(kind, KINDS, "kind")
@@ -114,7 +115,7 @@ def build_server() -> MCPServer:
         if not 1 <= limit <= 50:
             raise ToolError("limit must be between 1 and 50")
         memory = _memory(ctx)
-        types = ("fact", "code", "doc") if hit_type == "all" else (hit_type,)
+        types = ("fact", "code", "doc", "config") if hit_type == "all" else (hit_type,)
         try:
             hits = memory.search(query, types=types, limit=limit,
                                  kinds=[fact_kind] if fact_kind else None,
@@ -170,7 +171,8 @@ def build_server() -> MCPServer:
     @server.tool()
     async def code_search(query: str, ctx: Context, path_glob: str | None = None,
                           language: str | None = None, limit: int = 10) -> dict[str, Any]:
-        """Search the project's code and docs; each hit carries the facts anchored to it."""
+        """Search the project's source code (for prose use knowledge_search type=doc); each
+        hit carries the facts anchored to it."""
         if not query.strip():
             raise ToolError("query is empty; send words or an identifier to look for")
         if not 1 <= limit <= 50:

@@ -12,8 +12,8 @@ SPEC = {'capabilities': {'prompts': {'listChanged': False},
                  "user's preferences. knowledge_search before guessing; knowledge_add for a "
                  'durable fact learned in this session.',
  'serverInfo': {'name': 'kenning', 'version': '0.1.0'},
- 'tools': [{'description': "Search the project's memory. type: fact | code | doc | all (hit "
-                           'type);\n'
+ 'tools': [{'description': "Search the project's memory. type: fact | code | doc | config | "
+                           'all (hit type);\n'
                            '        kind: codebase | interaction | decision (fact kind); limit '
                            '1-50.',
             'inputSchema': {'properties': {'include_archived': {'default': False,
@@ -86,8 +86,9 @@ SPEC = {'capabilities': {'prompts': {'listChanged': False},
             'outputSchema': {'additionalProperties': True,
                              'title': 'knowledge_forgetDictOutput',
                              'type': 'object'}},
-           {'description': "Search the project's code and docs; each hit carries the facts "
-                           'anchored to it.',
+           {'description': "Search the project's source code (for prose use knowledge_search "
+                           'type=doc); each\n'
+                           '        hit carries the facts anchored to it.',
             'inputSchema': {'properties': {'language': {'anyOf': [{'type': 'string'},
                                                                   {'type': 'null'}],
                                                         'default': None,

@@ -40,28 +40,50 @@ def confidence_boost(confidence: int) -> float:
     return (confidence - NEUTRAL_CONFIDENCE) / 10 * BOOST_PER_TENTH
 
 
+def rrf_term(rank: int, leg_k: int, k: int = RRF_K) -> float:
+    """One leg's share for a 1-based rank: 1/(leg_k + rank), rescaled so that rank 1 is worth
+    1/(k + 1) whatever `leg_k` is. A smaller `leg_k` falls off faster below the top, so a
+    leg's clear #1 beats a chunk both legs only half like; rank 1 keeps its worth against
+    the legs fused with the default k (facts beside code)."""
+    return (leg_k + 1) / ((k + 1) * (leg_k + rank))
+
+
 def fuse(
     legs: Mapping[str, Sequence[str]],
     boosts: Mapping[str, Sequence[tuple[str, float]]] | None = None,
     k: int = RRF_K,
     notes: Mapping[str, Mapping[str, str]] | None = None,
     weights: Mapping[str, float] | None = None,
+    *,
+    leg_k: Mapping[str, int] | None = None,
+    scale: Mapping[str, Sequence[tuple[str, float]]] | None = None,
 ) -> list[Ranked]:
     """Reciprocal Rank Fusion of the legs plus named boosts; ties broken by key for stability.
 
     `notes[key][leg]` adds detail to that leg's part of `why` (e.g. the cosine).
     `weights[leg]` (default 1) scales a leg: the facts' one fused leg stands for two legs.
+    `leg_k[leg]` gives a leg its own k (see `rrf_term`); `scale[key]` multiplies a key's fused
+    score by named factors (a test file's demotion) before the additive boosts. Legs and keys
+    not named in them fuse as plain RRF.
     """
     boosts = boosts or {}
     notes = notes or {}
     weights = weights or {}
+    leg_k = leg_k or {}
+    scale = scale or {}
     ranked: list[Ranked] = []
     for key, per_leg in rrf_contributions(legs, k).items():
-        score = sum(weights.get(leg, 1.0) / (k + rank) for leg, rank in per_leg.items())
+        score = sum(weights.get(leg, 1.0) * (rrf_term(rank, leg_k[leg], k) if leg in leg_k
+                                             else 1.0 / (k + rank))
+                    for leg, rank in per_leg.items())
         reasons = []
         for leg, rank in per_leg.items():
             detail = notes.get(key, {}).get(leg)
             reasons.append(f"{leg} #{rank}" + (f" ({detail})" if detail else ""))
+        for name, factor in scale.get(key, ()):
+            score *= factor
+            if factor != 1:
+                reasons.append(f"{name} x{factor:g}")
         for name, value in boosts.get(key, ()):
             score += value
             if value:

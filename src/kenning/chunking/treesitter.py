@@ -230,10 +230,10 @@ def _indent(line: str) -> int:
 class _Layout:
     """Turns the definition tree into chunks that cover every line holding a word.
 
-    Top-level definitions are one chunk each; a long class becomes an outline (header,
-    fields, one signature line per member) plus its members' chunks; a long namespace is
-    laid out like a file; anything else long is cut into overlapping windows keeping its
-    name. Lines between definitions become `module` chunks.
+    Top-level definitions are one chunk each; a class (impl, trait, ...) with members becomes
+    an outline (header, fields, one signature line per member) plus one chunk per member; a
+    namespace with definitions is laid out like a file; anything else long is cut into
+    overlapping windows keeping its name. Lines between definitions become `module` chunks.
     """
 
     def __init__(self, path: str, lines: Lines, lang: str, spec: LangSpec) -> None:
@@ -288,9 +288,11 @@ class _Layout:
             self.chunks += windowed(self.path, self.lines, self.lang, start, end, "module", None)
 
     def unit(self, d: _Def, start: int, end: int) -> None:
-        if end - start + 1 > MAX_LINES and d.children and d.namespace:
+        # Every member is its own chunk, however short its class: a method inside a whole
+        # class chunk has no name or vector of its own, and a hit on the class is no answer.
+        if d.children and d.namespace:
             self.file(d.children, start, end, d.sig_end)
-        elif end - start + 1 > MAX_LINES and d.children and d.classlike:
+        elif d.children and d.classlike:
             self.outline(d, start, end)
         else:
             self.chunks += windowed(
@@ -303,9 +305,13 @@ class _Layout:
         line = start
         for m, m_start, m_end in self.members(d.children, d.sig_end):
             entries += [(n, raw[n - 1]) for n in range(line, m_start)]
-            sig_end = min(m.sig_end, m.sig_start + SIGNATURE_LINES - 1)
-            entries += [(n, raw[n - 1]) for n in range(m.sig_start, sig_end + 1)]
-            self.unit(m, m_start, m_end)
+            if m.kind in ("function", "method") or m.classlike or m.namespace \
+                    or m_end - m_start + 1 > SIGNATURE_LINES:
+                sig_end = min(m.sig_end, m.sig_start + SIGNATURE_LINES - 1)
+                entries += [(n, raw[n - 1]) for n in range(m.sig_start, sig_end + 1)]
+                self.unit(m, m_start, m_end)
+            else:  # a short associated type or property stays in the class's header chunk
+                entries += [(n, raw[n - 1]) for n in range(m_start, m_end + 1)]
             line = m_end + 1
         entries += [(n, raw[n - 1]) for n in range(line, end + 1)]
         entries = [e for e in entries if e[1].strip()]

@@ -1,4 +1,4 @@
-"""The code and docs index: changed files only, one transaction per file.
+"""The code and docs index: changed files only, one transaction per group of files.
 
 A re-index with nothing changed compares (mtime, size) per file and imports neither the
 chunker (tree_sitter) nor the embedder (numpy + tokenizers). A new embedder, or a new recipe
@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..coderank import chunk_type
 from ..codesearch import identifier_words
 from ..redact import find_secrets, redact
-from ..scan import FileStat, read_text
+from ..scan import FileStat, generated_reason, read_text
 from ..textutil import identifier_terms
 from .db import get_meta, set_meta
 
@@ -31,12 +32,17 @@ if TYPE_CHECKING:
 
     from ..embed import Embedder
 
-EMBED_CHARS = 1000
+EMBED_CHARS = 600
 # Bump when embed_chunks changes what a vector means: indexes made before are re-embedded.
-EMBED_RECIPE = "2"
+EMBED_RECIPE = "3"  # 3: bodies cut at 600 characters
+# Bump when chunking changes what a file's chunks are: every file is re-chunked once.
+CHUNK_RECIPE = "2"  # 2: every method its own chunk, a class a header (with short members)
 # Bump when chunk scrubbing changes: files of older indexes with a secret left are redone once.
 REDACTION_VERSION = "1"
 _REEMBED_BATCH = 512
+GROUP_FILES = 64  # files per embedding call and transaction
+GROUP_CHUNKS = 1_024
+EMBED_CACHE_SIZE = 20_000  # distinct texts' vectors kept during one run (~20 MB)
 DOC_LANGS = {"markdown", "rst", "txt", "text", "adoc"}
 
 
@@ -45,7 +51,7 @@ class IndexReport:
     scanned: int = 0
     indexed: int = 0
     removed: int = 0
-    skipped: int = 0  # binaries and unreadable files
+    skipped: int = 0  # binaries, generated and data files, unreadable files
     chunks: int = 0
     reembedded: int = 0  # chunks of unchanged files given vectors from a new embedder/recipe
     stopped_early: bool = False
@@ -79,6 +85,19 @@ def unscrubbed_paths(conn: sqlite3.Connection) -> set[str]:
     """
     return {path for path, text in conn.execute("SELECT path, text FROM chunks")
             if find_secrets(text)}
+
+
+def chunks_stale(conn: sqlite3.Connection) -> bool:
+    """Stored chunks were cut by an older CHUNK_RECIPE (an index with rows only)."""
+    if get_meta(conn, "code_chunk_recipe") == CHUNK_RECIPE:
+        return False
+    return conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
+
+
+def mark_chunked(conn: sqlite3.Connection) -> None:
+    """Record that every stored chunk was cut by this CHUNK_RECIPE (after a full run)."""
+    if get_meta(conn, "code_chunk_recipe") != CHUNK_RECIPE:
+        set_meta(conn, "code_chunk_recipe", CHUNK_RECIPE)
 
 
 def mark_scrubbed(conn: sqlite3.Connection) -> None:
@@ -125,41 +144,47 @@ def index_files(
     from ..chunking import chunk_file, language_for
 
     embedder = embedder_factory()
+    cache: dict = {}
     if stale:
         report.reembedded = reembed(conn, embedder, skip={f.path for f in changed})
         set_meta(conn, "code_embedder", embedder_name)
         set_meta(conn, "code_embed_recipe", EMBED_RECIPE)
-    for n, stat in enumerate(changed):
+    done = 0
+    while done < len(changed):
         if deadline is not None and time.monotonic() > deadline:
             report.stopped_early = True
-            report.remaining = len(changed) - n
+            report.remaining = len(changed) - done
             break
-        report.scanned += 1
-        text = read_text(root / stat.path)
-        raw_hash = None if text is None else hashlib.sha1(text.encode("utf-8")).hexdigest()
-        old = conn.execute("SELECT hash FROM files WHERE path = ?", (stat.path,)).fetchone()
+        group = _next_group(conn, root, changed[done:], rechunk, chunk_file, language_for)
+        # One embedding call and one transaction per group of files: per call, the
+        # tokenizer's and SQLite's fixed costs were most of the time of a small file.
+        items = [item for plan_ in group if plan_.chunks for item in plan_.items()]
+        vectors = embed_chunks(embedder, items, cache).astype("float16") if items else None
         conn.execute("BEGIN IMMEDIATE")
         try:
-            if text is None:
-                remove_file(conn, stat.path)
-                report.skipped += 1
-            elif old is not None and old[0] == raw_hash and stat.path not in rechunk:
-                conn.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?",
-                             (stat.size, stat.mtime_ns, stat.path))
-            else:
-                result = chunk_file(stat.path, text)
-                lang = language_for(stat.path) or "text"
-                # One scan of the whole file; only files with a secret pay per-chunk redaction.
-                scrub = bool(find_secrets(text))
-                _write_file(conn, stat, lang, raw_hash or "", result, embedder, scrub)
-                report.indexed += 1
-                report.chunks += len(result.chunks)
+            offset = 0
+            for plan_ in group:
+                report.scanned += 1
+                if plan_.text is None:
+                    remove_file(conn, plan_.stat.path)
+                    report.skipped += 1
+                elif plan_.result is None:
+                    conn.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?",
+                                 (plan_.stat.size, plan_.stat.mtime_ns, plan_.stat.path))
+                else:
+                    count = len(plan_.chunks)
+                    _write_file(conn, plan_, vectors[offset:offset + count]
+                                if vectors is not None else None)
+                    offset += count
+                    report.indexed += 1
+                    report.chunks += count
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
             raise
+        done += len(group)
         if progress:
-            progress(1)
+            progress(len(group))
     set_meta(conn, "code_embedder", embedder_name)
     set_meta(conn, "code_embed_recipe", EMBED_RECIPE)
     set_meta(conn, "code_indexed_at", int(time.time()))
@@ -174,7 +199,8 @@ def _vectors_stale(conn: sqlite3.Connection, embedder_name: str) -> bool:
     return conn.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None
 
 
-def embed_chunks(embedder: Embedder, items: list[tuple[str, str]]) -> np.ndarray:
+def embed_chunks(embedder: Embedder, items: list[tuple[str, str]],
+                 cache: dict[str, np.ndarray] | None = None) -> np.ndarray:
     """One unit vector per (symbol, text): the name and the head of the body count equally.
 
     Pooled together, a long body's tokens drown the few of its name (`write_dl`), which says
@@ -184,9 +210,17 @@ def embed_chunks(embedder: Embedder, items: list[tuple[str, str]]) -> np.ndarray
     """
     import numpy as np
 
-    names = embedder.encode([identifier_words(symbol) for symbol, _ in items])
-    bodies = embedder.encode([identifier_words(text[:EMBED_CHARS]) for _, text in items])
-    summed = names + bodies
+    names = [identifier_words(symbol) for symbol, _ in items]
+    bodies = [identifier_words(text[:EMBED_CHARS]) for _, text in items]
+    cache = {} if cache is None else cache
+    # Each distinct text is embedded once per run: names repeat (`__init__`, `new`), and so
+    # do licence headers and copied code.
+    todo = list(dict.fromkeys(t for t in names + bodies if t not in cache))
+    if todo:
+        if len(cache) + len(todo) > EMBED_CACHE_SIZE:
+            cache.clear()
+        cache.update(zip(todo, embedder.encode(todo), strict=True))
+    summed = np.array([cache[n] for n in names]) + np.array([cache[b] for b in bodies])
     norms = np.linalg.norm(summed, axis=1, keepdims=True)
     return np.divide(summed, norms, out=np.zeros_like(summed), where=norms > 0)
 
@@ -214,21 +248,63 @@ def reembed(conn: sqlite3.Connection, embedder: Embedder, skip: set[str]) -> int
     return len(ids)
 
 
-def _write_file(conn, stat: FileStat, lang: str, digest: str, result, embedder,
-                scrub: bool) -> None:
-    """Replace a file's rows; `scrub` when the file holds a secret (chunks are redacted)."""
+@dataclass
+class _FilePlan:
+    """One changed file, read and (if its content changed) chunked, before its transaction."""
+
+    stat: FileStat
+    text: str | None  # None: a binary, generated or data file, kept out
+    digest: str = ""
+    lang: str = "text"
+    result: object | None = None  # ChunkResult; None with text: content unchanged
+    chunks: list[tuple[object, str]] = field(default_factory=list)  # (chunk, scrubbed text)
+
+    def items(self) -> list[tuple[str, str]]:
+        return [(chunk.symbol or "", text) for chunk, text in self.chunks]
+
+
+def _next_group(conn, root: Path, pending: list[FileStat], rechunk: Collection[str],
+                chunk_file, language_for) -> list[_FilePlan]:
+    """Plans for the next files, up to GROUP_FILES files or GROUP_CHUNKS chunks."""
+    group: list[_FilePlan] = []
+    chunks = 0
+    for stat in pending:
+        if group and (len(group) >= GROUP_FILES or chunks >= GROUP_CHUNKS):
+            break
+        text = read_text(root / stat.path)
+        if text is not None and generated_reason(stat.path, text):
+            text = None  # kept out like a binary: its rows, if any, are removed
+        if text is None:
+            group.append(_FilePlan(stat, None))
+            continue
+        digest = hashlib.sha1(text.encode("utf-8")).hexdigest()
+        old = conn.execute("SELECT hash FROM files WHERE path = ?", (stat.path,)).fetchone()
+        if old is not None and old[0] == digest and stat.path not in rechunk:
+            group.append(_FilePlan(stat, text, digest))
+            continue
+        result = chunk_file(stat.path, text)
+        # One scan of the whole file; only files with a secret pay per-chunk redaction.
+        scrub = bool(find_secrets(text))
+        plan_ = _FilePlan(stat, text, digest, language_for(stat.path) or "text", result,
+                          [(c, redact(c.text) if scrub else c.text) for c in result.chunks])
+        chunks += len(plan_.chunks)
+        group.append(plan_)
+    return group
+
+
+def _write_file(conn, plan_: _FilePlan, vectors) -> None:
+    """Replace a file's rows with its chunks (already scrubbed) and their vectors."""
+    stat, lang, result = plan_.stat, plan_.lang, plan_.result
     remove_file(conn, stat.path)
     is_doc = 1 if lang in DOC_LANGS else 0
+    kind = chunk_type(result.chunks[0].lang if result.chunks else lang, bool(is_doc))
     conn.execute(
         "INSERT INTO files(path, lang, kind, size, mtime_ns, hash, indexed_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (stat.path, lang, "doc" if is_doc else "code", stat.size, stat.mtime_ns, digest,
-         int(time.time())),
+        (stat.path, lang, kind, stat.size, stat.mtime_ns, plan_.digest, int(time.time())),
     )
-    items: list[tuple[str, str]] = []
     ids = []
-    for chunk in result.chunks:
-        text = redact(chunk.text) if scrub else chunk.text
+    for chunk, text in plan_.chunks:
         terms = " ".join(identifier_terms(f"{chunk.symbol or ''} {chunk.path} {text}"))
         cursor = conn.execute(
             "INSERT INTO chunks(path, start_line, end_line, kind, symbol, lang, doc, text, terms)"
@@ -237,9 +313,7 @@ def _write_file(conn, stat: FileStat, lang: str, digest: str, result, embedder,
              chunk.lang, is_doc, text, terms),
         )
         ids.append(cursor.lastrowid)
-        items.append((chunk.symbol or "", text))
-    if items:
-        vectors = embed_chunks(embedder, items).astype("float16")
+    if ids:
         conn.executemany(
             "INSERT INTO chunk_vectors(chunk_id, vec) VALUES (?, ?)",
             [(cid, vectors[n].tobytes()) for n, cid in enumerate(ids)],
