@@ -532,3 +532,16 @@ def test_a_local_log_linked_to_dev_zero_is_never_read(kenning, repo):
         run = run_bounded(cli_code(*args), repo)
         assert run.code in (0, 1) and "Traceback" not in run.err, (args, run.err[-2000:])
         assert Path("/dev/zero") not in run.opened, args
+
+
+def test_a_saved_session_with_text_that_is_not_utf8_is_refused(project):
+    from kenning.memory import Memory
+    from kenning.sessions import session_save
+
+    memory = Memory(current_project(), embedder_name="fake")
+    try:
+        with pytest.raises(KenningError, match="not UTF-8"):
+            session_save(memory, {"summary": "A summary with a lone \udcff surrogate."})
+    finally:
+        memory.close()
+    assert not list((project["repo"] / ".kenning" / "sessions").glob("*.yaml"))
