@@ -545,3 +545,13 @@ def test_a_saved_session_with_text_that_is_not_utf8_is_refused(project):
     finally:
         memory.close()
     assert not list((project["repo"] / ".kenning" / "sessions").glob("*.yaml"))
+
+
+def test_knowledge_forget_takes_a_lower_case_id(project):
+    async def call():
+        async with Client(build_server()) as client:
+            return await client.call_tool("knowledge_forget", {"id": project["good"].lower()})
+
+    result = anyio.run(call)
+    assert not result.is_error, result.content[0].text
+    assert json.loads(result.content[0].text)["status"] == "forgotten"
