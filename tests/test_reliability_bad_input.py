@@ -557,3 +557,11 @@ def test_knowledge_forget_takes_a_lower_case_id(project):
     result = anyio.run(call)
     assert not result.is_error, result.content[0].text
     assert json.loads(result.content[0].text)["status"] == "forgotten"
+
+
+def test_a_word_written_without_spaces_is_found(kenning, repo):
+    fid = json.loads(kenning("add", "ビルドは日本語の説明書に従って make で行う。",
+                             "--json").out)["id"]
+    for query in ("日本語", "説明書"):
+        result = kenning("search", query, "--type", "fact", "--json")
+        assert result.code == 0 and fid in result.out, query
