@@ -532,3 +532,36 @@ def test_a_local_log_linked_to_dev_zero_is_never_read(kenning, repo):
         run = run_bounded(cli_code(*args), repo)
         assert run.code in (0, 1) and "Traceback" not in run.err, (args, run.err[-2000:])
         assert Path("/dev/zero") not in run.opened, args
+        if args[0] == "search":  # the answer stands even when the use cannot be logged
+            assert run.code == 0 and "quokka wrapper" in run.out
+
+
+def test_a_saved_session_with_text_that_is_not_utf8_is_refused(project):
+    from kenning.memory import Memory
+    from kenning.sessions import session_save
+
+    memory = Memory(current_project(), embedder_name="fake")
+    try:
+        with pytest.raises(KenningError, match="not UTF-8"):
+            session_save(memory, {"summary": "A summary with a lone \udcff surrogate."})
+    finally:
+        memory.close()
+    assert not list((project["repo"] / ".kenning" / "sessions").glob("*.yaml"))
+
+
+def test_knowledge_forget_takes_a_lower_case_id(project):
+    async def call():
+        async with Client(build_server()) as client:
+            return await client.call_tool("knowledge_forget", {"id": project["good"].lower()})
+
+    result = anyio.run(call)
+    assert not result.is_error, result.content[0].text
+    assert json.loads(result.content[0].text)["status"] == "forgotten"
+
+
+def test_a_word_written_without_spaces_is_found(kenning, repo):
+    fid = json.loads(kenning("add", "ビルドは日本語の説明書に従って make で行う。",
+                             "--json").out)["id"]
+    for query in ("日本語", "説明書"):
+        result = kenning("search", query, "--type", "fact", "--json")
+        assert result.code == 0 and fid in result.out, query

@@ -124,15 +124,21 @@ class HybridSearch:
         hits = [self._fact_hit(views[r.key[2:]], r.score, r.why) if r.key.startswith("f:")
                 else self._chunk_hit(chunks[int(r.key[2:])], r.score, r.why) for r in ranked]
         if record:
-            used = [h.id for h in hits if h.type == "fact" and h.id]
-            if used:
-                self.record_use(used, via=record, session=session)
-            if not hits:
-                from .redact import redact  # a query may hold the token someone looked for
-
-                eventlog.append(self.project.events_path,
-                                {"type": "gap", "query": redact(query[:500]), "via": record})
+            try:
+                self._record(query, hits, record, session)
+            except OSError:
+                pass  # a full disk or an unwritable log: the answer still stands
         return hits
+
+    def _record(self, query: str, hits: list[Hit], record: str, session: str | None) -> None:
+        used = [h.id for h in hits if h.type == "fact" and h.id]
+        if used:
+            self.record_use(used, via=record, session=session)
+        if not hits:
+            from .redact import redact  # a query may hold the token someone looked for
+
+            eventlog.append(self.project.events_path,
+                            {"type": "gap", "query": redact(query[:500]), "via": record})
 
     def _with_cluster_peers(self, ranked, legs, boosts, notes, views, chunks, fusion):
         """Files read or edited together in >= 3 sessions: a top hit's peers move up a

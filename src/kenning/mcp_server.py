@@ -19,6 +19,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from . import __version__
 from .errors import KenningError
+from .ids import canonical
 from .records import KINDS, Hit
 
 HIT_TYPES = ("fact", "code", "doc", "config", "all")
@@ -143,7 +144,7 @@ def build_server() -> MCPServer:
             anchors = [parse_about(spec) for spec in about or ()]
             result = memory.add(text, fact_kind, origin="agent", about=anchors,
                                 tags=tags or (), topic=topic, rationale=rationale,
-                                supersedes=supersedes)
+                                supersedes=str(canonical(supersedes)) if supersedes else None)
         except KenningError as exc:
             raise ToolError(str(exc)) from exc
         _refresh(memory)
@@ -162,7 +163,7 @@ def build_server() -> MCPServer:
         back; `kenning restore ID` undoes it)."""
         memory = _memory(ctx)
         try:
-            fact = memory.forget(id.strip())
+            fact = memory.forget(str(canonical(id.strip())))
         except KenningError as exc:
             raise ToolError(f"{exc} (knowledge_search returns fact ids)") from exc
         _refresh(memory)

@@ -101,6 +101,10 @@ def parse_input(text: str) -> dict[str, Any]:
 def _text(value: Any, where: str, limit: int = MAX_ITEM_CHARS) -> str:
     if not isinstance(value, str | int | float) or isinstance(value, bool):
         raise KenningError(f"{where}: expected text, got {type(value).__name__}")
+    try:
+        str(value).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise KenningError(f"{where}: holds bytes that are not UTF-8 text") from exc
     cleaned = " ".join(redact(str(value)).split())
     if len(cleaned) > limit:
         raise KenningError(f"{where}: longer than {limit} characters; shorten it")
@@ -214,6 +218,10 @@ def render(record: SavedSession) -> str:
     if size + room > MAX_FILE_BYTES:
         raise KenningError(f"the saved session would be {size} bytes, over the "
                            f"{MAX_FILE_BYTES // 1024} KB a session file may hold; shorten it")
+    try:
+        parse_yaml(text, "the saved session")
+    except FileProblemError as exc:  # e.g. text that is not UTF-8 (a lone surrogate)
+        raise KenningError(f"the saved session {exc.problem}; nothing was written") from exc
     return text
 
 

@@ -9,6 +9,9 @@ _WORD = re.compile(r"[A-Za-z0-9_]+")
 # A dotted number ("3.2", "v2.3.0", "1.10.x"): FTS5's tokenizer splits it at each dot, so
 # "3.2" would also match "2.3.0". It is indexed and queried once more as one token too.
 _VERSION = re.compile(r"(?<![A-Za-z0-9.])[vV]?([0-9]+(?:\.[0-9]+)+)(?![0-9])")
+# Han, kana and Hangul: written without spaces, so FTS5's tokenizer sees a whole sentence as
+# one token. Their overlapping pairs are added as terms (the usual bigram approach).
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 STOPWORDS = frozenset(
@@ -83,9 +86,18 @@ def identifier_terms(text: str) -> list[str]:
     return out
 
 
+def cjk_terms(text: str) -> list[str]:
+    """Overlapping pairs of each CJK run (a lone character stands for itself)."""
+    out: list[str] = []
+    for run in _CJK_RUN.findall(text):
+        out.extend([run] if len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)])
+    return out
+
+
 def query_terms(query: str) -> list[str]:
-    """Non-stopword terms of a query, identifiers split, de-duplicated in order."""
-    seen: dict[str, None] = {}
+    """Non-stopword terms of a query, identifiers split, CJK runs in pairs, de-duplicated in
+    order."""
+    seen: dict[str, None] = dict.fromkeys(cjk_terms(query))
     for word in words(query):
         lowered = word.lower()
         split = not word.islower() or "_" in word

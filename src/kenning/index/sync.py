@@ -22,7 +22,7 @@ from ..factfile import MAX_FILE_BYTES, format_time, parse_fact
 from ..paths import Project
 from ..records import Fact
 from ..safeio import display, read_bytes
-from ..textutil import identifier_terms, version_terms
+from ..textutil import cjk_terms, identifier_terms, version_terms
 from .db import get_meta, set_meta
 
 if TYPE_CHECKING:
@@ -106,6 +106,7 @@ def fact_row(fact: Fact, path: str, store: str) -> dict[str, object]:
     anchors = " ".join(f"{a.file} {a.symbol or ''}" for a in fact.about)
     said = " ".join([fact.text, fact.rationale or "", anchors])
     terms = version_terms(said) + identifier_terms(said)
+    terms += cjk_terms(" ".join([fact.text, fact.rationale or ""]))
     return {
         "id": fact.id, "kind": fact.kind, "text": fact.text, "rationale": fact.rationale or "",
         "tags": " ".join(fact.tags), "topic": fact.topic, "status": fact.status,
