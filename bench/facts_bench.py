@@ -31,8 +31,10 @@ QUERIES = ["how are invoices retried", "where do we cache sessions", "webhook va
            "rate limit on the api", "database migrations order"]
 
 
-def generate_facts(root: Path, n: int = N_FACTS, seed: int = 1) -> None:
-    """Write `n` fact files straight into the personal store (fast, deterministic)."""
+def generate_facts(root: Path, n: int = N_FACTS, seed: int = 1,
+                   extra: tuple[str, ...] = ()) -> None:
+    """Write `n` fact files straight into the personal store (fast, deterministic), then one
+    file for each text in `extra`."""
     from kenning.factfile import render_fact
     from kenning.ids import new_ulid
     from kenning.paths import current_project
@@ -43,10 +45,11 @@ def generate_facts(root: Path, n: int = N_FACTS, seed: int = 1) -> None:
     directory.mkdir(parents=True, exist_ok=True)
     # Recent enough that decay archives none of them: the bench measures live search.
     base = datetime.now(UTC).replace(microsecond=0) - timedelta(days=20)
-    for i in range(n):
+    for i in range(n + len(extra)):
         area, verb, thing = rng.choice(AREAS), rng.choice(VERBS), rng.choice(THINGS)
         text = (f"The {area} module {verb} {thing} in src/{area}/{thing}_{i % 97}.py "
-                f"using {area.title()}{thing.title()}Handler with limit {rng.randint(1, 500)}.")
+                f"using {area.title()}{thing.title()}Handler with limit {rng.randint(1, 500)}."
+                if i < n else extra[i - n])
         fact = Fact(id=new_ulid(int(base.timestamp() * 1000) + i * 1000), kind=rng.choice(
             ["codebase", "codebase", "decision", "interaction"]), text=text, created=base,
             confirmed=base, confidence=rng.choice([70, 90, 100]),

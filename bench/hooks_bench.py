@@ -21,11 +21,30 @@ from timing import Paired, bare_python, interleave, quiet_env, ratio_row, run_ch
 REPO = Path(__file__).resolve().parents[1]
 RUN = REPO / "hooks" / "run"
 ROUNDS = 25
-PROMPTS = ["how are invoices retried in billing", "where do we cache sessions for auth",
-           "webhook validation in the api module", "token rotation schedule",
-           "why do we shard events in the queue", "email batching limits",
-           "deploy configuration for storage", "which handler throttles uploads",
-           "rate limit on the api", "database migrations order"]
+# The 10k generated facts share one small vocabulary, so no prompt stands out among them (the
+# prompt gate rightly injects none); these ten facts are the ones the prompts are about, so
+# the timed hook does the whole job: search, gate, format and inject.
+ANSWERS = (
+    "Webhook signatures from Stripe are verified in src/payments/stripe_webhooks.py with the "
+    "endpoint secret before any event is parsed.",
+    "The nightly reconciliation job compares ledger balances against the bank export and "
+    "pages the on-call engineer on any mismatch.",
+    "Feature flags are read from LaunchDarkly once at startup and cached for sixty seconds.",
+    "Database migrations must be idempotent because the deploy job reruns them on release.",
+    "The CSV export streams rows in pages of 500 so large tenants never exhaust worker memory.",
+    "Sentry releases are tagged with the git SHA so crash reports map to the deployed commit.",
+    "Password hashing uses argon2id with the parameters pinned in src/auth/hashing.py.",
+    "Translations live in locales/*.po and are compiled by `make messages` before packaging.",
+    "The GraphQL gateway rejects queries deeper than seven levels to stop abusive nesting.",
+    "Thumbnails are generated lazily by the imaging worker and cached in the media bucket.",
+)
+PROMPTS = ["how are stripe webhook signatures verified", "what does the nightly reconciliation "
+           "job do on a ledger mismatch", "how long are launchdarkly feature flags cached",
+           "why must database migrations be idempotent", "how does the csv export avoid "
+           "exhausting worker memory", "how are sentry releases tagged",
+           "which argon2id parameters does password hashing use",
+           "how are the locales po translations compiled", "how deep may a graphql query be",
+           "where are thumbnails generated and cached"]
 
 
 def launcher_python() -> str:
@@ -48,7 +67,7 @@ def build_workload(folder: Path) -> Path:
 
     project_dir = folder / "proj"
     project_dir.mkdir()
-    generate_facts(project_dir)
+    generate_facts(project_dir, extra=ANSWERS)
     # The bundled model, so the hybrid UserPromptSubmit leg has real vectors to compare.
     memory = Memory(current_project(project_dir), embedder_name="bundled")
     memory.sync()
@@ -145,8 +164,8 @@ def _rows(project: Path, local: Path, anchored: list[str], common: dict, env: di
                 "hook_event_name": "UserPromptSubmit", "prompt": PROMPTS[n % len(PROMPTS)]}
                for n in range(ROUNDS)]
     paired, out = measure("user-prompt-submit", prompts, env, baseline)
-    expect(sum(b"additionalContext" in o for o in out) >= ROUNDS // 2,
-           "UserPromptSubmit (FTS) injected facts for fewer than half of the prompts")
+    expect(sum(b"additionalContext" in o for o in out) >= ROUNDS * 0.8,
+           "UserPromptSubmit (FTS) did not inject the facts its prompts are about")
     rows.append(ratio_row("hooks: UserPromptSubmit FTS, 10k facts / python -I -S", paired,
                           BUDGETS["prompt_fts"], "ms"))
 
@@ -154,8 +173,8 @@ def _rows(project: Path, local: Path, anchored: list[str], common: dict, env: di
     # New sessions: a fact already injected into a session is not injected again.
     prompts = [{**p, "session_id": session(600 + n)} for n, p in enumerate(prompts)]
     paired, out = measure("user-prompt-submit", prompts, hybrid_env, baseline, rounds=15)
-    expect(sum(b"additionalContext" in o for o in out) >= 15 // 2,
-           "UserPromptSubmit (hybrid) injected facts for fewer than half of the prompts")
+    expect(sum(b"additionalContext" in o for o in out) >= 15 * 0.8,
+           "UserPromptSubmit (hybrid) did not inject the facts its prompts are about")
     rows.append(ratio_row("hooks: UserPromptSubmit hybrid, 10k facts / python -I -S", paired,
                           BUDGETS["prompt_hybrid"], "ms"))
 
@@ -173,7 +192,7 @@ def _rows(project: Path, local: Path, anchored: list[str], common: dict, env: di
     starts = [{**common, "session_id": session(400 + n), "hook_event_name": "SessionStart",
                "source": "startup"} for n in range(10)]
     paired, out = measure("session-start", starts, live, baseline, rounds=10)
-    expect(all(b"10000 active facts" in o or b"10,000 active facts" in o for o in out),
+    expect(all(b"10010 active facts" in o for o in out),
            f"SessionStart did not report the 10k facts: {out[0][:300]!r}")
     rows.append(ratio_row("hooks: SessionStart, 10k facts / python -I -S -c pass", paired,
                           BUDGETS["start"], "ms"))

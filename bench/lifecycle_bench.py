@@ -165,6 +165,55 @@ CONSOLIDATE_BUDGET = 6.0
 STALE_BUDGET = 3.0
 
 
+SPLITS = {  # name -> (file, is-duplicate key, is-contradiction key); issue 12's splits
+    "calibration labelled_pairs": (PAIRS, "label", "opposite"),
+    "development hard_pairs_dev": (PAIRS.parent / "hard_pairs_dev.yaml", "duplicate",
+                                   "contradiction"),
+    "test lifecycle_test": (PAIRS.parent / "lifecycle_test" / "duplicate_pairs.yaml",
+                            "duplicate", None),
+    "test lifecycle_test contradictions": (
+        PAIRS.parent / "lifecycle_test" / "contradiction_pairs.yaml", None, "contradiction"),
+}
+
+
+def judgements() -> dict[str, dict[str, float]]:
+    """Per split: contradiction precision/recall (`check_pair`) and duplicate judgements
+    (`judge`, bundled model): paraphrases found (merged or queued), merged, and distinct
+    pairs merged. Rules were chosen on calibration and development pairs only."""
+    import yaml
+
+    from kenning.consolidate import judge
+    from kenning.contradictions import analyse, check_pair
+    from kenning.embed import load_embedder
+
+    embedder = load_embedder("bundled")
+    out: dict[str, dict[str, float]] = {}
+    for name, (path, dup_key, con_key) in SPLITS.items():
+        pairs = yaml.safe_load(path.read_text(encoding="utf-8"))["pairs"]
+        row: dict[str, float] = {"pairs": len(pairs)}
+        if con_key:
+            flagged = [p for p in pairs if check_pair(analyse(p["a"]), analyse(p["b"]))]
+            right = sum(bool(p.get(con_key)) for p in flagged)
+            row["contradiction precision"] = right / len(flagged) if flagged else 1.0
+            row["contradiction recall"] = right / max(1, sum(bool(p.get(con_key))
+                                                             for p in pairs))
+        if dup_key:
+            def is_dup(p: dict, key: str = dup_key) -> bool:
+                return p[key] in (True, "duplicate")
+
+            verdicts = []
+            for p in pairs:
+                va, vb = embedder.encode([p["a"], p["b"]])
+                verdicts.append(judge(p["a"], p["b"], float(va @ vb))[0])
+            dups = [v for p, v in zip(pairs, verdicts, strict=True) if is_dup(p)]
+            row["paraphrases found"] = sum(v != "distinct" for v in dups) / len(dups)
+            row["paraphrases merged"] = sum(v == "duplicate" for v in dups) / len(dups)
+            row["distinct pairs merged"] = sum(
+                v == "duplicate" for p, v in zip(pairs, verdicts, strict=True) if not is_dup(p))
+        out[name] = row
+    return out
+
+
 def run(check: bool) -> list[dict]:
     calibration_search = Calibration()
 
@@ -179,6 +228,7 @@ def run(check: bool) -> list[dict]:
     if not (states.get("drifted") and states.get("orphaned")):
         raise RuntimeError(f"the stale-anchor check found no churn: {states}")
     cal = calibration()
+    quality = judgements()
     return [
         ratio_row(f"consolidation plan, 10k facts ({merged} merges) / 40 calibration searches",
                   consolidation, CONSOLIDATE_BUDGET),
@@ -191,9 +241,17 @@ def run(check: bool) -> list[dict]:
          "value": round(cal["recall"], 2), "budget": None, "unit": "", "ok": True},
         {"name": "seed rule (cosine >= 0.7) precision, same pairs",
          "value": round(cal["seed_precision"], 2), "budget": None, "unit": "", "ok": True},
-    ]
+    ] + [{"name": f"{split}: {metric}", "value": round(value, 2), "budget": None, "unit": "",
+          "ok": True} for split, metrics in quality.items() for metric, value in metrics.items()
+         if metric != "pairs"]
 
 
 if __name__ == "__main__":
-    for row in run(check=False):
-        print(row)
+    import sys
+
+    if "--quality" in sys.argv:  # the judgement rows only, without the 10k-fact timings
+        for split, metrics in judgements().items():
+            print(split, {k: round(v, 3) for k, v in metrics.items()})
+    else:
+        for row in run(check=False):
+            print(row)

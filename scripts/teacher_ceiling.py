@@ -133,7 +133,7 @@ def fact_rows(embedder: TransformerEmbedder) -> list[str]:
             qvecs = embedder.encode([q["q"] for q in questions])
             alone, both, keyword_only = [], [], []
             for q, qvec in zip(questions, qvecs, strict=True):
-                want = mapping[q["answer"]]
+                want = mapping[q["answers"][0] if "answers" in q else q["answer"]]
                 match = fts_or_query(q["q"])
                 keyword = fts_fact_ids(memory.conn, match, LEG_DEPTH) if match else []
                 model = top(ids, matrix, qvec)

@@ -178,7 +178,10 @@ def test_labelled_pairs_never_merge_distinct_facts_with_the_fake_embedder():
 
 @pytest.mark.model
 def test_labelled_pairs_calibration_with_the_bundled_model():
+    """Calibration data (the thresholds were chosen here; the test split's assertions are in
+    test_lifecycle_test_splits.py). A rewording that swaps a word is queued for review rather
+    than merged (issue 17), so about half the duplicates merge and all are offered."""
     precision, recall, reviewed = _calibration("bundled")
     assert precision == 1.0
-    assert recall >= 0.8
+    assert recall >= 0.5
     assert reviewed == 1.0  # every duplicate is merged or queued for review

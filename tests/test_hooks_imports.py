@@ -31,7 +31,8 @@ NEVER = {
     "safetensors",
 }
 
-CORE = {"kenning", "kenning.hookrunner", "kenning.hooks", "kenning.hooks.base"}
+CORE = {"kenning", "kenning.hookrunner", "kenning.hooks", "kenning.hooks.base",
+        "kenning.lines"}
 INJECTING = CORE | {
     "kenning.hooks.state",
     "kenning.hooks.inject",
@@ -48,7 +49,7 @@ ALLOWED = {
     | {"kenning.hooks.pre_tool", "kenning.anchors", "kenning.hooks.factdb", "kenning.textutil"},
     "user-prompt-submit": INJECTING
     | {"kenning.hooks.user_prompt", "kenning.hooks.semantic", "kenning.hooks.factdb",
-       "kenning.textutil"},
+       "kenning.textutil", "kenning.settings", "kenning.errors", "kenning.safeio"},
     "session-start": INJECTING
     | {
         "kenning.hooks.session_start",

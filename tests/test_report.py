@@ -103,6 +103,7 @@ def seed(kenning, root: Path) -> None:
 
 def test_a_project_with_history_fills_every_section(kenning, repo, tmp_path):
     seed(kenning, repo)
+    (tmp_path / "out").mkdir()
     html = make_report(kenning, tmp_path / "out" / "report.html")
     assert_self_contained(html)
     text = " ".join(parse(html).text)

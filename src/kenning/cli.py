@@ -45,6 +45,13 @@ def _project():
     return current_project(directory)
 
 
+def fact_ids(_ctx, _param, value):
+    """A click callback: lower-case fact ids name the same fact (see `ids.canonical`)."""
+    from .ids import canonical
+
+    return tuple(canonical(v) for v in value) if isinstance(value, tuple) else canonical(value)
+
+
 def _clock():
     """`KENNING_NOW` (ISO time) pins the clock, for reproducible demos and tests."""
     from .factfile import parse_time, utc_now
@@ -61,7 +68,10 @@ def _memory():
     from .memory import Memory
 
     project = _project()
-    return Memory(project, embedder_name=load_config(project).embedder, clock=_clock())
+    config = load_config(project)
+    for problem in config.problems:
+        click.echo(f"warning: {problem}", err=True)
+    return Memory(project, embedder_name=config.embedder, clock=_clock())
 
 
 def _synced(memory) -> None:
@@ -87,7 +97,8 @@ def _pct(value: float | int) -> str:
 @click.option("--rationale", "-r", help="Why (decisions mostly).")
 @click.option("--origin", type=click.Choice(["user", "agent", "import"]), default="user",
               show_default=True, help="user: a person said it (1.00); agent: 0.70.")
-@click.option("--supersedes", metavar="ID", help="This fact replaces fact ID.")
+@click.option("--supersedes", metavar="ID", callback=fact_ids,
+              help="This fact replaces fact ID.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def add(text, kind, about, tags, topic, rationale, origin, supersedes, as_json) -> None:
     """Remember a fact."""
@@ -144,23 +155,30 @@ def echo_consequences(result) -> None:
 def search(query, limit, hit_type, kinds, statuses, include_archived, lang, path_glob,
            all_projects, as_json) -> None:
     """Search facts, code and docs in one ranking; every hit says why it ranked."""
+    if not " ".join(query).strip():
+        raise KenningError("the query is empty; give a few words or an identifier")
     types = ("fact", "code", "doc") if hit_type == "all" else (hit_type,)
     if kinds and hit_type == "all":
         types = ("fact",)  # a fact-kind filter asks for facts
     options = dict(types=types, limit=limit, kinds=kinds or None,
                    statuses=statuses or ("active",), include_archived=include_archived,
                    lang=lang, path_glob=path_glob)
+    memory = None
     if all_projects:
         from .crossproject import search_all_projects
 
         hits = search_all_projects(" ".join(query), **options)
     else:
-        hits = _memory().search(" ".join(query), **options)
+        memory = _memory()
+        hits = memory.search(" ".join(query), **options)
     if as_json:
         click.echo(json.dumps([hit_to_json(h) for h in hits], ensure_ascii=False, indent=1))
         return
     if not hits:
-        click.echo("no results")
+        empty = memory is not None and set(types) & {"code", "doc"} \
+            and not memory.code_counts()["files"]
+        click.echo("no results" + (" (the code index is empty: `kenning index` fills it)"
+                                   if empty else ""))
         return
     for n, hit in enumerate(hits, 1):
         if hit.type == "fact":
@@ -187,7 +205,7 @@ def hit_to_json(hit: Hit) -> dict:
 
 # ---- show / list --------------------------------------------------------------------------
 @cli.command()
-@click.argument("fact_id")
+@click.argument("fact_id", callback=fact_ids)
 @click.option("--json", "as_json", is_flag=True)
 def show(fact_id: str, as_json: bool) -> None:
     """Show one fact: its file, its current confidence and its history."""
@@ -257,7 +275,7 @@ def list_cmd(kinds, statuses, show_all, as_json) -> None:
 
 # ---- edit / confirm / forget / restore ----------------------------------------------------
 @cli.command()
-@click.argument("fact_id")
+@click.argument("fact_id", callback=fact_ids)
 @click.option("--text", help="New text.")
 @click.option("--kind", type=click.Choice(KINDS))
 @click.option("--tag", "tags", multiple=True, help="Replace the tags (repeatable).")
@@ -274,7 +292,7 @@ def edit(fact_id, text, kind, tags, rationale) -> None:
 
 
 @cli.command()
-@click.argument("fact_id")
+@click.argument("fact_id", callback=fact_ids)
 def confirm(fact_id: str) -> None:
     """Vouch for a fact: confidence 1.00, decay restarts."""
     memory = _memory()
@@ -284,7 +302,7 @@ def confirm(fact_id: str) -> None:
 
 
 @cli.command()
-@click.argument("fact_id")
+@click.argument("fact_id", callback=fact_ids)
 def restore(fact_id: str) -> None:
     """Bring back a forgotten or archived fact (confidence at least 0.90)."""
     memory = _memory()
@@ -294,7 +312,7 @@ def restore(fact_id: str) -> None:
 
 
 @cli.command()
-@click.argument("fact_id")
+@click.argument("fact_id", callback=fact_ids)
 @click.option("--purge", is_flag=True,
               help="Delete the file and scrub every local copy (index, WAL, logs).")
 def forget(fact_id: str, purge: bool) -> None:
@@ -340,12 +358,33 @@ def main(argv: list[str] | None = None) -> None:
         from .paths import current_project
 
         if not is_damaged(exc):
-            raise
+            _fail(_unwritable_message(exc))
         path = current_project(_project_option(argv)).index_path
         throw_away(path)
         click.echo(f"kenning: the index at {path} was damaged ({exc}); rebuilding it from "
                    "the fact files (`kenning index` re-indexes code)", err=True)
         _main(argv)
+
+
+def _fail(message: str) -> None:
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(1)
+
+
+def _unwritable_message(exc: BaseException) -> str:
+    """A full disk or a read-only place is said as such; the index and logs stay as they are."""
+    import errno
+
+    if isinstance(exc, OSError) and exc.errno == errno.ENOSPC or "full" in str(exc):
+        return (f"the disk is full ({exc}); nothing was changed. Free some space and run the "
+                "command again")
+    if isinstance(exc, OSError) and exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        where = f" {exc.filename}" if exc.filename else ""
+        return (f"cannot write{where} ({exc.strerror}); make it writable or point "
+                "KENNING_HOME at a writable folder")
+    if isinstance(exc, OSError):
+        return f"{exc.strerror or exc}{f': {exc.filename}' if exc.filename else ''}"
+    return f"the index cannot be used ({exc}); check the disk and permissions of KENNING_HOME"
 
 
 def _project_option(argv: list[str] | None) -> str | None:
@@ -373,3 +412,5 @@ def _main(argv: list[str] | None) -> None:
     except KenningError as exc:
         click.echo(f"Error: {exc}", err=True)
         sys.exit(1)
+    except OSError as exc:  # a full disk, a read-only repository or KENNING_HOME
+        _fail(_unwritable_message(exc))

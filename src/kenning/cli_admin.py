@@ -69,10 +69,22 @@ def init(move_facts: bool | None) -> None:
 def rebuild() -> None:
     """Delete the derived index and rebuild it from the fact files and local logs."""
     memory = _memory()
+    had_code = _has_code_index(memory)
     report = memory.rebuild()
     for problem in report.problems:
         click.echo(f"skipped {problem}", err=True)
     click.echo(f"indexed {report.added} facts, {len(report.problems)} files skipped")
+    if had_code:
+        click.echo("the code index starts empty: `kenning index` re-indexes the code", err=True)
+
+
+def _has_code_index(memory) -> bool:
+    import sqlite3
+
+    try:
+        return bool(memory.code_counts()["files"])
+    except sqlite3.Error:  # a damaged index is what a rebuild is for
+        return False
 
 
 @click.command()
@@ -124,8 +136,10 @@ def index(path, full, files, background, time_limit, as_json) -> None:
     if as_json:
         click.echo(json.dumps(asdict(report)))
         return
+    unchanged = report.scanned - report.indexed - report.skipped
     click.echo(f"indexed {report.indexed} files ({report.chunks} chunks), removed "
-               f"{report.removed}, skipped {report.skipped} binaries")
+               f"{report.removed}, skipped {report.skipped} binaries"
+               + (f", {unchanged} unchanged" if unchanged > 0 else ""))
     if report.stopped_early:
         click.echo(f"stopped at the time limit; {report.remaining} files left for next run")
 

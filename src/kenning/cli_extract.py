@@ -165,7 +165,10 @@ def sessions(name: str | None, as_json: bool) -> None:
     """Recall saved sessions: NAME, or the latest ones (within 72 h of the newest)."""
     from .sessions import LIST_FIELDS, session_recall, to_mapping
 
-    records = session_recall(_project(), name)
+    problems: list[str] = []
+    records = session_recall(_project(), name, problems)
+    for problem in problems:
+        click.echo(f"skipped {problem}", err=True)
     if as_json:
         click.echo(json.dumps([to_mapping(r) for r in records], ensure_ascii=False, indent=1))
         return

@@ -247,6 +247,15 @@ def neighbors(target: str, limit: int, as_json: bool) -> None:
         click.echo("  no edges")
 
 
+def _output(path: str) -> Path:
+    """A file the user named: its folder must exist (a typo never creates folders)."""
+    target = Path(path)
+    if not target.parent.is_dir():
+        raise KenningError(f"{target.parent} is not an existing folder; create it first or "
+                           "choose another --output")
+    return target
+
+
 # ---- report -------------------------------------------------------------------------------
 @click.command()
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
@@ -258,7 +267,7 @@ def report(output: str | None, open_it: bool, days: int) -> None:
     from .report import write_report
 
     memory = _memory()
-    target = Path(output) if output else memory.project.local_dir / "report.html"
+    target = _output(output) if output else memory.project.local_dir / "report.html"
     written = write_report(memory, target.resolve(), days=_days(days), ignore=_ignore(memory))
     click.echo(f"wrote {written}")
     if open_it:
@@ -288,7 +297,7 @@ def export(fmt: str, output: str | None, statuses: tuple[str, ...], every: bool)
     if output:
         from .atomic import write_atomic
 
-        write_atomic(Path(output), text)
+        write_atomic(_output(output), text)
         click.echo(f"wrote {len(chosen)} facts to {output}", err=True)
     else:
         click.echo(text, nl=False)

@@ -36,6 +36,12 @@ def _dump(value: object) -> None:
     click.echo(json.dumps(value, ensure_ascii=False, indent=1))
 
 
+def _fact_ids(ctx, param, value):
+    from .cli import fact_ids
+
+    return fact_ids(ctx, param, value)
+
+
 def register(group: click.Group) -> None:
     """Add this module's commands to `group`."""
     for command in (decay, review, supersede, contradictions, consolidate, stale):
@@ -81,7 +87,7 @@ def decay(dry_run: bool, as_json: bool) -> None:
 # ---- review -------------------------------------------------------------------------------
 @click.command()
 @click.argument("action", required=False, type=click.Choice(REVIEW_ACTIONS))
-@click.argument("ids", nargs=-1)
+@click.argument("ids", nargs=-1, callback=_fact_ids)
 @click.option("--text", help="The corrected text (for `edit`).")
 @click.option("--kind", "fact_kind", type=click.Choice(KINDS), help="New kind (for `edit`).")
 @click.option("--only", "only", multiple=True, type=click.Choice(REVIEW_KINDS),
@@ -134,6 +140,10 @@ def _interactive(memory, items) -> None:
         return
     done = 0
     for n, item in enumerate(items, 1):
+        if not lib.still_applies(memory, item):
+            click.echo(f"\n[{n}/{len(items)}] {item.kind}: no longer applies (an earlier "
+                       "action changed one of its facts); skipped")
+            continue
         click.echo(f"\n[{n}/{len(items)}] {item.kind}: {item.detail}")
         for fid, text in zip(item.ids, item.texts, strict=True):
             click.echo(f"  {fid}  {text}")
@@ -167,7 +177,7 @@ def _interactive(memory, items) -> None:
 
 # ---- supersede ----------------------------------------------------------------------------
 @click.command()
-@click.argument("old_id")
+@click.argument("old_id", callback=_fact_ids)
 @click.argument("text", nargs=-1, required=True)
 @click.option("--about", "-a", multiple=True, metavar="FILE[:SYMBOL]",
               help="Anchors for the new fact (default: the old fact's).")

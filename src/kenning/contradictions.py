@@ -34,6 +34,8 @@ from .textutil import STOPWORDS
 SAME_SUBJECT = 0.6
 # A conflict that rests only on a contrast ("A, not B", "A instead of B") needs more.
 SAME_SUBJECT_CONTRAST = 0.75
+# A value contradiction's two texts share this much of their terms (one number changed).
+SAME_VALUE_SUBJECT = 0.8
 # For facts anchored to the same symbol, a value change may come with more rewording.
 SAME_ANCHOR_SUBJECT = 0.5
 # Order-sensitive similarity required when the only conflict is before/after: "lint after
@@ -85,8 +87,18 @@ _KEEP = frozenset(term for term, _ in _ANTONYMS.values())  # never dropped as st
 _RELATIONAL = frozenset(term for term, relational in _ANTONYMS.values() if relational)
 # Words that carry polarity or emphasis but no subject.
 _NEUTRAL = frozenset("always must should please every all ever still just".split())
-_BOUNDARY = re.compile(r"[.;:!?,()\[\]]|\bbut\b|\bhowever\b|\bso\b|\bbecause\b|\bwhile\b")
-_TOKEN = re.compile(r"[a-z0-9_']+|\x00neg|\x00contrast")
+# A dot inside a number ("3.2", "v2.3.0") is not a clause boundary: versions stay whole.
+_BOUNDARY = re.compile(r"\.(?![0-9])|[;:!?,()\[\]]|\bbut\b|\bhowever\b|\bso\b|\bbecause\b"
+                       r"|\bwhile\b")
+_TOKEN = re.compile(r"v?[0-9]+(?:\.[0-9]+)+|[a-z0-9_']+|\x00neg|\x00contrast")
+# A number after one of these names *when or where* a claim holds (a release, a version, a
+# period), not the claim's value: "release 2.0 dropped X" and "release 3.0 dropped Y" are both
+# true. Claims whose scope numbers differ never contradict (issue 17).
+# A dotted number ("0.25", "3.2") or a year is read as a version or period too.
+# "since" / "before" ... mark a period before a version or a year ("since 2.0", "until 2023"),
+# not before a duration ("after 30 minutes").
+_SCOPE_CUES = frozenset("since until till before after starting from".split())
+_VERSION_WORDS = frozenset("release releases released version versions v python node".split())
 _NUMBER = re.compile(r"\d")
 
 
@@ -100,6 +112,8 @@ class Claim:
     strong: frozenset[str]  # negated by a strong cue or an antonym (not "A, not B")
     numbers: tuple[str, ...]  # sorted
     sequence: tuple[str, ...]  # content terms in order (for before/after)
+    scoped: frozenset[str] = frozenset()  # numbers that name a release, version or period
+    scopes: frozenset[str] = frozenset()  # those numbers with their cue: "since 2.0"
 
 
 class _FactLike(Protocol):
@@ -150,8 +164,11 @@ def analyse(text: str) -> Claim:
     negated: set[str] = set()
     strong: set[str] = set()
     numbers: list[str] = []
+    scoped: set[str] = set()
+    scopes: set[str] = set()
     sequence: list[str] = []
     for clause in _BOUNDARY.split(_normalise(text)):
+        previous = ""
         cue: str | None = None  # the open cue, until its head term is found
         scope = 0  # neutral terms left after the head
         before: list[tuple[str, bool]] = []  # (term, flipped) seen before the cue
@@ -163,8 +180,16 @@ def analyse(text: str) -> Claim:
                 cue, scope = ("strong" if token != _CONTRAST else "contrast"), 0
                 continue
             if _NUMBER.search(token):
+                token = token.lstrip("v") if token[1:2].isdigit() else token
                 numbers.append(token)
+                versionish = "." in token or (len(token) == 4 and token[:2] in ("19", "20"))
+                if previous in _VERSION_WORDS or versionish:
+                    scoped.add(token)
+                    cue = previous if previous in _SCOPE_CUES else ""
+                    scopes.add(f"{cue} {token}".strip())
+                previous = token
                 continue
+            previous = token
             flip = False
             if token in _ANTONYMS:
                 token, flip = _ANTONYMS[token][0], True
@@ -198,7 +223,7 @@ def analyse(text: str) -> Claim:
                 strong.add(term)
     terms = frozenset(positive | negated | set(sequence))
     return Claim(terms, frozenset(positive), frozenset(negated), frozenset(strong),
-                 tuple(sorted(numbers)), tuple(sequence))
+                 tuple(sorted(numbers)), tuple(sequence), frozenset(scoped), frozenset(scopes))
 
 
 def dice(a: frozenset[str], b: frozenset[str]) -> float:
@@ -232,17 +257,37 @@ def opposite(a: Claim, b: Claim) -> set[str]:
     return conflicts
 
 
+def different_scope(a: Claim, b: Claim) -> bool:
+    """Both claims name a release, version or period, and not the same one ("since 2.0" and
+    "before 2.0" are two periods)."""
+    return bool(a.scopes and b.scopes and not a.scopes & b.scopes)
+
+
 def different_values(a: Claim, b: Claim, same_anchor: bool = False) -> bool:
-    """Same claim with different numbers ("expire after 30 minutes" / "after 60 minutes")."""
+    """Same claim, one value changed ("expire after 30 minutes" / "after 60 minutes", "returns
+    404" / "returns 410"): exactly one number differs, it names no scope, the rest is the same
+    claim (the same terms, one text's terms within the other's and SAME_VALUE_SUBJECT of them,
+    or mostly the same terms on one anchor)."""
     if not a.numbers or not b.numbers or a.numbers == b.numbers:
+        return False
+    only_a = set(a.numbers) - set(b.numbers)
+    only_b = set(b.numbers) - set(a.numbers)
+    if len(only_a) != 1 or len(only_b) != 1 or (only_a | only_b) & (a.scoped | b.scoped):
         return False
     if a.terms == b.terms and a.terms:
         return True
-    return same_anchor and dice(a.terms, b.terms) >= SAME_ANCHOR_SUBJECT
+    overlap = dice(a.terms, b.terms)
+    # One text may add a word to the other's claim; a swapped word is a different subject or
+    # scope ("the API server ... 8080" / "the metrics server ... 9090", "production" / "staging").
+    nested = a.terms <= b.terms or b.terms <= a.terms
+    return (nested and overlap >= SAME_VALUE_SUBJECT) or (
+        same_anchor and overlap >= SAME_ANCHOR_SUBJECT)
 
 
 def check_pair(a: Claim, b: Claim, same_anchor: bool = False) -> tuple[str, str] | None:
     """("opposite", terms) or ("value", numbers) when the claims contradict, else None."""
+    if different_scope(a, b):
+        return None
     conflicts = opposite(a, b)
     if conflicts:
         return "opposite", ", ".join(sorted(conflicts))

@@ -45,3 +45,28 @@ def run_checks(project: Project) -> Iterator[tuple[str, bool, str]]:
         yield "KENNING_HOME", False, f"{home}: {exc.strerror}"
     yield "project", True, f"{project.root} (" + (
         "initialised" if project.initialised else "personal store only") + ")"
+    yield from _file_checks(project)
+
+
+def _file_checks(project: Project) -> Iterator[tuple[str, bool, str]]:
+    """Files that are skipped (a bad value, a symlink, over the cap) are a problem to fix,
+    even though every command keeps working around them."""
+    from .config import project_settings
+    from .errors import KenningError
+    from .facts import scan
+    from .sessions import all_sessions
+    from .settings import user_settings
+
+    found = scan(project)
+    problems = [str(p) for p in found.problems]
+    yield "fact files", not problems, f"{len(found.facts)} readable" + (
+        f"; {len(problems)} skipped, first: {problems[0]}" if problems else "")
+    _, bad_sessions = all_sessions(project)
+    yield "saved sessions", not bad_sessions, (
+        f"{len(bad_sessions)} skipped, first: {bad_sessions[0]}" if bad_sessions else "ok")
+    try:
+        user_settings(project.home)
+        _, config_problems = project_settings(project)
+    except KenningError as exc:
+        config_problems = [str(exc)]
+    yield "config", not config_problems, config_problems[0] if config_problems else "ok"

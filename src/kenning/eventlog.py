@@ -1,17 +1,20 @@
 """Append-only JSON-lines logs under the project's local folder. Stdlib only (hooks use it).
 
-One `os.write` per line on an O_APPEND descriptor, so concurrent writers never interleave
-inside a line.
+Lines are written whole by `lines.append_line` (never interleaved, never glued to a
+fragment a full disk left).
 """
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from .errors import FileProblemError
+from .lines import append_line
+from .safeio import open_regular
 
 MAX_LINE_BYTES = 64 * 1024
 
@@ -28,13 +31,7 @@ def append(path: Path, record: dict[str, Any]) -> None:
         record = {k: (v[:2000] if isinstance(v, str) else v) for k, v in record.items()}
         record["truncated"] = True
         line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
-    data = (line + "\n").encode("utf-8")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    try:
-        os.write(fd, data)
-    finally:
-        os.close(fd)
+    append_line(str(path), (line + "\n").encode("utf-8"))
 
 
 def read_from(path: Path, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
@@ -43,10 +40,10 @@ def read_from(path: Path, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
     A trailing line without its newline is still being written: left for the next read.
     """
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             handle.seek(offset)
             data = handle.read()
-    except FileNotFoundError:
+    except (FileNotFoundError, FileProblemError):
         return [], 0
     end = data.rfind(b"\n") + 1
     records = list(_parse_lines(data[:end]))
@@ -55,11 +52,17 @@ def read_from(path: Path, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
 
 def iter_records(path: Path) -> Iterator[dict[str, Any]]:
     try:
-        with path.open("rb") as handle:
-            for raw in handle:
-                yield from _parse_lines(raw)
-    except FileNotFoundError:
+        handle = open_regular(path)
+    except (FileNotFoundError, FileProblemError):
         return
+    with handle:
+        while raw := handle.readline(MAX_LINE_BYTES + 1):
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                # longer than any line kenning writes: skip the rest of it, a piece at a time
+                while (rest := handle.readline(MAX_LINE_BYTES)) and not rest.endswith(b"\n"):
+                    pass
+                continue
+            yield from _parse_lines(raw)
 
 
 def _parse_lines(data: bytes) -> Iterator[dict[str, Any]]:

@@ -12,13 +12,17 @@ from typing import Any
 
 import yaml
 
-from .errors import FactFileError
+from .errors import FactFileError, FileProblemError, KenningError
 from .ids import is_ulid
 from .lifecycle import to_hundredths
 from .records import KINDS, ORIGINS, STATUSES, Anchor, Fact, Source
+from .safeio import display, read_text
+from .yamlio import parse_yaml
 
 FORMAT = 1
+MAX_FORMAT = 999  # a later format stays readable by number; a huge one would overflow SQLite
 MAX_FILE_BYTES = 64 * 1024
+MIN_YEAR, MAX_YEAR = 1970, 9000
 KEY_ORDER = (
     "format", "id", "kind", "text", "rationale", "about", "tags", "topic", "source",
     "created", "confirmed", "confidence", "status", "superseded_by",
@@ -46,41 +50,17 @@ def parse_time(value: Any, path: str, field: str) -> datetime:
         raise FactFileError(path, field, "missing or not a timestamp")
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
-    return parsed.astimezone(UTC)
+    try:
+        parsed = parsed.astimezone(UTC)
+    except (OverflowError, ValueError) as exc:
+        raise FactFileError(path, field, "out of range") from exc
+    if not MIN_YEAR <= parsed.year <= MAX_YEAR:  # date arithmetic (decay, windows) stays in range
+        raise FactFileError(path, field, f"year must be from {MIN_YEAR} to {MAX_YEAR}")
+    return parsed
 
 
 def has_conflict_markers(text: str) -> bool:
     return any(line.startswith(_CONFLICT_PREFIXES) for line in text.splitlines())
-
-
-class _NoAliasLoader(yaml.SafeLoader):
-    """`safe_load` without aliases. The writer never emits them, and an unknown key is kept on
-    rewrite: a hand-made "billion laughs" of aliases would be expanded by the next write."""
-
-    def compose_node(self, parent, index):  # type: ignore[no-untyped-def]
-        if self.check_event(yaml.AliasEvent):
-            mark = self.peek_event().start_mark
-            raise yaml.composer.ComposerError(None, None, "aliases are not allowed", mark)
-        return super().compose_node(parent, index)
-
-
-_CLoader = getattr(yaml, "CSafeLoader", None)
-
-
-def load_yaml(raw: str) -> Any:
-    """Plain data only: no tags beyond YAML's own (safe_load), no aliases.
-
-    With libyaml (PyYAML's wheels have it) the C parser checks for aliases and the C safe
-    loader builds the data: 6x faster than the pure-Python loader, which a rebuild of 10,000
-    files would otherwise spend most of its time in.
-    """
-    if _CLoader is None:
-        return yaml.load(raw, Loader=_NoAliasLoader)  # noqa: S506 - a SafeLoader subclass
-    for event in yaml.parse(raw, Loader=_CLoader):
-        if isinstance(event, yaml.AliasEvent):
-            raise yaml.composer.ComposerError(None, None, "aliases are not allowed",
-                                              event.start_mark)
-    return yaml.load(raw, Loader=_CLoader)  # noqa: S506 - libyaml's safe loader
 
 
 def parse_fact(raw: str, path: str) -> Fact:
@@ -90,11 +70,9 @@ def parse_fact(raw: str, path: str) -> Fact:
     if has_conflict_markers(raw):
         raise FactFileError(path, "file", "holds git conflict markers; resolve the merge")
     try:
-        data = load_yaml(raw)
-    except yaml.YAMLError as exc:
-        raise FactFileError(path, "file", f"invalid YAML ({exc.__class__.__name__})") from exc
-    except RecursionError as exc:
-        raise FactFileError(path, "file", "nested too deeply") from exc
+        data = parse_yaml(raw, path)
+    except FileProblemError as exc:
+        raise FactFileError(exc.path, exc.field, exc.problem) from exc
     if not isinstance(data, dict):
         raise FactFileError(path, "file", "not a YAML mapping")
     return fact_from_mapping(data, path)
@@ -102,8 +80,8 @@ def parse_fact(raw: str, path: str) -> Fact:
 
 def fact_from_mapping(data: dict[str, Any], path: str) -> Fact:
     fmt = data.get("format")
-    if not isinstance(fmt, int) or fmt < 1:
-        raise FactFileError(path, "format", "missing or not a positive integer")
+    if isinstance(fmt, bool) or not isinstance(fmt, int) or not 1 <= fmt <= MAX_FORMAT:
+        raise FactFileError(path, "format", f"missing or not an integer from 1 to {MAX_FORMAT}")
     fact_id = data.get("id")
     if not is_ulid(fact_id):
         raise FactFileError(path, "id", "missing or not a ULID")
@@ -131,7 +109,8 @@ def fact_from_mapping(data: dict[str, Any], path: str) -> Fact:
     if superseded_by is not None and not is_ulid(superseded_by):
         raise FactFileError(path, "superseded_by", "must be a fact id")
     tags = data.get("tags") or []
-    if not isinstance(tags, list) or not all(isinstance(t, str | int) for t in tags):
+    if not isinstance(tags, list) or not all(
+            isinstance(t, str) or (isinstance(t, int) and abs(t) < 10**18) for t in tags):
         raise FactFileError(path, "tags", "must be a list of words")
     return Fact(
         format=fmt,
@@ -281,19 +260,36 @@ def render_fact(fact: Fact) -> str:
     )
 
 
+def render_checked(fact: Fact) -> str:
+    """The one write path's check: the text `render_fact` gives, or a KenningError if the
+    reader would refuse it (over the size cap, not UTF-8, or a value out of range). Nothing
+    is written before this passes, so a write can never leave a file no command can read."""
+    raw = render_fact(fact)
+    try:
+        size = len(raw.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise KenningError("the fact holds bytes that are not UTF-8 text; nothing was "
+                           "written") from exc
+    if size > MAX_FILE_BYTES:
+        raise KenningError(f"the fact would be {size} bytes, over the {MAX_FILE_BYTES // 1024} "
+                           "KB a fact file may hold; shorten its text, rationale or tags "
+                           "(nothing was written)")
+    try:
+        parse_fact(raw, f"{fact.id}.yaml")
+    except FactFileError as exc:
+        raise KenningError(f"{exc.field}: {exc.problem}; nothing was written") from exc
+    return raw
+
+
 def read_fact_file(path: Path) -> Fact:
     """Read and validate one fact file; the id must match the file name."""
-    if path.is_symlink():  # never follow a fact file out of its folder (or the project)
-        raise FactFileError(str(path), "file", "is a symlink; fact files must be regular files")
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise FactFileError(str(path), "file", f"larger than {MAX_FILE_BYTES} bytes")
-        raw = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise FactFileError(str(path), "file", "not UTF-8") from exc
-    except OSError as exc:
-        raise FactFileError(str(path), "file", f"unreadable ({exc.strerror})") from exc
-    fact = parse_fact(raw, str(path))
+        raw = read_text(path, MAX_FILE_BYTES)
+    except FileNotFoundError as exc:
+        raise FactFileError(display(path), "file", "missing") from exc
+    except FileProblemError as exc:
+        raise FactFileError(exc.path, exc.field, exc.problem) from exc
+    fact = parse_fact(raw, display(path))
     if fact.id != path.stem:
-        raise FactFileError(str(path), "id", f"{fact.id} does not match the file name")
+        raise FactFileError(display(path), "id", f"{fact.id} does not match the file name")
     return fact

@@ -15,7 +15,7 @@ from pathlib import Path
 from . import lifecycle
 from .atomic import write_atomic
 from .errors import FactFileError, KenningError, NotFoundError
-from .factfile import FORMAT, normalise_anchor_path, read_fact_file, render_fact, utc_now
+from .factfile import FORMAT, normalise_anchor_path, read_fact_file, render_checked, utc_now
 from .ids import is_ulid, new_ulid
 from .paths import Project
 from .records import KINDS, ORIGINS, Anchor, Fact, Source
@@ -68,7 +68,7 @@ def validate_kind(kind: str) -> str:
 
 def clean_text(text: str, what: str = "text") -> str:
     """Redacted, single-spaced, non-empty."""
-    cleaned = " ".join(redact(text).split())
+    cleaned = " ".join(redact(utf8(text, what)).split())
     if not cleaned:
         raise KenningError(f"the fact {what} is empty; say what should be remembered")
     return cleaned
@@ -76,7 +76,19 @@ def clean_text(text: str, what: str = "text") -> str:
 
 def _clean_tags(tags: tuple[str, ...]) -> tuple[str, ...]:
     """Lower-cased, unique, redacted: a tag is written to YAML like the text is."""
-    return tuple(dict.fromkeys(redact(t.strip().lower()) for t in tags if t.strip()))
+    return tuple(dict.fromkeys(redact(utf8(t, "tag").strip().lower()) for t in tags
+                               if t.strip()))
+
+
+def utf8(text: str, what: str) -> str:
+    """`text` if it encodes as UTF-8: a byte that is not (from argv, or a lone surrogate in
+    JSON) would write a file the reader refuses."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise KenningError(f"the {what} holds bytes that are not UTF-8 text; nothing was "
+                           "written") from exc
+    return text
 
 
 def _clean_anchor(anchor: Anchor) -> Anchor:
@@ -121,7 +133,7 @@ class FactStore:
         """Write one fact atomically into its store (or `directory`)."""
         target = directory or self.project.facts_dir_for(fact.kind)
         path = target / f"{fact.id}.yaml"
-        write_atomic(path, render_fact(fact))
+        write_atomic(path, render_checked(fact))
         return path
 
     def create(
@@ -149,7 +161,8 @@ class FactStore:
             rationale=clean_text(rationale, "rationale") if rationale else None,
             about=tuple(_clean_anchor(a) for a in about),
             tags=_clean_tags(tags),
-            topic=redact(topic.strip().lower()) if topic and topic.strip() else None,
+            topic=redact(utf8(topic, "topic").strip().lower()) if topic and topic.strip()
+            else None,
             source=dataclasses.replace(source or Source(), origin=origin),
             created=now,
             confirmed=now,
@@ -166,7 +179,10 @@ class FactStore:
                 f"{stored.path} uses format {stored.fact.format}; upgrade kenning to change it"
             )
         updated = dataclasses.replace(stored.fact, **changes)  # type: ignore[arg-type]
-        write_atomic(stored.path, render_fact(updated))
+        if updated.status in ("active", "archived") and updated.superseded_by:
+            # never active and superseded at once: a restored fact drops the old pointer
+            updated = dataclasses.replace(updated, superseded_by=None)
+        write_atomic(stored.path, render_checked(updated))
         return updated
 
     def edit(

@@ -78,7 +78,9 @@ def parse_log(data: bytes) -> Iterator[Commit]:
     Each record is a header line, then NUL-separated numstat entries: `added\\tdeleted\\tpath`,
     or for a rename `added\\tdeleted\\t` followed by the old and the new path as two fields.
     """
-    text = data.decode("utf-8", "surrogateescape")
+    # A name or message that is not UTF-8 keeps its bytes as `\xff` text: SQLite stores
+    # UTF-8 only, and one odd commit must not stop the history.
+    text = data.decode("utf-8", "backslashreplace")
     for record in text.split(RECORD):
         if not record.strip("\0\n"):
             continue

@@ -14,8 +14,8 @@ from . import eventlog
 from .coaccess import boosts_for
 from .codesearch import ChunkFilter, ChunkRow, ChunkSearcher
 from .records import Hit
-from .search import LEG_DEPTH, activity_boost, confidence_boost, fuse
-from .textutil import fts_or_query, query_terms
+from .search import LEG_DEPTH, activity_boost, fuse, fuse_facts
+from .textutil import fact_query_terms, fts_or_query, has_exact_tokens, query_terms
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -24,6 +24,14 @@ if TYPE_CHECKING:
 
 # Below this cosine the semantic leg does not vouch for a fact on its own.
 MIN_COSINE = 0.15
+# Facts reach the cross-type ranking as one fused leg (keyword and vectors weighted per query,
+# floor applied: search.fuse_facts); it counts as two legs, as the two chunk legs do, so a
+# fact and a chunk meet on rank within their own kind, not on a confidence bonus.
+FACT_LEG = "fact"
+LEG_WEIGHTS = {FACT_LEG: 2.0}
+CHUNK_LEGS = ("code keyword", "code semantic")
+# A query of at most this many terms that matched nothing whole is tried as prefixes.
+PREFIX_TERMS = 2
 
 
 class HybridSearch:
@@ -75,23 +83,24 @@ class HybridSearch:
         boosts: dict[str, list[tuple[str, float]]] = {}
         views: dict[str, FactView] = {}
         chunks: dict[int, ChunkRow] = {}
+        matched_any = False
         if "fact" in types:
             allowed = self._fact_filter(kinds, statuses, include_archived, views)
-            self._fact_legs(query, allowed, legs, notes)
+            matched_any = self._fact_legs(query, allowed, legs, notes, views)
         if pending is not None:
             self._chunk_legs(pending, legs, notes, chunks)
-        if not any(legs.values()):
+            matched_any = matched_any or any(legs.get(leg) for leg in CHUNK_LEGS)
+        if not matched_any and len(query_terms(query)) <= PREFIX_TERMS:
+            # A typed fragment ("retr") matches no whole term: try prefixes.
             legs = {}
             if "fact" in types:
-                legs["fact prefix"] = [f"f:{i}" for i in self._prefix_leg(query, allowed)]
+                legs[FACT_LEG] = [f"f:{i}" for i in self._prefix_leg(query, allowed)]
             if types & {"code", "doc"}:
                 legs["code prefix"] = self._chunk_prefix(query, flt, chunks)
         for key in set().union(*legs.values()) if legs else ():
-            if key.startswith("f:"):
-                boosts[key] = [("confidence", confidence_boost(views[key[2:]].current))]
-            else:
+            if not key.startswith("f:"):
                 boosts[key] = [("recent activity", self._activity_boost(chunks[int(key[2:])]))]
-        ranked = fuse(legs, boosts, notes=notes)
+        ranked = fuse(legs, boosts, notes=notes, weights=LEG_WEIGHTS)
         ranked = self._with_cluster_peers(ranked, legs, boosts, notes, views, chunks)[:limit]
         hits = [self._fact_hit(views[r.key[2:]], r.score, r.why) if r.key.startswith("f:")
                 else self._chunk_hit(chunks[int(r.key[2:])], r.score, r.why) for r in ranked]
@@ -126,7 +135,7 @@ class HybridSearch:
             path = path_of(r.key)
             if path in extra:
                 boosts.setdefault(r.key, []).append(("cluster peer", extra[path]))
-        return fuse(legs, boosts, notes=notes)
+        return fuse(legs, boosts, notes=notes, weights=LEG_WEIGHTS)
 
     def _cluster_peers(self) -> dict[str, frozenset[str]]:
         """Co-access clusters from the event log, recomputed when reads/edits were added."""
@@ -166,20 +175,38 @@ class HybridSearch:
 
     def _fact_legs(
         self, query: str, allowed: Callable[[str], bool], legs: dict[str, list[str]],
-        notes: dict[str, dict[str, str]],
-    ) -> None:
-        from .index.reader import fts_fact_ids
+        notes: dict[str, dict[str, str]], views: dict[str, FactView],
+    ) -> bool:
+        """The facts above the relevance floor as one fused leg; True if any fact matched
+        the query's terms or vectors at all (above or below the floor)."""
+        keyword, semantic = self.fact_leg_scores(query, allowed)
+        fused = fuse_facts(keyword, semantic, len(self._load(sync=False)),
+                           exact_tokens=has_exact_tokens(query),
+                           confidence={fid: views[fid].current for fid, _ in keyword + semantic})
+        legs[FACT_LEG] = [f"f:{r.key}" for r in fused[:LEG_DEPTH]]
+        for r in fused[:LEG_DEPTH]:
+            notes.setdefault(f"f:{r.key}", {})[FACT_LEG] = r.why
+        return bool(keyword or semantic)
 
-        match = fts_or_query(query)
+    def fact_leg_scores(
+        self, query: str, allowed: Callable[[str], bool] | None = None
+    ) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+        """The two fact legs before fusion: (id, BM25 score) and (id, cosine), best first.
+
+        Public for bench/retrieval.py, which reports each leg beside the fusion."""
+        from .index.reader import fts_fact_scores
+
+        if allowed is None:
+            self._load()  # called on its own: sync first, as search does
+            allowed = self._fact_filter(None, ("active",), False, {})
+        keyword: list[tuple[str, float]] = []
+        match = fts_or_query(query, fact_query_terms(query))
         if match:
             # Stop at LEG_DEPTH accepted: each check computes a fact's current view.
-            accepted = (i for i in fts_fact_ids(self.conn, match, LEG_DEPTH * 4) if allowed(i))
-            legs["fact keyword"] = [f"f:{i}" for i in islice(accepted, LEG_DEPTH)]
-        semantic = self._semantic_leg(query, allowed)
-        if semantic:
-            legs["fact semantic"] = [f"f:{fid}" for fid, _ in semantic]
-            for fid, cos in semantic:
-                notes.setdefault(f"f:{fid}", {})["fact semantic"] = f"cos {cos:.2f}"
+            accepted = ((i, s) for i, s in fts_fact_scores(self.conn, match, LEG_DEPTH * 4)
+                        if allowed(i))
+            keyword = list(islice(accepted, LEG_DEPTH))
+        return keyword, self._semantic_leg(query, allowed)
 
     def _chunks(self) -> ChunkSearcher:
         if self._chunk_searcher is None or self._chunk_searcher.conn is not self.conn:

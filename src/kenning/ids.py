@@ -40,3 +40,11 @@ def new_ulid(now_ms: int | None = None) -> str:
 
 def is_ulid(value: object) -> bool:
     return isinstance(value, str) and bool(ULID_RE.match(value))
+
+
+def canonical(value: object) -> object:
+    """A typed id as stored: ULIDs are written in upper case, and `01arz…` names the same
+    fact. Anything that is not a ULID either way is returned unchanged (and refused later)."""
+    if isinstance(value, str) and is_ulid(value.upper()):
+        return value.upper()
+    return value

@@ -12,9 +12,10 @@ import dataclasses
 from pathlib import Path
 
 from .atomic import write_atomic
-from .errors import FactFileError
-from .factfile import parse_fact, render_fact
+from .errors import FactFileError, FileProblemError, KenningError
+from .factfile import MAX_FILE_BYTES, parse_fact, render_checked
 from .records import Fact
+from .safeio import display, read_text
 
 STATUS_RANK = {"active": 0, "archived": 1, "superseded": 2, "forgotten": 3}
 
@@ -49,8 +50,7 @@ def merge_facts(base: Fact | None, ours: Fact, theirs: Fact) -> Fact | None:
 
 def merge_files(base_path: Path, ours_path: Path, theirs_path: Path) -> bool:
     """Write the merge into `ours_path`; False (with conflict markers) when it cannot."""
-    ours_raw = ours_path.read_text(encoding="utf-8")
-    theirs_raw = theirs_path.read_text(encoding="utf-8")
+    ours_raw, theirs_raw = _read(ours_path), _read(theirs_path)
     try:
         ours = parse_fact(ours_raw, str(ours_path))
         theirs = parse_fact(theirs_raw, str(theirs_path))
@@ -58,16 +58,27 @@ def merge_files(base_path: Path, ours_path: Path, theirs_path: Path) -> bool:
         _write_conflict(ours_path, ours_raw, theirs_raw)
         return False
     try:
-        base_raw = base_path.read_text(encoding="utf-8")
+        base_raw = read_text(base_path, MAX_FILE_BYTES)
         base = parse_fact(base_raw, str(base_path)) if base_raw.strip() else None
-    except (FactFileError, OSError):
+    except (FileProblemError, OSError):
         base = None
     merged = merge_facts(base, ours, theirs)
     if merged is None:
         _write_conflict(ours_path, ours_raw, theirs_raw)
         return False
-    write_atomic(ours_path, render_fact(merged))
+    write_atomic(ours_path, render_checked(merged))
     return True
+
+
+def _read(path: Path) -> str:
+    """One side of the merge through the read path; a missing or unreadable side is an error
+    (git then leaves the file conflicted, untouched)."""
+    try:
+        return read_text(path, MAX_FILE_BYTES)
+    except FileNotFoundError as exc:
+        raise KenningError(f"merge-fact: {display(path)} does not exist") from exc
+    except FileProblemError as exc:
+        raise KenningError(f"merge-fact: {exc}") from exc
 
 
 def _write_conflict(path: Path, ours: str, theirs: str) -> None:

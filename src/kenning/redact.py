@@ -47,11 +47,37 @@ _KNOWN_FORMATS: list[tuple[str, str]] = [
     ("google_api_key", r"AIza[0-9A-Za-z_-]{35}"),
     ("npm_token", r"npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])"),
     ("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
+    ("gitlab_token",
+     r"gl(?:pat|ptt|dt|rt|cbt|soat|ft|imt|agent|oas)-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])"),
+    ("sendgrid_key", r"SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,64}(?![A-Za-z0-9_-])"),
+    # Azure storage / service bus connection strings: the key after its name.
+    ("azure_key", r"AccountKey=[A-Za-z0-9+/]{20,100}={0,2}"),
+    ("azure_key", r"SharedAccessKey=[A-Za-z0-9+/]{20,100}={0,2}"),
 ]
 _KNOWN = [(kind, re.compile(body)) for kind, body in _KNOWN_FORMATS]
 
 # scheme://user:password@host -> keep scheme and host, drop user and password.
 _URL_CREDENTIALS = re.compile(r"://([^\s/:@\[\]'\"<>]{1,256}:[^\s/@\[\]'\"<>]{1,256})@")
+
+# Passwords on a command line: `mysql -pSECRET` (`-p` alone prompts; `-P` is the port),
+# `redis-cli -a SECRET`, `sshpass -p SECRET`, `curl -u user:SECRET` / `--user user:SECRET`.
+# One pattern per program, each starting on its literal name (see _KNOWN_FORMATS); the
+# password is whichever group matched.
+_VALUE = r"(?:\"([^\"\s]{1,200})\"|'([^'\s]{1,200})'|([^\s\"'`;|&<>]{1,200}))"
+_CLI_PASSWORDS = [re.compile(body) for body in (
+    r"mysql(?:dump|admin|import|show|check)?\b[^\n|;&]{0,200}?\s-p" + _VALUE,
+    r"mariadb\b[^\n|;&]{0,200}?\s-p" + _VALUE,
+    r"redis-cli\b[^\n|;&]{0,200}?\s-a[ \t]+" + _VALUE,
+    r"sshpass\b[^\n|;&]{0,200}?\s-p[ \t]+" + _VALUE,
+    r"curl\b[^\n|;&]{0,300}?\s(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'@]{0,100}:"
+    r"([^\s\"'`;|&<>]{1,200})",
+)]
+# "the password is hunter2", "the password for the admin account is `X`".
+_PROSE_PASSWORD = re.compile(
+    r"pass(?:word|wd|phrase|code)(?:[ \t]+(?:for|of|to)[ \t]+(?:the[ \t]+)?"
+    r"[\w.@-]{1,60}(?:[ \t]+\w{1,30})?)?[ \t]+(?:is|was)[ \t]*:?[ \t]+[\"'`]?"
+    r"([^\s\"'`,;]{4,200}?)[\"'`]?(?=[.,;:!?)]*(?:\s|$))"
+)
 
 # These three run on the lower-cased text (same length, same offsets) for the same reason.
 _AWS_SECRET = re.compile(
@@ -60,7 +86,7 @@ _AWS_SECRET = re.compile(
 _AUTHORIZATION = re.compile(r"(?:bearer|basic)[ \t]+([a-z0-9._~+/-]{16,}=*)")
 _KEY_WORD = re.compile(
     r"password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|auth"
-    r"|credentials?|private[_-]?key"
+    r"|credentials?|private[_-]?key|pass|pwd"
 )
 _KEY_WORDS = _KEY_WORD.pattern
 
@@ -72,7 +98,11 @@ _ASSIGNMENT_TAIL = re.compile(
     r"([A-Za-z0-9_-]{0,30})\\?[\"']?[ \t]*(?::=|=>|:|=)(?!=)[ \t]*"
     r"(?:\\?\"([^\"\s\\]{1,200})\\?\"|'([^'\s\\]{1,200})'|([^\s\"'`,;&)\]}<>\\]{1,200}))"
 )
-_FLAG = re.compile(r"--(?:" + _KEY_WORDS + r")[ =]([^\s\"'`;|&<>]{4,200})")
+_FLAG = re.compile(
+    r"--(?:[a-z0-9]{1,20}-){0,3}(?:" + _KEY_WORDS + r")[ =]([^\s\"'`;|&<>]{4,200})"
+)
+# Short words that are keys only with a prefix (`DB_PASS`, `MYSQL_PWD`).
+_BARE_NOT_KEYS = frozenset({"pass", "pwd"})
 _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 # Settings that name a secret without holding it: `token_file`, `api_key_env`, `secret_name`.
 _META_SUFFIX = re.compile(
@@ -85,7 +115,8 @@ _META_SUFFIX = re.compile(
 _NOT_A_VALUE = re.compile(
     r"(?i)^(?:none|null|nil|true|false|undefined|str|string|int|bytes|bool|optional.*|any"
     r"|required|optional|redacted|hidden|secret|password|token|env|os\.environ.*|\*+|x+"
-    r"|\.\.\.+|<.*|\$.*|%.*|\{.*|\[.*|\(.*|/.*|\./.*|~/.*|!.*|self\..*|this\..*"
+    r"|\.\.\.+|<.*|\$.*|%\(.*|%[a-z]|%\{.*|%\w+%|\{.*|\[.*|\(.*|/.*|\./.*|~/.*|![A-Za-z]*"
+    r"|self\..*|this\..*|\*[A-Za-z_][\w.]*"
     r"|process\.env.*|getenv.*|[0-9]+)$"
 )
 _PLAIN_WORD = re.compile(r"^[a-z_]+$|^[a-z]*(?:[A-Z][a-z]+)+$|^[A-Z][A-Z0-9_]*$")
@@ -95,6 +126,9 @@ _CODE_VALUE = re.compile(r"^[A-Za-z_]\w*(?:(?:\.[A-Za-z_]\w*)+(?:[\[(].*)?|[\[(]
 # Generic high-entropy tokens: long base64 / base64url / base36 strings.
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/_=-])")
 _HEX = re.compile(r"^[0-9a-fA-F-]+$")
+# `objects/pack/pack-55cf36…`, `sha256_9f86d0…`: a hash, maybe named by a word, in a path.
+_WORD_AND_HEX = re.compile(
+    r"^(?:[A-Za-z][A-Za-z0-9_.]{0,30}/)*(?:[A-Za-z]{1,20}[_-])?[0-9a-fA-F]{32,}$")
 _DIGIT_RUN = re.compile(r"[0-9]+")
 
 
@@ -126,7 +160,7 @@ def looks_random(token: str) -> bool:
     SHAs, UUIDs and content hashes are what facts cite.
     """
     core = token.rstrip("=")
-    if len(core) < 32 or _HEX.match(core):
+    if len(core) < 32 or _HEX.match(core) or _WORD_AND_HEX.match(core):
         return False
     separators = sum(core.count(c) for c in "/_-+")
     if separators * 8 > len(core):  # paths and snake/kebab identifiers are separator-dense
@@ -159,10 +193,15 @@ def _assignment_key(text: str, word_start: int, word_end: int, suffix: str) -> s
         start -= 1
     if start < word_start:
         prev = text[word_start - 1]
-        if not (prev in "_.-" or prev.isdigit() or (word[0].isupper() and prev.islower())):
+        # `DB_PASS`, `authToken`, and an environment variable's upper-case prefix
+        # (`PGPASSWORD`); never the middle of a word (`bypass`, `compass`).
+        if not (prev in "_.-" or prev.isdigit() or (word[0].isupper() and prev.islower())
+                or (word.isupper() and prev.isupper())):
             return None
     key = text[start:word_end] + suffix
     if suffix and _META_SUFFIX.search(suffix):
+        return None
+    if key.lower() in _BARE_NOT_KEYS:  # `--- PASS: TestX`, `"pwd": "/src"`: not settings
         return None
     return key
 
@@ -206,6 +245,15 @@ def _iter_matches(text: str) -> list[tuple[int, int, int, str]]:
     for m in _AUTHORIZATION.finditer(low):
         if _word_start(low, m.start()):
             found.append((m.start(1), m.end(1), prio, "authorization"))
+    for pattern in _CLI_PASSWORDS:
+        for m in pattern.finditer(text):
+            group = next(g for g in range(1, pattern.groups + 1) if m.group(g) is not None)
+            if _word_start(text, m.start()) and not _NOT_A_VALUE.match(m.group(group)):
+                found.append((m.start(group), m.end(group), prio, "password"))
+    for m in _PROSE_PASSWORD.finditer(low):
+        value = text[m.start(1):m.end(1)]
+        if _word_start(low, m.start()) and _value_is_secret(value, "password", False):
+            found.append((m.start(1), m.end(1), prio, "password"))
     prio += 1
     for kw in _KEY_WORD.finditer(low):
         tail = _ASSIGNMENT_TAIL.match(text, kw.end())

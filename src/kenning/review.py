@@ -181,6 +181,12 @@ def apply(memory: Memory, action: str, ids: Sequence[str], text: str | None = No
         raise KenningError(f"`review {action}` takes {need if need == 1 else 'two or more'} "
                            f"fact id{'s' if need > 1 else ''}")
     first = ids[0]
+    # The queue may be stale (an earlier action, another process, a pull): check the facts
+    # as their files are now, and refuse what no longer applies.
+    if action in ("keep", "merge"):
+        _require(memory, action, ids, ("active",))
+    elif action in ("accept", "confirm"):
+        _require(memory, action, ids, ("active", "archived"))
     if action == "accept" or action == "confirm":
         fact = accept(memory, first)
         return Outcome(action, ids, f"confirmed {fact.id} (confidence 1.00)")
@@ -212,6 +218,25 @@ def apply(memory: Memory, action: str, ids: Sequence[str], text: str | None = No
         return Outcome(action, ids, f"dismissed {' '.join(ids)}")
     raise KenningError(f"unknown review action {action!r}; use one of: accept, restore, edit, "
                        "reject, archive, keep, merge, dismiss")
+
+
+def _require(memory: Memory, action: str, ids: Sequence[str], statuses: tuple[str, ...]
+             ) -> None:
+    for fid in ids:
+        fact = memory.store.get(fid)
+        if fact.status not in statuses:
+            by = f" by {fact.superseded_by}" if fact.superseded_by else ""
+            raise KenningError(f"`review {action}`: {fid} is {fact.status}{by}, so this no "
+                               "longer applies; `kenning review` shows the current queue")
+
+
+def still_applies(memory: Memory, item: ReviewItem) -> bool:
+    """Every fact of the item is still active in its file (the queue is computed once; an
+    earlier action may have superseded, merged or forgotten one of them)."""
+    try:
+        return all(memory.store.get(fid).status == "active" for fid in item.ids)
+    except KenningError:
+        return False
 
 
 def accept(memory: Memory, fact_id: str) -> Fact:

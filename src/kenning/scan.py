@@ -107,7 +107,7 @@ def candidate_files(root: Path, ignore: Iterable[str], max_bytes: int) -> Iterat
     ignore = tuple(ignore)
     real_root = os.path.realpath(root)
     for rel in names:
-        if matches_any(rel, ignore):
+        if matches_any(rel, ignore) or not _utf8(rel):
             continue
         full = root / rel
         try:
@@ -122,6 +122,16 @@ def candidate_files(root: Path, ignore: Iterable[str], max_bytes: int) -> Iterat
         if not os.path.isfile(full) or st.st_size > max_bytes or st.st_size == 0:
             continue
         yield FileStat(rel, st.st_size, st.st_mtime_ns)
+
+
+def _utf8(name: str) -> bool:
+    """A name that is not UTF-8 (git and the walk keep its bytes as surrogates) cannot be
+    stored or shown: the file is left out, the rest of the tree is indexed."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def read_text(path: Path) -> str | None:

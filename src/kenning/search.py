@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 RRF_K = 60
-RANKING_VERSION = "1"
+RANKING_VERSION = "2"
 LEG_DEPTH = 50
 # RRF-scale worth of +0.1 confidence: about two ranks near the top of one leg.
 BOOST_PER_TENTH = 0.0005
@@ -45,18 +45,19 @@ def fuse(
     boosts: Mapping[str, Sequence[tuple[str, float]]] | None = None,
     k: int = RRF_K,
     notes: Mapping[str, Mapping[str, str]] | None = None,
+    weights: Mapping[str, float] | None = None,
 ) -> list[Ranked]:
     """Reciprocal Rank Fusion of the legs plus named boosts; ties broken by key for stability.
 
     `notes[key][leg]` adds detail to that leg's part of `why` (e.g. the cosine).
-    Equal leg weights: per-leg weights were measured (0.5-2x on the semantic leg) and
-    gained nothing on the frozen eval set.
+    `weights[leg]` (default 1) scales a leg: the facts' one fused leg stands for two legs.
     """
     boosts = boosts or {}
     notes = notes or {}
+    weights = weights or {}
     ranked: list[Ranked] = []
     for key, per_leg in rrf_contributions(legs, k).items():
-        score = sum(1.0 / (k + rank) for rank in per_leg.values())
+        score = sum(weights.get(leg, 1.0) / (k + rank) for leg, rank in per_leg.items())
         reasons = []
         for leg, rank in per_leg.items():
             detail = notes.get(key, {}).get(leg)
@@ -68,6 +69,103 @@ def fuse(
         ranked.append(Ranked(key, score, ", ".join(reasons)))
     ranked.sort(key=lambda r: (-r.score, r.key))
     return ranked
+
+
+# ---- facts: one ranking from the keyword and vector legs, weighted per query ---------------
+# Calibrated on the development sets (bench/data/retrieval_*questions.yaml and the prompts of
+# tests/fixtures/hooks/relevance.json; bench/retrieval.py prints every leg beside the fusion).
+#
+# The keyword leg's weight follows how strongly the query matched: its best BM25 score over
+# ln(N + 1) (the IDF scale, so one threshold holds from 100 facts to 10,000). A query whose
+# rare words a fact shares leans on keywords; a vague paraphrase leans on vectors. Equal-weight
+# RRF (k = 60) flattened ranks so far that a fact both legs liked at #8 beat the keyword
+# leg's clear #1 (issue 17).
+KEYWORD_WEIGHT_MIN = 0.2
+KEYWORD_WEIGHT_MAX = 0.8
+KEYWORD_STRENGTH_MID = 1.5  # BM25 / ln(N + 1) where both legs weigh the same
+KEYWORD_STRENGTH_SLOPE = 2.0
+# Identifiers, versions and paths in the query are exact tokens: more weight on keywords.
+EXACT_TOKEN_SHIFT = 0.1
+# Vector scores are stretched between this rank's cosine (0) and the best (1).
+VECTOR_BASELINE_RANK = 20
+# The relevance floor: a fact reaches a result only if its keyword strength or its cosine
+# clears one of these (below both, it shares a word or a vague topic, nothing more).
+KEYWORD_FLOOR = 0.5
+COSINE_FLOOR = 0.28
+# Below this many facts BM25's IDF is near zero for any shared term (FTS5 floors it), so a
+# keyword match alone clears the floor.
+SMALL_STORE = 50
+# Confidence only breaks near-ties among facts: at most this much of the fused [0, 1] score.
+CONFIDENCE_TIEBREAK = 0.01
+
+
+@dataclass(frozen=True)
+class FactScore:
+    key: str
+    score: float  # fused, in [0, 1]
+    keyword: float  # BM25 / ln(N + 1), 0 when the keyword leg did not return it
+    cosine: float | None
+    why: str
+
+
+def keyword_weight(strength: float, exact_tokens: bool) -> float:
+    """The keyword leg's share (the vector leg gets the rest) for a query whose best keyword
+    match has `strength` (BM25 / ln(N + 1)); monotone in `strength`."""
+    import math
+
+    span = KEYWORD_WEIGHT_MAX - KEYWORD_WEIGHT_MIN
+    share = KEYWORD_WEIGHT_MIN + span / (
+        1 + math.exp(-KEYWORD_STRENGTH_SLOPE * (strength - KEYWORD_STRENGTH_MID)))
+    return min(KEYWORD_WEIGHT_MAX, share + (EXACT_TOKEN_SHIFT if exact_tokens else 0.0))
+
+
+def fuse_facts(
+    keyword: Sequence[tuple[str, float]],
+    semantic: Sequence[tuple[str, float]],
+    corpus_size: int,
+    *,
+    exact_tokens: bool = False,
+    confidence: Mapping[str, int] | None = None,
+) -> list[FactScore]:
+    """Score fusion of the fact legs, floor applied, best first; ties broken by score parts
+    (keyword strength, then cosine), then key, never by insertion order.
+
+    `keyword`: (key, BM25 score, higher better), best first. `semantic`: (key, cosine), best
+    first. `confidence`: current confidence (hundredths) per key, a tie-breaker only.
+    """
+    import math
+
+    scale = math.log(corpus_size + 1) or 1.0
+    strength = {key: score / scale for key, score in keyword}
+    keyword_rank = {key: n for n, (key, _) in enumerate(keyword, start=1)}
+    semantic_rank = {key: n for n, (key, _) in enumerate(semantic, start=1)}
+    keyword_floor = KEYWORD_FLOOR if corpus_size >= SMALL_STORE else 0.0
+    cosine = dict(semantic)
+    best_kw = keyword[0][1] if keyword else 0.0
+    share = keyword_weight(best_kw / scale, exact_tokens) if keyword else 0.0
+    cosines = [c for _, c in semantic]
+    if cosines:
+        top = cosines[0]
+        low = min(cosines[min(VECTOR_BASELINE_RANK, len(cosines) - 1)], top)
+    out: list[FactScore] = []
+    for key in dict.fromkeys([k for k, _ in keyword] + [k for k, _ in semantic]):
+        kw = strength.get(key, 0.0)
+        cos = cosine.get(key)
+        if (key not in strength or kw < keyword_floor) and (cos is None or cos < COSINE_FLOOR):
+            continue
+        score = share * (strength[key] * scale / best_kw if best_kw and key in strength else 0.0)
+        if cos is not None and cosines:
+            score += (1 - share) * max(0.0, (cos - low) / ((top - low) or 1.0))
+        if confidence and key in confidence:
+            score += (confidence[key] - 50) / 50 * CONFIDENCE_TIEBREAK
+        parts = []
+        if key in keyword_rank:
+            parts.append(f"keyword #{keyword_rank[key]} (bm25 {kw:.2f})")
+        if key in semantic_rank:
+            parts.append(f"semantic #{semantic_rank[key]} (cos {cos:.2f})")
+        out.append(FactScore(key, score, kw, cos, ", ".join(parts)))
+    out.sort(key=lambda r: (-r.score, -r.keyword, -(r.cosine or 0.0), r.key))
+    return out
 
 
 # A file read or edited often lately nudges its chunks up, capped at about four ranks near

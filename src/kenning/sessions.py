@@ -21,11 +21,13 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from .atomic import write_atomic
-from .errors import KenningError, NotFoundError
+from .errors import FileProblemError, KenningError, NotFoundError
 from .factfile import format_time, parse_time
 from .paths import Project
 from .records import Anchor, Source
 from .redact import redact
+from .safeio import display
+from .yamlio import parse_yaml, read_yaml
 
 if TYPE_CHECKING:
     from .extract.llm import LLMResult
@@ -88,9 +90,9 @@ def parse_input(text: str) -> dict[str, Any]:
         data = json.loads(text)
     except ValueError:
         try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            raise KenningError(f"stdin is neither JSON nor YAML: {exc}") from exc
+            data = parse_yaml(text, "stdin")
+        except FileProblemError as exc:
+            raise KenningError(f"stdin is neither JSON nor YAML ({exc.problem})") from exc
     if not isinstance(data, dict):
         raise KenningError("the session must be a mapping with keys: " + ", ".join(FIELDS))
     return data
@@ -203,8 +205,16 @@ def to_mapping(record: SavedSession) -> dict[str, Any]:
 
 
 def render(record: SavedSession) -> str:
-    return yaml.safe_dump(to_mapping(record), sort_keys=False, allow_unicode=True, width=100,
+    """The file's text; refused (before anything is written) if the reader would refuse it."""
+    text = yaml.safe_dump(to_mapping(record), sort_keys=False, allow_unicode=True, width=100,
                           default_flow_style=False)
+    size = len(text.encode("utf-8"))
+    # Each fact id the save adds costs a line: keep room for one per list item.
+    room = 32 * sum(len(record.lists.get(n, [])) for n, _, _ in FACT_FIELDS)
+    if size + room > MAX_FILE_BYTES:
+        raise KenningError(f"the saved session would be {size} bytes, over the "
+                           f"{MAX_FILE_BYTES // 1024} KB a session file may hold; shorten it")
+    return text
 
 
 def llm_input(record: SavedSession) -> str:
@@ -215,15 +225,22 @@ def llm_input(record: SavedSession) -> str:
 
 
 def _from_mapping(data: Any, path: Path) -> SavedSession:
+    where = display(path)
     if not isinstance(data, dict) or not isinstance(data.get("summary"), str):
-        raise KenningError(f"{path}: summary: missing; not a saved session")
-    lists = {name: _items(name, data.get(name)) for name in LIST_FIELDS}
+        raise FileProblemError(where, "summary", "missing; not a saved session")
+    try:
+        lists = {name: _items(name, data.get(name)) for name in LIST_FIELDS}
+    except KenningError as exc:
+        raise FileProblemError(where, "lists", str(exc)) from exc
     value = data.get("value")
+    name = data.get("name")
+    if name is not None and not isinstance(name, str):
+        raise FileProblemError(where, "name", "must be text")
     return SavedSession(
-        name=str(data.get("name") or path.stem),
-        saved=parse_time(data.get("saved"), str(path), "saved"),
+        name=name or path.stem,
+        saved=parse_time(data.get("saved"), where, "saved"),
         summary=data["summary"],
-        value=float(value) if isinstance(value, int | float) else 0.5,
+        value=float(value) if isinstance(value, int | float) and 0 <= value <= 1 else 0.5,
         session=data.get("session") if isinstance(data.get("session"), str) else None,
         lists=lists,
         facts=[str(f) for f in data.get("facts") or [] if isinstance(f, str)],
@@ -231,12 +248,11 @@ def _from_mapping(data: Any, path: Path) -> SavedSession:
 
 
 def read_session(path: Path) -> SavedSession:
+    """One saved session through the read path (regular file, size cap, no aliases)."""
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise KenningError(f"{path}: file: larger than {MAX_FILE_BYTES} bytes")
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise KenningError(f"{path}: file: unreadable ({exc})") from exc
+        data = read_yaml(path, MAX_FILE_BYTES)
+    except FileNotFoundError as exc:
+        raise FileProblemError(display(path), "file", "missing") from exc
     return _from_mapping(data, path)
 
 
@@ -253,6 +269,9 @@ def all_sessions(project: Project) -> tuple[list[SavedSession], list[str]]:
     found: dict[str, SavedSession] = {}
     problems: list[str] = []
     for directory in session_dirs(project):
+        if directory.is_symlink():  # never follow a committed folder out of the project
+            problems.append(f"{display(directory)}: is a symlink; not read")
+            continue
         for path in sorted(directory.glob("*.yaml")) if directory.is_dir() else ():
             if path.name.startswith("."):
                 continue
@@ -300,6 +319,7 @@ def session_save(
     """
     now = memory.clock()
     record = validate(fields, now, session)
+    render(record)  # too large: refused before any fact is added
     path = memory.project.sessions_dir / f"{record.name}.yaml"
     result = SaveResult(record=record, path=path)
     files = record.lists.get("files_touched", [])
@@ -327,10 +347,13 @@ def session_save(
     return result
 
 
-def session_recall(project: Project, name: str | None = None) -> list[SavedSession]:
+def session_recall(project: Project, name: str | None = None,
+                   problems: list[str] | None = None) -> list[SavedSession]:
     """The named session, or the latest ones: every session saved within 72 hours of the
-    newest, newest first."""
-    records, _ = all_sessions(project)
+    newest, newest first. Files that could not be read are added to `problems`."""
+    records, found = all_sessions(project)
+    if problems is not None:
+        problems.extend(found)
     if name is not None:
         wanted = slug(name) or name
         for record in records:

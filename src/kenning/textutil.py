@@ -6,6 +6,9 @@ import re
 from functools import lru_cache
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
+# A dotted number ("3.2", "v2.3.0", "1.10.x"): FTS5's tokenizer splits it at each dot, so
+# "3.2" would also match "2.3.0". It is indexed and queried once more as one token too.
+_VERSION = re.compile(r"(?<![A-Za-z0-9.])[vV]?([0-9]+(?:\.[0-9]+)+)(?![0-9])")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 STOPWORDS = frozenset(
@@ -18,6 +21,23 @@ STOPWORDS = frozenset(
     what when where which while who whom why will with would you your yours yourself yourselves
     use used using does did get got make made we're it's i'm don't doesn't shall may might must
     also via""".split()
+)
+
+
+# Words of ordinary requests ("fix the first failing test on every page") that say nothing
+# about which fact applies: not counted by the prompt gate's shared-term rule (hooks.factdb).
+# Written from the calibration prompts' false matches and common request vocabulary; stems
+# and plain forms both, since the gate compares porter stems.
+GATE_STOPWORDS = frozenset(
+    """add ad added adding also alway always anoth another anyth anything ask back becaus
+    because befor before best better bit can chang change changed changes check could
+    current differ different do done each easi easy else ever everi every exampl example
+    exist existing explain few find first fix fixed follow following get give go good help
+    how instead just keep kind know last later let like list littl little look make mani
+    many mayb maybe mean much need needs new next now old one onli only other page pleas
+    please possibl possible print problem put quick quickli quickly read realli really
+    right run same second see seem set show simpl simple someth something sure take tell
+    thing think tri try two want way what work works write wrong yet""".split()
 )
 
 
@@ -37,6 +57,15 @@ def _split_cached(word: str) -> tuple[str, ...]:
 def words(text: str) -> list[str]:
     """Raw word tokens, identifiers whole."""
     return _WORD.findall(text)
+
+
+def version_terms(text: str) -> list[str]:
+    """Dotted numbers as one alphanumeric token each: "v2.3.0" -> "2dot3dot0".
+
+    Added to the FTS text and the FTS query, so a version matches itself as a whole (a rare,
+    high-IDF term) and not only as its parts.
+    """
+    return [m.group(1).replace(".", "dot") for m in _VERSION.finditer(text)]
 
 
 def identifier_terms(text: str) -> list[str]:
@@ -67,13 +96,48 @@ def query_terms(query: str) -> list[str]:
     return list(seen)
 
 
-def fts_or_query(query: str) -> str | None:
+_EXACT = re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|[A-Za-z0-9]/[A-Za-z0-9]|`|"
+                    r"\.[a-z]{2,5}\b|(?:^|\s)--?[a-z]")
+
+
+def has_exact_tokens(query: str) -> bool:
+    """Whether the query names something exactly: a version, an identifier (snake_case,
+    camelCase), a path, a file extension, a flag or a `quoted` name."""
+    return bool(version_terms(query) or _EXACT.search(query))
+
+
+def fact_query_terms(query: str) -> list[str]:
+    """`query_terms` with each dotted number whole instead of its parts: what the fact legs
+    ask the fact index for (its `terms` column holds `version_terms` of each fact). Asking
+    for "3" and "2" too would let "3.2" match "2.3.0"."""
+    return list(dict.fromkeys(version_terms(query) + query_terms(_VERSION.sub(" ", query))))
+
+
+def prompt_words(query: str) -> list[tuple[str, ...]]:
+    """The query's words, each as the terms `fact_query_terms` asks for it (a word first, then
+    its identifier parts; a dotted number whole): `compute_line_total` is one word of four
+    terms, so a gate that counts shared words is not fooled by an identifier's parts."""
+    out: list[tuple[str, ...]] = []
+    for token in re.findall(r"[A-Za-z0-9_]+(?:\.[0-9]+)*", query):
+        terms = version_terms(token)  # a dotted number is one word, never its parts
+        for word in [] if terms else words(token):
+            lowered = word.lower()
+            split = not word.islower() or "_" in word
+            for term in [lowered] + (split_identifier(word) if split else []):
+                if term and term not in STOPWORDS and (len(term) > 1 or term.isdigit()):
+                    terms.append(term)
+        if terms:
+            out.append(tuple(dict.fromkeys(terms)))
+    return out
+
+
+def fts_or_query(query: str, terms: list[str] | None = None) -> str | None:
     """An FTS5 MATCH expression: the OR of the quoted non-stopword terms, or None if none.
 
     A peer that ANDed every word found nothing for most natural-language queries; OR lets
     BM25 do the ranking.
     """
-    terms = query_terms(query)
+    terms = query_terms(query) if terms is None else terms
     if not terms:
         return None
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)

@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from kenning.errors import KenningError
+from kenning.errors import FileProblemError, KenningError
 from kenning.extract.branch import build_index, live_lines
 from kenning.extract.model import Turn
 from kenning.extract.turns import read_live_turns
+from kenning.safeio import display, open_regular
 
 
 @dataclass(frozen=True)
@@ -60,11 +61,13 @@ def read_transcript(path: str | os.PathLike[str], cursor: Cursor | None = None) 
     everything after the cursor follows the branch that is live now.
     """
     try:
-        f = open(path, "rb")
+        f = open_regular(path)
     except OSError as exc:
         raise KenningError(
-            f"cannot read transcript {path}: {exc.strerror}; check the path"
+            f"cannot read transcript {display(path)}: {exc.strerror}; check the path"
         ) from exc
+    except FileProblemError as exc:
+        raise KenningError(f"cannot read transcript {exc}") from exc
     with f:
         size = os.fstat(f.fileno()).st_size
         start = _start_offset(f, size, cursor)

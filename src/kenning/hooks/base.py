@@ -13,6 +13,8 @@ import os
 import sys
 import time
 
+from .. import lines
+
 MCP_PREFIX = "mcp__plugin_kenning_kenning__"
 MCP_TOOLS = ("knowledge_search", "knowledge_add", "knowledge_forget", "code_search",
              "session_save", "session_recall")
@@ -131,7 +133,7 @@ class Ctx:
 
 
 def append_line(path: str, record: dict) -> None:
-    """One JSON line in one `write` on an O_APPEND descriptor (same contract as eventlog)."""
+    """One JSON line, written whole (same contract as eventlog)."""
     record.setdefault("ts", now_iso())
     data = (json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
             + "\n").encode("utf-8")
@@ -140,15 +142,7 @@ def append_line(path: str, record: dict) -> None:
         record["truncated"] = True
         data = (json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
                 + "\n").encode("utf-8")
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    except FileNotFoundError:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    try:
-        os.write(fd, data)
-    finally:
-        os.close(fd)
+    lines.append_line(path, data)
 
 
 def write_json(path: str, data: object) -> None:

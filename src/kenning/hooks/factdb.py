@@ -13,27 +13,43 @@ import sqlite3
 from datetime import UTC, datetime
 
 from .. import lifecycle
-from ..textutil import query_terms
+from ..textutil import GATE_STOPWORDS, identifier_terms, prompt_words, version_terms, words
 
 # bm25 column weights: text, rationale, tags, identifier terms + anchors (as index.reader)
 BM25_WEIGHTS = "1.0, 0.5, 0.8, 0.6"
 # Relevance = -bm25 / ln(N + 1): BM25 grows with the log of the corpus size through IDF, so
-# dividing by it keeps one threshold valid from 200 facts to 10,000. A fact must also share
-# at least MIN_TERMS distinct prompt terms: on the labelled set every irrelevant prompt's best
-# match shared exactly one (a lone rare word such as "translate" or "typo"), while 17 of the
-# 20 relevant prompts shared two or more with their fact. Calibrated on
-# tests/fixtures/hooks/relevance.json (tests/test_hooks_relevance.py).
-RELEVANCE_THRESHOLD = 0.5
+# dividing by it keeps one threshold valid from 200 facts to 10,000. A fact must also hold at
+# least MIN_TERMS distinct prompt words that are not request words (textutil.GATE_STOPWORDS;
+# a word counts once however many forms, stems or identifier parts of it match: counting
+# word forms let "returns ... return" or "every ... first" pass, issue 17), and its relevance
+# times its coverage (the IDF share of the prompt's words it holds) must reach MIN_FOCUS: a
+# long request about something else shares two domain words with many facts, and a fact
+# that answers a prompt holds its heavy words.
+# Calibrated on tests/fixtures/hooks/relevance.json and the tessera development set
+# (bench/relevance.py; 78 unrelated prompts, 28 of them about the same project): relevance
+# 1.0 / 1.5 / 2.0 alone let 30 % / 10 % / 4 % of the first 50 unrelated prompts through
+# (relevance.json kept 16 / 16 / 12 of its 20); with the same-project requests 1.5 let 23 %
+# through. Then, words matched whole: MIN_FOCUS 0.4 / 0.6 / 0.8 / 0.9 / 1.0 gave 17 / 12 / 5 /
+# 3 / 3 % of the unrelated prompts a fact, relevance.json 14 / 13 / 13 / 9 / 7 of 20 its fact,
+# tessera injections 0.51 / 0.69 / 0.81 / 0.79 / 0.71 right; 0.8 is the last step before
+# recall falls. Checked on bench/data/lifecycle_test/prompts.yaml (tests/test_hooks_relevance.py).
+RELEVANCE_THRESHOLD = 1.5
 MIN_TERMS = 2
+MIN_FOCUS = 0.8
+# Below this many facts IDF cannot reach the threshold (every term is "common" in a store of
+# five facts): the relevance scale shrinks with ln(N + 1) there.
+SMALL_STORE = 50
 MAX_QUERY_TERMS = 16
-# Further facts must score at least this share of the best one.
-RELATIVE_CUT = 0.5
+# Further facts must score at least this share of the best one: a second fact is injected
+# only when it matched about as well (at 0.5, 2.7 facts were injected per tessera question,
+# 0.21 of them right).
+RELATIVE_CUT = 0.85
 CANDIDATES = 30
 
 
 class FactRow:
     __slots__ = ("id", "kind", "text", "confidence", "current", "about", "score", "tags",
-                 "matched")
+                 "matched", "stems", "coverage")
 
     def __init__(self, row: tuple, now: datetime, score: float = 0.0):
         (self.id, self.kind, self.text, stored, confirmed, last_used, self.about,
@@ -43,6 +59,8 @@ class FactRow:
             self.confidence, _time(confirmed) or now, _time(last_used), now)
         self.score = score
         self.matched = 0  # distinct prompt terms the fact contains
+        self.stems: tuple[str, ...] = ()  # the prompt words it holds (stems)
+        self.coverage = 0.0  # the IDF share of the prompt's words it holds
 
 
 _COLUMNS = ("f.id, f.kind, f.text, f.confidence, f.confirmed, u.last_used, f.about, f.tags")
@@ -75,8 +93,11 @@ def fact_count(conn: sqlite3.Connection) -> int:
 
 def prompt_matches(conn: sqlite3.Connection, prompt: str, now: datetime,
                    limit: int = CANDIDATES) -> list[FactRow]:
-    """Active facts matching the prompt's terms, best first, with normalised relevance."""
-    terms = query_terms(prompt)[:MAX_QUERY_TERMS]
+    """Active facts matching the prompt's terms, best first, with normalised relevance, the
+    prompt words each holds (`matched`) and the share of the prompt's weight they carry
+    (`coverage`)."""
+    groups = prompt_words(prompt)
+    terms = list(dict.fromkeys(t for group in groups for t in group))[:MAX_QUERY_TERMS]
     if not terms:
         return []
     total = fact_count(conn)
@@ -93,45 +114,121 @@ def prompt_matches(conn: sqlite3.Connection, prompt: str, now: datetime,
         ).fetchall()
         if not rows:
             return []
-        by_rowid = {row[-1]: FactRow(row[:-2], now, -float(row[-2]) / math.log(total + 1))
-                    for row in rows}
-        # Which prompt terms each candidate holds, through FTS5's own tokenizer and stemmer,
+        scale = math.log(total + 1) * min(1.0, math.log(total + 1) / math.log(SMALL_STORE + 1))
+        by_rowid = {row[-1]: FactRow(row[:-2], now, -float(row[-2]) / scale) for row in rows}
+        # Which prompt words each candidate holds, through FTS5's own tokenizer and stemmer,
         # asked of a throw-away table holding only the candidates (a common term's doclist
         # in the real index can span every fact).
-        _count_matched_terms(conn, by_rowid, quoted)
+        weights = {t: _idf(conn, q, total) for t, q in zip(terms, quoted, strict=True)}
+        _match_words(conn, by_rowid, groups, weights)
     except sqlite3.Error:
         return []
     return list(by_rowid.values())
 
 
-def _count_matched_terms(conn: sqlite3.Connection, by_rowid: dict[int, FactRow],
-                         quoted: list[str]) -> None:
+def _idf(conn: sqlite3.Connection, quoted: str, total: int) -> float:
+    """BM25's IDF of one term over the fact index (rare terms weigh more)."""
+    df = conn.execute("SELECT count(*) FROM facts_fts WHERE facts_fts MATCH ?",
+                      (quoted,)).fetchone()[0]
+    return math.log((total - df + 0.5) / (df + 0.5) + 1)
+
+
+def _match_words(conn: sqlite3.Connection, by_rowid: dict[int, FactRow],
+                 groups: list[tuple[str, ...]], weights: dict[str, float]) -> None:
+    """Each candidate's count of distinct prompt words it holds, and the IDF share of the
+    prompt's words it holds.
+
+    A word counts once however many of its forms match (an identifier: whole, or all of its
+    parts); two prompt words
+    of one stem count once; request words (textutil.GATE_STOPWORDS) never count (counting
+    word forms let "returns ... return" or "every ... first" pass, issue 17). A prompt word
+    matches a fact's word when they agree on all but a short ending (`same_word`), not when
+    the stemmer merely folds them together ("generic" / "generated", "US" / "using").
+    """
     marks = ",".join("?" for _ in by_rowid)
     texts = conn.execute(
         f"SELECT rowid, text, rationale, tags, terms FROM facts WHERE rowid IN ({marks})",
         tuple(by_rowid)).fetchall()
     scratch = sqlite3.connect(":memory:")
     try:
-        scratch.execute("CREATE VIRTUAL TABLE c USING fts5(text, rationale, tags, terms, "
-                        "tokenize='porter')")
-        scratch.executemany("INSERT INTO c(rowid, text, rationale, tags, terms) "
-                            "VALUES (?, ?, ?, ?, ?)", texts)
-        for term in quoted:
-            for (rowid,) in scratch.execute("SELECT rowid FROM c WHERE c MATCH ?", (term,)):
-                by_rowid[rowid].matched += 1
+        stems = _stems(scratch, list(weights))
     finally:
         scratch.close()
+    vocab = {rowid: _vocabulary(" ".join(parts)) for rowid, *parts in texts}
+    words: dict[str, tuple[float, set[int]]] = {}  # word key -> (weight, rows holding it)
+    for group in groups:
+        group = tuple(t for t in group if t in weights)
+        if not group:
+            continue
+        key = stems.get(group[0], group[0])
+        if group[0] in GATE_STOPWORDS or key in GATE_STOPWORDS:
+            continue
+        weight = max(weights[t] for t in group)
+        # An identifier is held whole, or as all of its parts: `compute_line_total` is not
+        # matched by a fact that only says "computes".
+        rows = {rowid for rowid, held in vocab.items() if _holds(held, group[0])
+                or (len(group) > 1 and all(_holds(held, term) for term in group[1:]))}
+        old_weight, old_rows = words.get(key, (0.0, set()))
+        words[key] = (max(weight, old_weight), old_rows | rows)
+    whole = sum(w for w, _ in words.values()) or 1.0
+    for key, (weight, rows) in words.items():
+        for rowid in rows:
+            row = by_rowid[rowid]
+            row.matched += 1
+            row.coverage += weight / whole
+            row.stems = (*row.stems, key)
+
+
+def _vocabulary(text: str) -> frozenset[str]:
+    """A fact's words as the prompt side sees them: lower-cased, identifier parts too."""
+    held = {w.lower() for w in words(text)}
+    held.update(identifier_terms(text))
+    held.update(version_terms(text))
+    return frozenset(held)
+
+
+def _holds(held: frozenset[str], term: str) -> bool:
+    return term in held or (len(term) >= 4 and any(same_word(term, w) for w in held))
+
+
+def same_word(a: str, b: str) -> bool:
+    """Two forms of one word: equal, or sharing all but a short ending (at least four
+    letters and 80 % of the shorter): "return" / "returns", "policy" / "policies", not
+    "generic" / "generated"."""
+    if a == b:
+        return True
+    shorter = min(len(a), len(b))
+    if shorter < 4 or a[:4] != b[:4]:
+        return False
+    common = 4
+    while common < shorter and a[common] == b[common]:
+        common += 1
+    return common >= 0.8 * shorter and max(len(a), len(b)) - common <= 4
+
+
+def _stems(scratch: sqlite3.Connection, terms: list[str]) -> dict[str, str]:
+    """Term -> its porter stem, through FTS5's own tokenizer (fts5vocab)."""
+    scratch.execute("CREATE VIRTUAL TABLE s USING fts5(t, tokenize='porter')")
+    scratch.executemany("INSERT INTO s(rowid, t) VALUES (?, ?)", list(enumerate(terms)))
+    scratch.execute("CREATE VIRTUAL TABLE sv USING fts5vocab(s, 'instance')")
+    stems: dict[str, str] = {}
+    for term, doc in scratch.execute("SELECT term, doc FROM sv ORDER BY doc, offset"):
+        stems.setdefault(terms[doc], term)
+    return stems
 
 
 def relevant(rows: list[FactRow], threshold: float = RELEVANCE_THRESHOLD,
-             floor: int = lifecycle.INJECT_FLOOR, min_terms: int = MIN_TERMS) -> list[FactRow]:
-    """Rows above the confidence floor and the relevance threshold (and near the best)."""
+             floor: int = lifecycle.INJECT_FLOOR, min_terms: int = MIN_TERMS,
+             min_focus: float = MIN_FOCUS) -> list[FactRow]:
+    """Rows above the confidence floor and the relevance threshold, holding enough of the
+    prompt (and near the best), best first."""
     kept = [r for r in rows
-            if r.current >= floor and r.score >= threshold and r.matched >= min_terms]
+            if r.current >= floor and r.score >= threshold and r.matched >= min_terms
+            and r.score * r.coverage >= min_focus]
     if not kept:
         return []
     best = max(r.score for r in kept)
-    return [r for r in kept if r.score >= best * RELATIVE_CUT]
+    return sorted((r for r in kept if r.score >= best * RELATIVE_CUT), key=lambda r: -r.score)
 
 
 def active_facts(conn: sqlite3.Connection, now: datetime) -> list[FactRow]:

@@ -12,7 +12,8 @@ from .base import Ctx
 from .inject import inject_facts
 
 INTRO = "kenning: project facts that match this prompt (kind, confidence, id; why)."
-MAX_FACTS = 4
+# Right or silent: the best fact, and a second only if it matched about as well.
+MAX_FACTS = 2
 
 
 def semantic_mode(ctx: Ctx) -> str:
@@ -21,14 +22,15 @@ def semantic_mode(ctx: Ctx) -> str:
     return mode(ctx)
 
 
-def _semantic_lines(ctx: Ctx, conn, prompt: str, now, seen: set[str]) -> list[tuple[str, str]]:
+def _semantic_lines(ctx: Ctx, conn, prompt: str, now, seen: set[str],
+                    lexical: list) -> list[tuple[str, str]]:
     """The hybrid leg's facts; on any failure the FTS result stands (and the error is logged)."""
     from ..lifecycle import INJECT_FLOOR
 
     try:
         from .semantic import cosine_rows
 
-        pairs = cosine_rows(ctx, conn, prompt, now)
+        pairs = cosine_rows(ctx, conn, prompt, now, tuple(lexical))
     except Exception as exc:  # noqa: BLE001 - the optional leg must not cost the FTS result
         from ..hookrunner import log_error
 
@@ -48,11 +50,13 @@ def handle(ctx: Ctx) -> str | None:
         return None
     now = factdb.now_utc()
     try:
-        rows = factdb.relevant(factdb.prompt_matches(conn, prompt[:4000], now))
+        candidates = factdb.prompt_matches(conn, prompt[:4000], now)
+        rows = factdb.relevant(candidates)
         lines = [(r.id, context.fact_line(r.id, r.kind, r.current, r.text,
                                           f"prompt match {r.score:.2f}")) for r in rows]
         if semantic_mode(ctx) == "hybrid":
-            lines += _semantic_lines(ctx, conn, prompt[:4000], now, {r.id for r in rows})
+            lines += _semantic_lines(ctx, conn, prompt[:4000], now, {r.id for r in rows},
+                                     candidates)
     finally:
         conn.close()
     lines = lines[:MAX_FACTS]

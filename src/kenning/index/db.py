@@ -24,6 +24,8 @@ class IndexUnavailable(Exception):
 
 def connect(path: Path) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():  # private like the other local files (it holds the facts' text)
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     conn.row_factory = sqlite3.Row
     conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
@@ -130,9 +132,9 @@ def _probe(path: Path) -> tuple[sqlite3.Connection | None, str]:
     except sqlite3.DatabaseError as exc:
         if conn is not None:
             conn.close()
-        if (getattr(exc, "sqlite_errorname", None) or "").startswith(
-                ("SQLITE_BUSY", "SQLITE_LOCKED")):
-            raise  # busy is not damaged: never throw a good index away
+        if not (is_damaged(exc) or str(exc).startswith("truncated")):
+            # busy, a full disk, a read-only file: not damaged, never throw a good index away
+            raise
         return None, "corrupt"
 
 

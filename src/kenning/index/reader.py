@@ -69,18 +69,23 @@ def load_fact_rows(conn: sqlite3.Connection) -> dict[str, FactRow]:
 
 def fts_fact_ids(conn: sqlite3.Connection, match: str, limit: int) -> list[str]:
     """Fact ids ranked by BM25 for an FTS5 MATCH expression (best first)."""
+    return [fid for fid, _ in fts_fact_scores(conn, match, limit)]
+
+
+def fts_fact_scores(conn: sqlite3.Connection, match: str, limit: int) -> list[tuple[str, float]]:
+    """(fact id, BM25 score, higher is better) for an FTS5 MATCH expression, best first."""
     weights = ", ".join(str(w) for w in FACT_BM25_WEIGHTS)
     try:
         rows = conn.execute(
             # Rank inside FTS first, join after: twice as fast as joining every match.
-            f"SELECT f.id FROM (SELECT rowid, bm25(facts_fts, {weights}) AS s FROM facts_fts "
+            f"SELECT f.id, -r.s FROM (SELECT rowid, bm25(facts_fts, {weights}) AS s FROM facts_fts "
             f"WHERE facts_fts MATCH ? ORDER BY s LIMIT ?) r JOIN facts f ON f.rowid = r.rowid "
             f"ORDER BY r.s, f.id",
             (match, limit),
         ).fetchall()
     except sqlite3.OperationalError:
         return []
-    return [r[0] for r in rows]
+    return [(r[0], r[1]) for r in rows]
 
 
 def stack_vectors(rows: Iterable[tuple[K, bytes]], dtype: type) -> tuple[list[K], np.ndarray]:

@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import eventlog
-from ..errors import FactFileError
-from ..factfile import format_time, parse_fact
+from ..errors import FactFileError, FileProblemError
+from ..factfile import MAX_FILE_BYTES, format_time, parse_fact
 from ..paths import Project
 from ..records import Fact
-from ..textutil import identifier_terms
+from ..safeio import display, read_bytes
+from ..textutil import identifier_terms, version_terms
 from .db import get_meta, set_meta
 
 if TYPE_CHECKING:
@@ -69,17 +70,27 @@ def fact_dir_signature(project: Project) -> str:
 
 
 def _listing(project: Project) -> dict[str, tuple[str, int, int]]:
+    """Fact file path -> (store, mtime, size). A name that is not UTF-8 is keyed by its
+    escaped form (SQLite stores text as UTF-8) and reported, never read."""
     found: dict[str, tuple[str, int, int]] = {}
     for store, directory in project.fact_dirs():
         try:
             entries = list(os.scandir(directory))
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             continue
         for entry in entries:
             if entry.name.endswith(".yaml") and not entry.name.startswith("."):
-                st = entry.stat(follow_symlinks=False)
-                found[entry.path] = (store, st.st_mtime_ns, st.st_size)
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                found[display(entry.path)] = (store, st.st_mtime_ns, st.st_size)
     return found
+
+
+# What `fact_row` puts in the FTS `terms` column; a change re-indexes every fact row.
+# 2: dotted numbers kept whole (textutil.version_terms).
+FACT_TERMS_VERSION = "2"
 
 
 def embed_text(fact: Fact) -> str:
@@ -93,7 +104,8 @@ def embed_text(fact: Fact) -> str:
 
 def fact_row(fact: Fact, path: str, store: str) -> dict[str, object]:
     anchors = " ".join(f"{a.file} {a.symbol or ''}" for a in fact.about)
-    terms = identifier_terms(" ".join([fact.text, fact.rationale or "", anchors]))
+    said = " ".join([fact.text, fact.rationale or "", anchors])
+    terms = version_terms(said) + identifier_terms(said)
     return {
         "id": fact.id, "kind": fact.kind, "text": fact.text, "rationale": fact.rationale or "",
         "tags": " ".join(fact.tags), "topic": fact.topic, "status": fact.status,
@@ -117,13 +129,17 @@ def sync_facts(
     """Index changed fact files, drop vanished ones, embed what changed."""
     report = SyncReport()
     signature = fact_dir_signature(project)
-    if not force_signature and get_meta(conn, "fact_signature") == signature:
+    stale_terms = get_meta(conn, "fact_terms") != FACT_TERMS_VERSION
+    if not force_signature and not stale_terms and get_meta(conn, "fact_signature") == signature:
         return report
     listing = _listing(project)
     known = {
         row["path"]: row
         for row in conn.execute("SELECT path, fact_id, mtime_ns, size, hash FROM fact_files")
     }
+    if stale_terms:  # indexed by an older tokenisation: every fact row is written again
+        known = {path: {**dict(row), "mtime_ns": None, "hash": None}
+                 for path, row in known.items()}
     problems_before = {r[0] for r in conn.execute("SELECT path FROM problems")}
     to_embed: dict[str, str] = {}
     racy_after = time.time_ns() - RACY_NS
@@ -155,6 +171,7 @@ def sync_facts(
             set_meta(conn, "embedder_id", embedder.id)
             set_meta(conn, "embedder_dim", embedder.dim)
         set_meta(conn, "fact_signature", signature)
+        set_meta(conn, "fact_terms", FACT_TERMS_VERSION)
         if report.changed or report.embedded:
             generation = int(get_meta(conn, "generation") or 0) + 1
             set_meta(conn, "generation", generation)
@@ -173,11 +190,16 @@ def _embed_source(row: sqlite3.Row) -> str:
 
 
 def _index_file(conn, path, store, mtime_ns, size, old, report, to_embed) -> None:
+    problem: FileProblemError | None = None
     try:
-        # never follow a fact file out of its folder: a symlink is reported (empty content)
-        raw = b"" if os.path.islink(path) else Path(path).read_bytes()
-    except OSError:
+        if "\\udc" in path and not os.path.lexists(path):  # `display` escaped the name
+            raw, problem = b"", FactFileError(path, "file", "name is not UTF-8; rename it")
+        else:
+            raw = read_bytes(path, MAX_FILE_BYTES)
+    except FileNotFoundError:
         return
+    except FileProblemError as exc:  # a symlink, a FIFO, a huge file: never read past the cap
+        raw, problem = f"{exc.problem}".encode(), exc
     digest = hashlib.sha1(raw).hexdigest()
     if old and old["hash"] == digest:
         conn.execute(
@@ -185,12 +207,16 @@ def _index_file(conn, path, store, mtime_ns, size, old, report, to_embed) -> Non
         )
         return
     try:
-        if os.path.islink(path):
-            raise FactFileError(path, "file", "is a symlink; fact files must be regular files")
-        fact = parse_fact(raw.decode("utf-8"), path)
+        if problem is not None:
+            raise problem
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise FactFileError(path, "file", "not UTF-8") from exc
+        fact = parse_fact(text, path)
         if fact.id != Path(path).stem:
             raise FactFileError(path, "id", f"{fact.id} does not match the file name")
-    except (FactFileError, UnicodeDecodeError) as exc:
+    except FileProblemError as exc:
         if old and old["fact_id"]:
             _drop_fact(conn, old["fact_id"])
         conn.execute(

@@ -1,0 +1,36 @@
+"""Whole-line appends to a log. Only `os` and `stat`: the PostToolUse hook writes through this.
+
+One `os.write` per line on an O_APPEND descriptor, so concurrent writers never interleave
+inside a line. A write cut short (a full disk) leaves a fragment without its newline: the next
+append starts with a newline, so the fragment stays a line of its own (which readers skip)
+and the new record is never glued to it. A log that is a symlink, a FIFO or a device is never
+written through.
+"""
+
+import os
+import stat
+
+# Read and write: the last byte is read to see whether a fragment was left.
+_FLAGS = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+
+
+def append_line(path: str, data: bytes) -> None:
+    """Append `data`, one line ending in a newline, to the log at `path` (made if missing)."""
+    if os.path.islink(path):
+        raise OSError(40, "a log file is a symlink; kenning writes regular files only", path)
+    try:
+        fd = os.open(path, _FLAGS, 0o600)
+    except FileNotFoundError:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd = os.open(path, _FLAGS, 0o600)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(22, "a log file is not a regular file", path)
+        if info.st_size and os.pread(fd, 1, info.st_size - 1) != b"\n":
+            data = b"\n" + data
+        written = os.write(fd, data)
+        if written < len(data):  # a short write: the rest is lost, say so
+            raise OSError(28, f"only {written} of {len(data)} bytes written (disk full?)", path)
+    finally:
+        os.close(fd)
