@@ -17,12 +17,14 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from kenning.extract.anchors import find_anchors
 from kenning.extract.commands import command_fixes, norm_command
 from kenning.extract.model import Candidate, Turn
 from kenning.extract.sentences import sentence_rules, split_sentences
 from kenning.extract.vocab import code_like
+from kenning.extract.workflow import failure_fixes, verification_workflow
 from kenning.textutil import STOPWORDS, words
 
 _I = re.IGNORECASE
@@ -31,6 +33,12 @@ _INTERACTION = re.compile(
     r"\b(?:me|my|ask(?:ing)?|tell me|explain|answers?|responses?|replies|summar(?:y|ies|ise|ize)"
     r"|apologi[sz]e|emojis?|confirm with|check with|verbose|concise|tone)\b",
     _I,
+)
+# An absolute path of this machine: a home or temp folder, a Windows drive, or anything
+# under the project root (made relative). Checked on every candidate's text.
+_ABSOLUTE = re.compile(
+    r"(?<![\w.~-])(?:/(?:Users|home|root|private|tmp|var|opt|mnt|Volumes|nix|usr|workspace"
+    r"|srv|data|work)/|[A-Za-z]:\\)[^\s`'\"),;]*"
 )
 _REJECTED = re.compile(r"the user said:\s*(?P<said>.+)\Z", re.S | _I)
 
@@ -42,6 +50,16 @@ def _content_terms(text: str) -> set[str]:
 def _repeats(text: str, injected: Sequence[set[str]]) -> bool:
     terms = _content_terms(text)
     return bool(terms) and any(len(terms & inj) >= 0.8 * len(terms) for inj in injected)
+
+
+def machine_paths_out(text: str, root: str | None) -> str | None:
+    """`text` with paths under the project root made repo-relative; None when another
+    absolute path of this machine is left in it."""
+    if root:
+        base = root.rstrip("/\\")
+        text = re.sub(re.escape(base) + r"[/\\]([^\s`'\"]+)", r"\1", text)
+        text = text.replace(base, ".")
+    return None if _ABSOLUTE.search(text) else text
 
 
 def _kind(kind: str | None, text: str) -> str:
@@ -105,12 +123,20 @@ def extract_candidates(
                 )
         if turn.role == "user":
             commands, touched = [], []
-    out.extend(command_fixes(turns))
+    fixes = command_fixes(turns)
+    out.extend(fixes)
+    fixed = {c.evidence for c in fixes}
+    out.extend(c for c in failure_fixes(turns, root_str) if c.evidence not in fixed)
+    out.extend(verification_workflow(turns))
     position = {t.uuid: i for i, t in enumerate(turns)}
     out.sort(key=lambda c: position.get(c.evidence, len(position)))  # stable: rule order kept
     seen: set[str] = set()
     unique: list[Candidate] = []
     for c in out:
+        text = machine_paths_out(c.text, root_str)
+        if text is None:
+            continue  # a fact never names a folder of this machine (issue 16)
+        c = replace(c, text=text) if text != c.text else c
         key = c.text.lower()
         if key not in seen and not _repeats(c.text, injected):
             seen.add(key)

@@ -1,0 +1,306 @@
+"""What the agent's own commands teach: the checks it keeps running, and how a failing
+invocation was made to work.
+
+In long agentic sessions the user types little; the project's ways of working show in the
+Bash calls instead. Two rules, both judged by what the tools printed, never by what the model
+said:
+
+- *Verification workflow*: the build, format, lint and test commands the session ran at least
+  twice, at least once successfully. Repetition is the evidence that it is a habit of the
+  project and not a one-off probe; one fact names them in the order they were first run.
+- *Failure → fix*: a command that exited non-zero, then a variant of it that passed within the
+  next few calls, where the difference is the fix: a `cd` into a folder (a build that only
+  works from its module root), another program or subcommand, or another flag. Exploratory
+  commands (grep, cat, ls, git log …) and variants that differ only in their path arguments
+  (another target, not a fix) are never facts.
+
+Absolute paths are never put in a fact: a `cd` into an absolute folder is kept only when it
+lies under the project root, and made relative to it. Pure, stdlib only.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Sequence
+from pathlib import PurePosixPath
+from typing import NamedTuple
+
+from kenning.extract.model import Candidate, Turn
+
+RUNNERS = frozenset("npm pnpm yarn bun mise make just task uv poetry pdm hatch tox nox "
+                    "cargo deno npx bunx".split())
+_CHECK_WORD = re.compile(
+    r"(?:^|[\s:./-])(?:test|tests|lint|fmt|format|typecheck|type-check|check|vet|build|ci"
+    r"|verify|clippy|pytest|mypy|ruff|eslint|biome|tsc|golangci-lint|gofmt|prettier"
+    r"|markdownlint(?:-cli2)?|vale|pyright|black|rspec|jest|vitest|phpunit|mvn|gradle)"
+    r"(?=$|[\s:.-])"
+)
+EXPLORATORY = frozenset(
+    """grep rg ag cat ls find head tail sed awk echo printf wc which whereis type file stat
+    tree cut sort uniq jq less more diff cmp pwd env date sleep true false test [ md5 md5sum
+    sha256sum xxd od hexdump readlink realpath basename dirname du df ps kill pkill lsof curl
+    wget open code touch mkdir rm cp mv chmod ln tee xargs""".split()
+)
+_GIT_READ = frozenset("log show diff status blame branch rev-parse ls-files remote config "
+                      "grep cat-file stash reflog fetch".split())
+_ENV = re.compile(r"^[A-Z_][A-Z0-9_]*=\S*$")
+_PATHISH = re.compile(r"[/\\]|\.\w{1,5}$|^\./")
+_REASON = re.compile(
+    r"(?:^|\b)(?:error|fatal|hint|usage|unknown|unrecognized|not found|no such|cannot|can't"
+    r"|does not (?:contain|exist)|must be run|not a (?:git )?repository|no upstream|denied"
+    r"|invalid)\b",
+    re.IGNORECASE,
+)
+_NOISE_REASON = re.compile(r"^\s*(?:at |File \"|\d+ \| |[-=]{3,}|\W*$)")
+
+
+class Call(NamedTuple):
+    raw: str
+    result_uuid: str
+    failed: bool
+    output: str
+    session: str | None
+
+
+def bash_calls(turns: Sequence[Turn]) -> list[Call]:
+    """Every Bash call with its result, in transcript order (rejected calls left out)."""
+    commands = {
+        tid: str(inp.get("command", ""))
+        for t in turns
+        if t.role == "assistant"
+        for tid, name, inp in t.tool_uses
+        if name == "Bash" and inp.get("command")
+    }
+    calls: list[Call] = []
+    for t in turns:
+        for tid, output, is_error in t.tool_results:
+            if tid in commands and "doesn't want to proceed" not in output:
+                failed = is_error or output.startswith("Exit code ")
+                calls.append(Call(commands[tid], t.uuid, failed, output, t.session_id))
+    return calls
+
+
+# --- splitting a command line ----------------------------------------------------------------
+
+
+class Step(NamedTuple):
+    cwd: str | None  # the folder a leading `cd` moved into, as written
+    argv: tuple[str, ...]
+
+
+def _tokens(part: str) -> list[str]:
+    try:
+        return shlex.split(part, comments=True)
+    except ValueError:
+        return part.split()
+
+
+def steps(command: str) -> list[Step]:
+    """The simple commands of a command line joined by `&&`, `;` or `||`; pipes keep their
+    first stage; `cd X` is carried onto the commands after it; env assignments dropped."""
+    if "<<" in command or "$(" in command or "`" in command:
+        return []  # heredocs and substitutions: too much shell to read safely
+    out: list[Step] = []
+    cwd: str | None = None
+    for part in re.split(r"\s*(?:&&|\|\||;|\n)\s*", command):
+        part = re.sub(r"\s+\d?>&?\d?\s*\S*$", "", part.split(" | ")[0].strip())
+        argv = [t for t in _tokens(part)]
+        while argv and _ENV.match(argv[0]):
+            argv.pop(0)
+        if not argv:
+            continue
+        if argv[0] == "cd" and len(argv) == 2:
+            cwd = argv[1]
+            continue
+        argv = [a for a in argv if not re.match(r"^\d?>", a) and a not in ("2>&1",)]
+        out.append(Step(cwd, tuple(argv)))
+    return out
+
+
+def _program(argv: Sequence[str]) -> str:
+    return PurePosixPath(argv[0]).name.lower() if argv else ""
+
+
+def exploratory(argv: Sequence[str]) -> bool:
+    prog = _program(argv)
+    if prog in EXPLORATORY:
+        return True
+    return prog == "git" and len(argv) > 1 and argv[1] in _GIT_READ
+
+
+def check_name(argv: Sequence[str]) -> str | None:
+    """The stable name of a build/format/lint/test command (`mise run test:ci`,
+    `go test`, `gofmt -l`), or None when `argv` is not one."""
+    prog = _program(argv)
+    if not prog or exploratory(argv) or prog in ("git", "gh", "cd", "python", "python3", "node"):
+        return None
+    words = [a for a in argv[1:] if not _PATHISH.search(a) and not a.startswith("-")]
+    if prog in RUNNERS:
+        if words[:1] in (["run"], ["exec"], ["x"]) and len(words) > 1:
+            name = f"{prog} {words[0]} {words[1]}"
+        elif words:
+            name = f"{prog} {words[0]}"
+        else:
+            return None
+    else:
+        flags = [a for a in argv[1:3] if re.match(r"^-[a-z]$", a)]
+        name = " ".join([prog, *words[:1], *flags])
+    return name if _CHECK_WORD.search(" " + name) else None
+
+
+# --- the verification workflow --------------------------------------------------------------
+
+MIN_RUNS = 2
+MAX_CHECKS = 8
+
+
+def verification_workflow(turns: Sequence[Turn]) -> list[Candidate]:
+    """One fact: the check commands the session ran repeatedly and saw pass."""
+    calls = bash_calls(turns)
+    runs: dict[str, list[Call]] = {}
+    for call in calls:
+        for step in steps(call.raw):
+            name = check_name(step.argv)
+            if name:
+                runs.setdefault(name, []).append(call)
+    kept = [name for name, rs in runs.items()
+            if len(rs) >= MIN_RUNS and any(not r.failed for r in rs)]
+    if not kept:
+        return []
+    # Runner names cover their own commands: `mise run lint` is what the team runs, not the
+    # `golangci-lint` it wraps, so direct tools are listed only when no runner task is.
+    if any(name.split()[0] in RUNNERS for name in kept):
+        kept = [name for name in kept if name.split()[0] in RUNNERS]
+    kept = kept[:MAX_CHECKS]
+    if len(kept) < 2:
+        return []
+    last = max(r.result_uuid for name in kept for r in runs[name][-1:])
+    committed = any(
+        not c.failed and any(_program(s.argv) == "git" and s.argv[1:2] == ("commit",)
+                             for s in steps(c.raw))
+        for c in calls
+    )
+    listed = ", ".join(f"`{name}`" for name in kept)
+    text = f"Verification commands: {listed}" + (" before committing." if committed else ".")
+    evidence = runs[kept[-1]][-1]
+    del last
+    return [Candidate(kind="codebase", text=text, evidence=evidence.result_uuid,
+                      rule="workflow", session=evidence.session)]
+
+
+# --- failure → fix ---------------------------------------------------------------------------
+
+LOOKAHEAD = 6
+
+
+def _reason(output: str) -> str | None:
+    for line in output.splitlines()[:40]:
+        line = line.strip()
+        if line.startswith(("Exit code", "$ ", "> ", "[")) and not line.startswith("[ERROR"):
+            continue  # the runner echoing the command it runs, not what went wrong
+        if _REASON.search(line) and not _NOISE_REASON.match(line) and len(line) > 8:
+            line = re.sub(r"^(?:/bin/\w*sh|bash|zsh|sh)(?::\s*line)?(?::\s*\d+)?:\s*", "", line)
+            return line[:120]
+    return None
+
+
+def _shape(step: Step) -> tuple[str, ...]:
+    """The command without its path-like arguments: two runs with the same shape differ
+    only in what they ran on."""
+    return tuple(a for a in step.argv if not _PATHISH.search(a))
+
+
+def relative_dir(folder: str, root: str | None) -> str | None:
+    """`folder` as written relative to the project root; None when it cannot be (absolute
+    and outside the root, or no root known)."""
+    if folder.startswith(("/", "~")) or re.match(r"^[A-Za-z]:[\\/]", folder):
+        if not root:
+            return None
+        root = root.rstrip("/")
+        if folder == root:
+            return "."
+        if not folder.startswith(root + "/"):
+            return None
+        folder = folder[len(root) + 1:]
+    folder = folder.strip("/") or "."
+    return None if ".." in folder.split("/") else folder
+
+
+def _main_step(call: Call) -> Step | None:
+    real = [s for s in steps(call.raw) if not exploratory(s.argv)]
+    return real[-1] if len(real) == 1 else (real[0] if real else None)
+
+
+def failure_fixes(turns: Sequence[Turn], root: str | None = None) -> list[Candidate]:
+    """A non-exploratory command that failed, then a variant that passed: the difference."""
+    calls = bash_calls(turns)
+    out: list[Candidate] = []
+    for i, call in enumerate(calls):
+        if not call.failed:
+            continue
+        bad = _main_step(call)
+        reason = _reason(call.output)
+        if bad is None or not reason or len(call.raw) > 200:
+            continue
+        if _program(bad.argv) in ("git", "gh"):
+            continue  # git's own hints (no upstream, use -f) are general knowledge
+        for later in calls[i + 1 : i + 1 + LOOKAHEAD]:
+            good = _main_step(later)
+            if good is None or _program(good.argv) != _program(bad.argv):
+                continue
+            if not _same_task(bad, good):
+                continue
+            if later.failed:
+                if _shape(good) == _shape(bad) and good.cwd == bad.cwd:
+                    break  # the same thing failing again: no fix yet
+                continue
+            text = _fix_text(bad, good, reason, root)
+            if text:
+                out.append(Candidate(kind="codebase", text=text, evidence=later.result_uuid,
+                                     rule="failure-fix", session=later.session))
+            break
+    return out
+
+
+def _task(step: Step) -> str | None:
+    words = [a for a in step.argv[1:] if not a.startswith("-")]
+    if words[:1] in (["run"], ["exec"]) and len(words) > 1:
+        return words[1]
+    return words[0] if words else None
+
+
+def _same_task(bad: Step, good: Step) -> bool:
+    """A runner's tasks are different commands (`mise run fmt` does not fix `mise run
+    lint`); the variant must run the same task or one that extends it (`lint` → `lint:fix`)."""
+    if _program(bad.argv) not in RUNNERS:
+        return True
+    before, after = _task(bad), _task(good)
+    if before is None or after is None:
+        return False
+    return after == before or after.startswith(before + ":") or after.startswith(before + "-")
+
+
+def _fix_text(bad: Step, good: Step, reason: str, root: str | None) -> str | None:
+    cmd = " ".join(good.argv)
+    if len(cmd) > 100 or any(a.startswith(("/", "~")) for a in good.argv):
+        return None
+    if good.cwd != bad.cwd and _shape(good) == _shape(bad):
+        folder = relative_dir(good.cwd, root) if good.cwd else "."
+        if not folder or folder == ".":
+            return None
+        return f"Run `{cmd}` from `{folder}/`: elsewhere it fails with `{reason}`."
+    if _shape(good) == _shape(bad):
+        return None  # only the paths changed: another target, not a fix
+    if len(good.argv) > 1 and good.argv[1:2] == bad.argv[1:2] and good.argv[2:3] == bad.argv[2:3]:
+        gone = [a for a in bad.argv if a not in good.argv and not _PATHISH.search(a)]
+        added = [a for a in good.argv if a not in bad.argv and not _PATHISH.search(a)]
+        if not gone and not added:
+            return None
+    before = " ".join(bad.argv)
+    task, task_after = _task(bad), _task(good)
+    if _program(bad.argv) in RUNNERS and task and task_after and task_after != task:
+        return f"When `{before}` fails with `{reason}`, run `{cmd}`."
+    if len(before) > 100 or any(a.startswith(("/", "~")) for a in bad.argv):
+        return None
+    return f"Use `{cmd}`, not `{before}`: that fails with `{reason}`."
