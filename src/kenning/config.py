@@ -27,6 +27,7 @@ class Config:
     ignore: tuple[str, ...] = DEFAULT_IGNORES
     max_file_kb: int = 512
     llm: dict[str, Any] = field(default_factory=dict)
+    ask_agent: str = "interactive"  # [extract] ask_agent: interactive | always | never
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -62,4 +63,21 @@ def load_config(project: Project) -> Config:
         ignore=ignore,
         max_file_kb=int(index.get("max_file_kb", 512)),
         llm=_llm_table(user.get("llm"), project.home / "config.toml"),
+        ask_agent=_ask_agent({**user.get("extract", {}), **team.get("extract", {})},
+                             project.home / "config.toml"),
     )
+
+
+ASK_AGENT = ("interactive", "always", "never")
+
+
+def _ask_agent(table: Any, path: Path) -> str:
+    """`[extract] ask_agent`: when the Stop hook asks the agent to record what it learnt."""
+    value = table.get("ask_agent", "interactive") if isinstance(table, dict) else "interactive"
+    if value is True:
+        value = "always"
+    if value is False:
+        value = "never"
+    if value not in ASK_AGENT:
+        raise KenningError(f"{path}: extract.ask_agent must be one of {', '.join(ASK_AGENT)}")
+    return str(value)
