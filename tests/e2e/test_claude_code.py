@@ -255,3 +255,41 @@ def test_uninitialised_project_is_left_untouched(tmp_path: Path) -> None:
     assert "hello.py greets the world" in request_text(api.main_requests()[1])
     assert_clean_exit(run, output, api, turns=2)
     assert git(run.project, "status", "--porcelain", "--untracked-files=all") == ""
+
+
+def test_stop_asks_the_agent_once_and_its_knowledge_add_lands_in_the_store(
+    tmp_path: Path,
+) -> None:
+    """Deliver 3 of issue 16: a long session that fixed a failure and saved nothing is asked,
+    once, at Stop; the agent's answer (a knowledge_add) is written; the cost is one extra
+    agent turn (here two requests: the tool call and the closing text)."""
+    run = Run(tmp_path, init=True, seed=[])
+    run.kenning_home.mkdir(parents=True, exist_ok=True)
+    (run.kenning_home / "config.toml").write_text('[extract]\nask_agent = "always"\n',
+                                                  encoding="utf-8")
+    probe = [tool_use("Bash", {"command": f"echo step {n}"}) for n in range(8)]
+    failing = [tool_use("Bash", {"command": "ls does-not-exist"})]
+    script = [
+        probe + failing,
+        probe,
+        [text("Done with the task.")],
+        [tool_use(TOOL_ADD, {"text": "hello.py must be run from the repository root with "
+                                     "python3 hello.py.", "kind": "codebase",
+                             "about": ["hello.py"]})],
+        [text("Saved.")],
+    ]
+    with MockAPI(script) as api:
+        events, output = run.claude(api, "Do the task.", "--allowedTools",
+                                    f"Bash {TOOL_ADD}")
+    requests = api.main_requests()
+    asked = [i for i, body in enumerate(requests)
+             if "Stop hook additional context: kenning:" in request_text(body)]
+    assert asked and asked[0] == 3, [request_text(b)[-300:] for b in requests]
+    # asked once: the continuation's Stop (stop_hook_active) adds nothing more
+    assert_clean_exit(run, output, api, turns=5)
+    facts = list((run.project / ".kenning" / "facts").glob("*.yaml"))
+    assert any("python3 hello.py" in p.read_text(encoding="utf-8") for p in facts)
+    # the cost, for the README: the extra request re-sends the conversation plus the message
+    before, after = len(json.dumps(requests[2])), len(json.dumps(requests[3]))
+    print(f"nudge cost: +{after - before} request bytes, +2 requests")
+    assert after - before < 4000

@@ -24,7 +24,10 @@ from .base import Ctx, now_iso, safe_name
 DIR_NAME = "asked"
 TAIL_BYTES = 8 * 1024 * 1024
 MIN_TOOL_CALLS = 15
-SAVED = (b"__knowledge_add", b"__session_save")
+# A call of kenning's save tools (the tool names also appear in injected context, so only a
+# tool_use block's `"name"` counts).
+SAVED = tuple(f'"name":{sep}"mcp__plugin_kenning_kenning__{tool}"'.encode()
+              for tool in ("knowledge_add", "session_save") for sep in ("", " "))
 REQUIREMENT_READS = (b"gh issue view", b"bd show", b"jira issue", b"linear", b"CLAUDE.md",
                      b"AGENTS.md", b"/docs/adr", b"DESIGN.md")
 MESSAGE = (
