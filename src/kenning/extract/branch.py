@@ -50,6 +50,8 @@ class LineIndex:
     last_uuid: str | None = None
     injected_ids: dict[str, None] = field(default_factory=dict)
     injected_texts: dict[str, None] = field(default_factory=dict)
+    # Messages typed while the agent was busy: (text, uuid of the line before, session).
+    queued: list[tuple[str, str | None, str | None]] = field(default_factory=list)
 
 
 def _iter_lines(f: BinaryIO, start: int) -> Iterator[tuple[int, bytes]]:
@@ -121,6 +123,13 @@ def build_index(f: BinaryIO, start: int) -> LineIndex:
                 for sentence in injected_texts(s):
                     ix.injected_texts.setdefault(sentence, None)
         uuid = obj.get("uuid")
+        if obj.get("type") == "queue-operation":
+            content = obj.get("content")
+            if obj.get("operation") == "enqueue" and isinstance(content, str) and content:
+                session = obj.get("sessionId")
+                ix.queued.append((content, ix.last_uuid,
+                                  session if isinstance(session, str) else None))
+            continue
         if not isinstance(uuid, str) or not uuid:
             continue
         _add_line(ix, obj, uuid, offset)

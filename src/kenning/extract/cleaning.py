@@ -15,7 +15,7 @@ import re
 # Long tool output is cut to its head and tail (errors sit at the end, the command's first
 # line at the start); the extractor needs a reason, not the whole log.
 MAX_TEXT_CHARS = 20_000
-MAX_RESULT_CHARS = 4_000
+MAX_RESULT_CHARS = 12_000  # an issue's constraints sit mid-description
 MAX_INPUT_CHARS = 2_000
 
 _KENNING_BLOCK = re.compile(r"<kenning-context\b[^>]*>.*?(?:</kenning-context>|\Z)", re.S)

@@ -21,6 +21,7 @@ from dataclasses import replace
 
 from kenning.extract.anchors import find_anchors
 from kenning.extract.commands import command_fixes, norm_command
+from kenning.extract.documents import document_source, issue_source, requirement_candidates
 from kenning.extract.model import Candidate, Turn
 from kenning.extract.sentences import sentence_rules, split_sentences
 from kenning.extract.vocab import code_like
@@ -85,9 +86,18 @@ def extract_candidates(
     commands: list[str] = []  # Bash commands since the user last spoke
     touched: list[str] = []  # files edited since the user last spoke
     edit_targets: dict[str, str] = {}  # tool_use_id -> file it would have edited
+    reads: dict[str, tuple[str, str]] = {}  # tool_use_id -> (issue|document, subject)
     for turn in turns:
+        if turn.role == "document":
+            out.extend(requirement_candidates(turn.text, turn.source, "skill", turn.uuid,
+                                              turn.session_id))
+            continue
         if turn.role == "assistant":
             for tid, name, inp in turn.tool_uses:
+                issue = issue_source(name, inp)
+                doc = None if issue else document_source(name, inp)
+                if issue or doc:
+                    reads[tid] = ("issue", issue) if issue else ("document", doc or "")
                 target = str(inp.get("file_path") or inp.get("notebook_path") or "")
                 if name == "Bash" and inp.get("command"):
                     commands.append(norm_command(str(inp["command"])))
@@ -98,7 +108,11 @@ def extract_candidates(
         said: list[tuple[str, list[str]]] = []
         if turn.role == "user" and not turn.is_sidechain:  # a subagent's "user" is the agent
             said.append((turn.text, []))
-        for tid, output, _err in turn.tool_results:
+        for tid, output, err in turn.tool_results:
+            if tid in reads and not err:
+                hint, subject = reads[tid]
+                out.extend(requirement_candidates(output, subject, hint, turn.uuid,
+                                                  turn.session_id))
             m = _REJECTED.search(output) if "doesn't want to proceed" in output else None
             if m:  # the user's reason for rejecting a tool call: their words
                 target = edit_targets.get(tid)

@@ -14,6 +14,7 @@ from typing import BinaryIO
 
 from kenning.extract.branch import LineIndex, content_blocks, load_line
 from kenning.extract.cleaning import MAX_RESULT_CHARS, clean_text, clip, clip_input
+from kenning.extract.documents import skill_subject
 from kenning.extract.model import Turn
 
 
@@ -67,6 +68,17 @@ def _user_turn(obj: dict) -> Turn | None:
         return None
     role = "tool_result" if results else "user"
     return Turn(role=role, text=text, tool_results=tuple(results), **_envelope(obj))
+
+
+def _skill_turn(obj: dict) -> Turn | None:
+    """A skill's body, loaded by Claude Code as a meta line: a document, not the user's words."""
+    texts = [b.get("text", "") for b in content_blocks(obj)
+             if isinstance(b, dict) and b.get("type") == "text"]
+    text = "\n".join(t for t in texts if isinstance(t, str))
+    subject = skill_subject(text)
+    if subject is None:
+        return None
+    return Turn(role="document", text=clean_text(text), source=subject, **_envelope(obj))
 
 
 class _AssistantBuilder:
