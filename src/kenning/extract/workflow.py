@@ -304,3 +304,12 @@ def _fix_text(bad: Step, good: Step, reason: str, root: str | None) -> str | Non
     if len(before) > 100 or any(a.startswith(("/", "~")) for a in bad.argv):
         return None
     return f"Use `{cmd}`, not `{before}`: that fails with `{reason}`."
+
+
+def same_runner_task(failed: str, passed: str) -> bool:
+    """For two command lines: False when both run a task runner and the tasks differ (a
+    `mise run test:ci` failure is not fixed by `mise run lint`)."""
+    a, b = steps(failed), steps(passed)
+    if not a or not b or _program(a[0].argv) not in RUNNERS:
+        return True
+    return _same_task(a[0], b[0])
