@@ -52,6 +52,8 @@ class LineIndex:
     injected_texts: dict[str, None] = field(default_factory=dict)
     # Messages typed while the agent was busy: (text, uuid of the line before, session).
     queued: list[tuple[str, str | None, str | None]] = field(default_factory=list)
+    # Compaction summaries, live or not (the branch walk can pass them by): line offsets.
+    summaries: list[int] = field(default_factory=list)
 
 
 def _iter_lines(f: BinaryIO, start: int) -> Iterator[tuple[int, bytes]]:
@@ -132,6 +134,8 @@ def build_index(f: BinaryIO, start: int) -> LineIndex:
             continue
         if not isinstance(uuid, str) or not uuid:
             continue
+        if obj.get("isCompactSummary") is True:
+            ix.summaries.append(offset)
         _add_line(ix, obj, uuid, offset)
     for idx, parent in ix.pending.items():
         resolved = ix.by_uuid.get(hash(parent), -1)

@@ -50,7 +50,6 @@ _TASK_SCOPED = re.compile(
     re.I,
 )
 _CHECKBOX = re.compile(r"^\s*(?:[-*]\s*)?\[[ xX]\]")
-_SKILL_HEAD = re.compile(r"^Base directory for this skill:\s*(?P<dir>\S+)")
 _TITLE = re.compile(
     r"^(?:title:\s*(?P<title>.{4,100})"
     r"|\S*\s*[\w.-]+(?:\s+\[\w+\])?\s+·\s+(?P<bd>.{4,120}?)(?:\s+\[●.*)?"  # bd show
@@ -80,15 +79,6 @@ def document_source(name: str, tool_input: dict) -> str | None:
         parts = PurePosixPath(path).parts
         return "/".join(parts[-2:]) if len(parts) > 1 else PurePosixPath(path).name
     return None
-
-
-def skill_subject(text: str) -> str | None:
-    """`the <name> skill` for a skill body Claude Code loaded into the session."""
-    m = _SKILL_HEAD.match(text)
-    if not m:
-        return None
-    name = re.split(r"[\\/]", m.group("dir").rstrip("\\/"))[-1]
-    return f"the {name} skill" if name else None
 
 
 def _issue_subject(output: str) -> str:
@@ -155,3 +145,62 @@ def _paragraphs(text: str) -> list[str]:
 
 def _cap(subject: str) -> str:
     return subject[:1].upper() + subject[1:]
+
+
+# --- compaction summaries ----------------------------------------------------------------------
+
+_SECTION = re.compile(r"^\s*(?:\d+\.\s*)?\**(?P<name>[A-Z][\w ,&/-]{2,60}?)\**:\**\s*$")
+_FIXED = re.compile(r"\b(?:fix(?:ed)?(?: by| with)?:|fixed (?:by|with|it by)|resolved by"
+                    r"|corrected (?:by|to)|the fix (?:is|was))\s", re.I)
+_OPEN = re.compile(r"\b(?:current|not yet|still (?:open|failing|broken)|pending|unresolved"
+                   r"|in progress|todo|next step|investigating|unclear|unknown)\b", re.I)
+_BOLD = re.compile(r"\*\*|__")
+# A bullet about a failure a tool reported (an error, a failing test or check), not about a
+# plan or a claim that was wrong: those name a statement later withdrawn, the worst thing to
+# store. Checked on the bullet's head (before its first colon).
+_ERRORISH = re.compile(r"\b(?:error|errors|fatal|exception|panic|failing|fails|failed"
+                       r"|failure|undefined|not found|lint|crash(?:es|ed)?|traceback)\b", re.I)
+_RETRACTED = re.compile(r"\b(?:wrong|false|incorrect(?:ly)?|claim(?:ed|s)?|proved|mistaken"
+                        r"|misdiagnos\w*|turned out|not the cause|red herring|actually"
+                        r"|assumed|guess(?:ed)?|speculat\w*)\b", re.I)
+MAX_SUMMARY_FACT = 400
+
+
+def _sections(text: str) -> dict[str, list[str]]:
+    """The bullets of each numbered section of a Claude Code compaction summary."""
+    out: dict[str, list[str]] = {}
+    name = ""
+    for raw in text.splitlines():
+        m = _SECTION.match(raw)
+        if m:
+            name = m.group("name").strip().lower()
+            continue
+        line = raw.strip()
+        if re.match(r"^[-*]\s", line):
+            out.setdefault(name, []).append(line[2:].strip())
+        elif line and out.get(name) and raw.startswith("     "):
+            out[name][-1] += " " + line  # a bullet's wrapped continuation
+    return out
+
+
+def summary_candidates(text: str, evidence: str, session: str | None) -> list[Candidate]:
+    """From a compaction summary: each error the session fixed, with its fix. The summary is
+    written at compaction from the whole conversation, so a claim withdrawn before it is
+    already gone from it (last word wins); an error still open is not a fact."""
+    out: list[Candidate] = []
+    for name, bullets in _sections(text).items():
+        if "error" not in name or "fix" not in name:
+            continue
+        for bullet in bullets:
+            plain = " ".join(_BOLD.sub("", bullet).split())
+            if not _FIXED.search(plain) or _OPEN.search(plain) or len(plain.split()) < 8:
+                continue
+            head = plain.split(": ", 1)[0][:150]
+            if not _ERRORISH.search(head) or _RETRACTED.search(plain):
+                continue
+            if len(plain) > MAX_SUMMARY_FACT:
+                cut = plain[:MAX_SUMMARY_FACT]
+                plain = cut[: cut.rfind(". ") + 1] if ". " in cut else cut.rsplit(" ", 1)[0]
+            out.append(Candidate(kind="codebase", text=plain, evidence=evidence,
+                                 rule="summary-fix", session=session))
+    return out[:MAX_PER_SOURCE]

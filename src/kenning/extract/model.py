@@ -18,7 +18,7 @@ class Turn:
 
     `role` is 'user' (words the user typed, queued messages included), 'assistant' (all
     blocks of one model message), 'tool_result' (a user line carrying tool output) or
-    'document' (a skill body Claude Code loaded into the session; `source` names it). `tool_uses` holds
+    'summary' (a compaction summary Claude Code wrote). `tool_uses` holds
     (tool_use_id, tool name, input dict); `tool_results` holds (tool_use_id, output text,
     is_error). Texts are cleaned: kenning's own injected context, `<private>` spans, system
     reminders and slash-command wrappers are gone.
@@ -34,7 +34,6 @@ class Turn:
     session_id: str | None = None
     is_sidechain: bool = False
     agent_id: str | None = None
-    source: str = ""  # role 'document': what was loaded (e.g. "the markdown skill")
 
 
 @dataclass(frozen=True, kw_only=True)

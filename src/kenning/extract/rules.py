@@ -21,7 +21,12 @@ from dataclasses import replace
 
 from kenning.extract.anchors import find_anchors
 from kenning.extract.commands import command_fixes, norm_command
-from kenning.extract.documents import document_source, issue_source, requirement_candidates
+from kenning.extract.documents import (
+    document_source,
+    issue_source,
+    requirement_candidates,
+    summary_candidates,
+)
 from kenning.extract.model import Candidate, Turn
 from kenning.extract.sentences import sentence_rules, split_sentences
 from kenning.extract.vocab import code_like
@@ -88,9 +93,8 @@ def extract_candidates(
     edit_targets: dict[str, str] = {}  # tool_use_id -> file it would have edited
     reads: dict[str, tuple[str, str]] = {}  # tool_use_id -> (issue|document, subject)
     for turn in turns:
-        if turn.role == "document":
-            out.extend(requirement_candidates(turn.text, turn.source, "skill", turn.uuid,
-                                              turn.session_id))
+        if turn.role == "summary":
+            out.extend(summary_candidates(turn.text, turn.uuid, turn.session_id))
             continue
         if turn.role == "assistant":
             for tid, name, inp in turn.tool_uses:

@@ -21,7 +21,7 @@ from kenning.errors import KenningError
 from kenning.extract.branch import build_index, live_lines
 from kenning.extract.cleaning import clean_text
 from kenning.extract.model import Turn
-from kenning.extract.turns import read_live_turns
+from kenning.extract.turns import read_live_turns, summary_turns
 
 
 @dataclass(frozen=True)
@@ -72,6 +72,8 @@ def read_transcript(path: str | os.PathLike[str], cursor: Cursor | None = None) 
         ix = build_index(f, start)
         live = live_lines(ix)
         turns = list(read_live_turns(f, ix, live))
+        known = {t.uuid for t in turns}
+        turns += [t for t in summary_turns(f, ix) if t.uuid not in known]
         turns += queued_turns(ix.queued)
     last_uuid = ix.last_uuid or (cursor.last_uuid if cursor and start else None)
     return Transcript(

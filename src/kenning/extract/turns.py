@@ -14,7 +14,6 @@ from typing import BinaryIO
 
 from kenning.extract.branch import LineIndex, content_blocks, load_line
 from kenning.extract.cleaning import MAX_RESULT_CHARS, clean_text, clip, clip_input
-from kenning.extract.documents import skill_subject
 from kenning.extract.model import Turn
 
 
@@ -43,6 +42,11 @@ def _envelope(obj: dict) -> dict:
 
 
 def _user_turn(obj: dict) -> Turn | None:
+    if obj.get("isCompactSummary"):
+        texts = [b.get("text", "") if isinstance(b, dict) else str(b)
+                 for b in content_blocks(obj)]
+        text = clean_text("\n".join(t for t in texts if isinstance(t, str)))
+        return Turn(role="summary", text=text, **_envelope(obj)) if text else None
     if obj.get("isMeta") or obj.get("isCompactSummary") or obj.get("isVisibleInTranscriptOnly"):
         return None
     texts: list[str] = []
@@ -68,17 +72,6 @@ def _user_turn(obj: dict) -> Turn | None:
         return None
     role = "tool_result" if results else "user"
     return Turn(role=role, text=text, tool_results=tuple(results), **_envelope(obj))
-
-
-def _skill_turn(obj: dict) -> Turn | None:
-    """A skill's body, loaded by Claude Code as a meta line: a document, not the user's words."""
-    texts = [b.get("text", "") for b in content_blocks(obj)
-             if isinstance(b, dict) and b.get("type") == "text"]
-    text = "\n".join(t for t in texts if isinstance(t, str))
-    subject = skill_subject(text)
-    if subject is None:
-        return None
-    return Turn(role="document", text=clean_text(text), source=subject, **_envelope(obj))
 
 
 class _AssistantBuilder:
@@ -109,6 +102,18 @@ class _AssistantBuilder:
         if not text and not self.tool_uses:
             return None
         return Turn(role="assistant", text=text, tool_uses=tuple(self.tool_uses), **self.envelope)
+
+
+def summary_turns(f: BinaryIO, ix: LineIndex) -> list[Turn]:
+    """The compaction summaries of the file, whether or not the live branch passes them."""
+    out = []
+    for offset in ix.summaries:
+        f.seek(offset)
+        obj = load_line(f.readline())
+        turn = _user_turn(obj) if obj is not None and isinstance(obj.get("uuid"), str) else None
+        if turn is not None and turn.role == "summary":
+            out.append(turn)
+    return out
 
 
 def read_live_turns(f: BinaryIO, ix: LineIndex, live: bytearray) -> Iterator[Turn]:
