@@ -347,7 +347,7 @@ def test_every_reference_transcript_parses_and_yields_turns(path: Path):
     assert result.cursor.offset == path.stat().st_size
     if path.stat().st_size:
         assert result.turns
-        assert {t.role for t in result.turns} <= {"user", "assistant", "tool_result"}
+        assert {t.role for t in result.turns} <= {"user", "assistant", "tool_result", "summary"}
 
 
 # --- memory -----------------------------------------------------------------------------
