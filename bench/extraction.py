@@ -28,7 +28,7 @@ the pipeline's redaction. CPU time per 2,000 transcript lines is measured too (i
 <= 2 s per 2,000-line session, settle wait excluded).
 
 Usage: python bench/extraction.py [--check] [-v] [--out DIR]
-  --out DIR writes DIR/dev.jsonl and DIR/heldout.jsonl ({text, kind, session}) for score.py.
+  --out DIR writes DIR/<project>.jsonl ({text, kind, session}) for score.py.
 """
 
 from __future__ import annotations
@@ -276,13 +276,15 @@ def totals(rows: list[dict], split: str, real_only: bool = True) -> dict:
 
 
 def write_out(rows: list[dict], out: Path) -> None:
-    """{text, kind, session} a line per split, the input score.py takes."""
+    """OUT/<project>.jsonl, {text, kind, session} a line: what score.py takes with
+    `--gold bench/data/extraction_labels/<project>`."""
     out.mkdir(parents=True, exist_ok=True)
-    for split in SPLITS:
+    projects = {r["project"] for r in rows if r["project"] != "sessions.yaml"}
+    for project in sorted(projects):
         lines = [json.dumps({"text": f["text"], "kind": f["kind"], "session": r["session"]})
-                 for r in rows if r["split"] == split and r["project"] != "sessions.yaml"
-                 for f in r["facts"]]
-        (out / f"{split}.jsonl").write_text("".join(x + "\n" for x in lines), encoding="utf-8")
+                 for r in rows if r["project"] == project for f in r["facts"]]
+        (out / f"{project}.jsonl").write_text("".join(x + "\n" for x in lines),
+                                              encoding="utf-8")
 
 
 def run(check: bool = False, verbose: bool = False, out: Path | None = None,
