@@ -144,6 +144,8 @@ def _paragraphs(text: str) -> list[str]:
 
 
 def _cap(subject: str) -> str:
+    if "/" in subject or "." in subject.split()[0]:
+        return subject  # a file name keeps its case
     return subject[:1].upper() + subject[1:]
 
 
