@@ -9,10 +9,10 @@ from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
+from tests.transcript_writer import Transcript
 
 from kenning.extract.rules import extract_candidates, machine_paths_out
 from kenning.extract.transcript import read_transcript
-from tests.transcript_writer import Transcript
 
 
 def _candidates(path: Path, root: str | None = None):
