@@ -34,6 +34,7 @@ class Turn:
     session_id: str | None = None
     is_sidechain: bool = False
     agent_id: str | None = None
+    cwd: str | None = None  # the folder Claude Code ran in when it wrote the line
 
 
 @dataclass(frozen=True, kw_only=True)

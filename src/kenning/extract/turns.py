@@ -38,6 +38,7 @@ def _envelope(obj: dict) -> dict:
         "session_id": obj.get("sessionId") if isinstance(obj.get("sessionId"), str) else None,
         "is_sidechain": obj.get("isSidechain") is True,
         "agent_id": obj.get("agentId") if isinstance(obj.get("agentId"), str) else None,
+        "cwd": obj.get("cwd") if isinstance(obj.get("cwd"), str) else None,
     }
 
 

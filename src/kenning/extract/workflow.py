@@ -30,6 +30,12 @@ from kenning.extract.model import Candidate, Turn
 
 RUNNERS = frozenset("npm pnpm yarn bun mise make just task uv poetry pdm hatch tox nox "
                     "cargo deno npx bunx".split())
+# Runners of the project's own named tasks: `mise run lint` is what the team runs, not the
+# `golangci-lint` it wraps.
+TASK_RUNNERS = frozenset("npm pnpm yarn bun mise make just task deno".split())
+# Tools whose first word is a subcommand worth naming (`go test`, `golangci-lint run`).
+_SUBCOMMANDS = frozenset("go cargo golangci-lint dotnet gradle mvn mix deno vale terraform "
+                         "swift flutter dart composer bundle rake".split())
 _CHECK_WORD = re.compile(
     r"(?:^|[\s:./-])(?:test|tests|lint|fmt|format|typecheck|type-check|check|vet|build|ci"
     r"|verify|clippy|pytest|mypy|ruff|eslint|biome|tsc|golangci-lint|gofmt|prettier"
@@ -61,6 +67,7 @@ class Call(NamedTuple):
     failed: bool
     output: str
     session: str | None
+    cwd: str | None = None
 
 
 def bash_calls(turns: Sequence[Turn]) -> list[Call]:
@@ -77,7 +84,7 @@ def bash_calls(turns: Sequence[Turn]) -> list[Call]:
         for tid, output, is_error in t.tool_results:
             if tid in commands and "doesn't want to proceed" not in output:
                 failed = is_error or output.startswith("Exit code ")
-                calls.append(Call(commands[tid], t.uuid, failed, output, t.session_id))
+                calls.append(Call(commands[tid], t.uuid, failed, output, t.session_id, t.cwd))
     return calls
 
 
@@ -144,8 +151,11 @@ def check_name(argv: Sequence[str]) -> str | None:
         else:
             return None
     else:
+        if "." in prog or any(a in ("-o", "--output") for a in argv):
+            return None  # a binary of the project run by hand, or a build for manual testing
+        sub = words[:1] if prog in _SUBCOMMANDS else []
         flags = [a for a in argv[1:3] if re.match(r"^-[a-z]$", a)]
-        name = " ".join([prog, *words[:1], *flags])
+        name = " ".join([prog, *sub, *flags])
     return name if _CHECK_WORD.search(" " + name) else None
 
 
@@ -170,8 +180,8 @@ def verification_workflow(turns: Sequence[Turn]) -> list[Candidate]:
         return []
     # Runner names cover their own commands: `mise run lint` is what the team runs, not the
     # `golangci-lint` it wraps, so direct tools are listed only when no runner task is.
-    if any(name.split()[0] in RUNNERS for name in kept):
-        kept = [name for name in kept if name.split()[0] in RUNNERS]
+    if any(name.split()[0] in TASK_RUNNERS for name in kept):
+        kept = [name for name in kept if name.split()[0] in TASK_RUNNERS]
     kept = kept[:MAX_CHECKS]
     if len(kept) < 2:
         return []
@@ -211,18 +221,29 @@ def _shape(step: Step) -> tuple[str, ...]:
     return tuple(a for a in step.argv if not _PATHISH.search(a))
 
 
-def relative_dir(folder: str, root: str | None) -> str | None:
-    """`folder` as written relative to the project root; None when it cannot be (absolute
-    and outside the root, or no root known)."""
-    if folder.startswith(("/", "~")) or re.match(r"^[A-Za-z]:[\\/]", folder):
-        if not root:
-            return None
-        root = root.rstrip("/")
-        if folder == root:
-            return "."
-        if not folder.startswith(root + "/"):
-            return None
-        folder = folder[len(root) + 1:]
+def _posix_forms(root: str) -> list[str]:
+    """`root` as a shell on this machine may write it: `D:\\x` is also `D:/x` and `/d/x`."""
+    root = root.replace("\\", "/").rstrip("/")
+    forms = [root]
+    m = re.match(r"^([A-Za-z]):(/.*)?$", root)
+    if m:
+        forms.append(f"/{m.group(1).lower()}{m.group(2) or ''}")
+    return forms
+
+
+def relative_dir(folder: str, *roots: str | None) -> str | None:
+    """`folder` as written relative to the project root (or the session's working folder);
+    None when it cannot be (absolute and outside them, or none known)."""
+    folder = folder.replace("\\", "/")
+    if folder.startswith(("/", "~")) or re.match(r"^[A-Za-z]:/", folder):
+        for root in (r for r in roots if r):
+            for form in _posix_forms(root):
+                if folder.rstrip("/") == form:
+                    return "."
+                if folder.lower().startswith(form.lower() + "/"):
+                    rest = folder[len(form) + 1:].strip("/")
+                    return None if ".." in rest.split("/") else rest or "."
+        return None
     folder = folder.strip("/") or "."
     return None if ".." in folder.split("/") else folder
 
@@ -255,7 +276,7 @@ def failure_fixes(turns: Sequence[Turn], root: str | None = None) -> list[Candid
                 if _shape(good) == _shape(bad) and good.cwd == bad.cwd:
                     break  # the same thing failing again: no fix yet
                 continue
-            text = _fix_text(bad, good, reason, root)
+            text = _fix_text(bad, good, reason, root, later.cwd)
             if text:
                 out.append(Candidate(kind="codebase", text=text, evidence=later.result_uuid,
                                      rule="failure-fix", session=later.session))
@@ -281,12 +302,13 @@ def _same_task(bad: Step, good: Step) -> bool:
     return after == before or after.startswith(before + ":") or after.startswith(before + "-")
 
 
-def _fix_text(bad: Step, good: Step, reason: str, root: str | None) -> str | None:
+def _fix_text(bad: Step, good: Step, reason: str, root: str | None,
+              cwd: str | None = None) -> str | None:
     cmd = " ".join(good.argv)
     if len(cmd) > 100 or any(a.startswith(("/", "~")) for a in good.argv):
         return None
     if good.cwd != bad.cwd and _shape(good) == _shape(bad):
-        folder = relative_dir(good.cwd, root) if good.cwd else "."
+        folder = relative_dir(good.cwd, root, cwd) if good.cwd else "."
         if not folder or folder == ".":
             return None
         return f"Run `{cmd}` from `{folder}/`: elsewhere it fails with `{reason}`."
