@@ -184,3 +184,28 @@ def test_a_compaction_summary_gives_the_errors_fixed_and_never_a_withdrawn_claim
         "`useContext returned undefined`. Fixed by importing it from `@ark-ui/react/tree-view`."
     ]
     assert found[0].evidence == evidence
+
+
+def test_git_gates_teach_an_ignored_path_a_new_branch_push_and_the_pre_commit_fix(
+        tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("git add priv/static/assets/app.css lib/a.ex",
+           "Exit code 1\nThe following paths are ignored by one of your .gitignore files:\n"
+           "priv/static/assets\nhint: Use -f if you really want to add them.", error=True)
+    t.bash("git add -f priv/static/assets/app.css", "")
+    t.bash('git commit -m "x"', "Exit code 1\nformat check failed: 2 files need formatting\n"
+           "Run `mix format` to fix them.", error=True)
+    t.bash("mix format", "")
+    t.bash('git commit -m "x"', "[feature 1a2b3c] x")
+    t.bash("git push", "Exit code 128\nfatal: The current branch feature has no upstream "
+           "branch.", error=True)
+    t.bash("git push --set-upstream origin feature", "branch 'feature' set up")
+    texts = [c.text for c in _candidates(t.path) if c.rule == "failure-fix"]
+    assert texts == [
+        "`priv/static/assets/app.css` is ignored by .gitignore but committed: add it with "
+        "`git add -f priv/static/assets/app.css`.",
+        "The pre-commit hook fails `git commit` with `format check failed: 2 files need "
+        "formatting`; the fix is to run `mix format` and commit again.",
+        "A new branch is pushed with `git push -u origin <branch>`: a plain `git push` fails "
+        "with no upstream branch.",
+    ]

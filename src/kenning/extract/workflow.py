@@ -106,8 +106,10 @@ def _tokens(part: str) -> list[str]:
 def steps(command: str) -> list[Step]:
     """The simple commands of a command line joined by `&&`, `;` or `||`; pipes keep their
     first stage; `cd X` is carried onto the commands after it; env assignments dropped."""
-    if "<<" in command or "$(" in command or "`" in command:
-        return []  # heredocs and substitutions: too much shell to read safely
+    cut = min((i for i in (command.find("<<"), command.find("$("), command.find("`"))
+               if i >= 0), default=-1)
+    if cut >= 0:  # heredocs and substitutions: read only what comes before them
+        command = command[:cut].replace('"', " ").replace("'", " ")
     out: list[Step] = []
     cwd: str | None = None
     for part in re.split(r"\s*(?:&&|\|\||;|\n)\s*", command):
@@ -215,6 +217,14 @@ def _reason(output: str) -> str | None:
     return None
 
 
+def _first_line(output: str) -> str:
+    for line in output.splitlines():
+        line = line.strip()
+        if line and not line.startswith(("Exit code", "$ ", "> ")):
+            return line[:120]
+    return "a non-zero exit"
+
+
 def _shape(step: Step) -> tuple[str, ...]:
     """The command without its path-like arguments: two runs with the same shape differ
     only in what they ran on."""
@@ -250,6 +260,9 @@ def relative_dir(folder: str, *roots: str | None) -> str | None:
 
 def _main_step(call: Call) -> Step | None:
     real = [s for s in steps(call.raw) if not exploratory(s.argv)]
+    commits = [s for s in real if _program(s.argv) == "git" and s.argv[1:2] == ("commit",)]
+    if commits:
+        return commits[0]  # `git add … && git commit`: the commit is what a gate stops
     return real[-1] if len(real) == 1 else (real[0] if real else None)
 
 
@@ -261,11 +274,19 @@ def failure_fixes(turns: Sequence[Turn], root: str | None = None) -> list[Candid
         if not call.failed:
             continue
         bad = _main_step(call)
-        reason = _reason(call.output)
-        if bad is None or not reason or len(call.raw) > 200:
+        if bad is None or len(call.raw) > (2000 if _program(bad.argv) == "git" else 200):
             continue
-        if _program(bad.argv) in ("git", "gh"):
-            continue  # git's own hints (no upstream, use -f) are general knowledge
+        reason = _reason(call.output)
+        if _program(bad.argv) == "git":
+            found = _git_fix(bad, call, calls[i + 1 : i + 1 + 5 * LOOKAHEAD],
+                             reason or _first_line(call.output))
+            if found:
+                out.append(found)
+            continue
+        if not reason:
+            continue
+        if _program(bad.argv) == "gh":
+            continue
         for later in calls[i + 1 : i + 1 + LOOKAHEAD]:
             good = _main_step(later)
             if good is None or _program(good.argv) != _program(bad.argv):
@@ -282,6 +303,74 @@ def failure_fixes(turns: Sequence[Turn], root: str | None = None) -> list[Candid
                                      rule="failure-fix", session=later.session))
             break
     return out
+
+
+_IGNORED = re.compile(r"paths are ignored by one of your \.gitignore files", re.I)
+_NO_UPSTREAM = re.compile(r"has no upstream branch", re.I)
+_NAMED = re.compile(r"`([^`\n]{3,80})`|\brun(?:ning)?:?\s+'([^'\n]{3,80})'|\brun(?:ning)?:?\s+\"([^\"\n]{3,80})\"",
+                    re.I)
+
+
+def _git_fix(bad: Step, call: Call, later: list[Call], reason: str) -> Candidate | None:
+    """What git's own gates teach about this project: a path it ignores (add it with -f), a
+    branch pushed without upstream, and a pre-commit hook whose failure names the fix."""
+    sub = bad.argv[1] if len(bad.argv) > 1 else ""
+    passed = [(c, _main_step(c)) for c in later if not c.failed]
+    passed = [(c, s) for c, s in passed if s is not None]
+    if sub == "add" and _IGNORED.search(call.output):
+        for c, step in passed:
+            if _program(step.argv) == "git" and step.argv[1:2] == ("add",) and "-f" in step.argv:
+                paths = [a for a in step.argv[2:] if a != "-f" and not a.startswith("-")]
+                if len(paths) == 1 and not paths[0].startswith(("/", "~")):
+                    text = (f"`{paths[0]}` is ignored by .gitignore but committed: add it with "
+                            f"`git add -f {paths[0]}`.")
+                    return Candidate(kind="codebase", text=text, evidence=c.result_uuid,
+                                     rule="failure-fix", session=c.session)
+        return None
+    if sub == "push" and _NO_UPSTREAM.search(call.output):
+        for c, step in passed:
+            if _program(step.argv) == "git" and step.argv[1:2] == ("push",) and (
+                    "-u" in step.argv or "--set-upstream" in step.argv):
+                text = ("A new branch is pushed with `git push -u origin <branch>`: a plain "
+                        "`git push` fails with no upstream branch.")
+                return Candidate(kind="codebase", text=text, evidence=c.result_uuid,
+                                 rule="failure-fix", session=c.session)
+        return None
+    if sub != "commit":
+        return None
+    output = call.output.replace("\\n", "\n")  # hooks that print JSON-escaped text
+    named = [next(g for g in m.groups() if g) for m in _NAMED.finditer(output)]
+    named = [n.strip() for n in named if steps(n) and not exploratory(steps(n)[0].argv)
+             and _program(steps(n)[0].argv) != "git"]
+    for n, (c, step) in enumerate(passed):
+        if _program(step.argv) == "git":
+            continue
+        ran = " ".join(step.argv)
+        fix = next((x for x in named if ran.startswith(" ".join(steps(x)[0].argv))), None)
+        if fix is None:
+            continue
+        committed = any(_program(s.argv) == "git" and s.argv[1:2] == ("commit",)
+                        for _, s in passed[n + 1:])
+        if committed and len(fix) <= 80 and not fix.startswith(("/", "~")):
+            said = _line_before(output, fix) or reason
+            text = (f"The pre-commit hook fails `git commit` with `{said}`; the fix is to run "
+                    f"`{fix}` and commit again.")
+            return Candidate(kind="codebase", text=text, evidence=c.result_uuid,
+                             rule="failure-fix", session=c.session)
+    return None
+
+
+def _line_before(output: str, fix: str) -> str | None:
+    """The complaint next to the line that names `fix` (`[FORMAT] Code is not formatted.`)."""
+    lines = [line.strip() for line in output.splitlines()]
+    for n, line in enumerate(lines):
+        if fix in line:
+            before = line.split(fix)[0].strip(" `'\".:-")
+            if len(before.split()) >= 3:
+                return line[:120]
+            earlier = [x for x in lines[:n] if x]
+            return earlier[-1][:120] if earlier else None
+    return None
 
 
 def _task(step: Step) -> str | None:
