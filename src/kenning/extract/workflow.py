@@ -307,8 +307,11 @@ def failure_fixes(turns: Sequence[Turn], root: str | None = None) -> list[Candid
 
 _IGNORED = re.compile(r"paths are ignored by one of your \.gitignore files", re.I)
 _NO_UPSTREAM = re.compile(r"has no upstream branch", re.I)
-_NAMED = re.compile(r"`([^`\n]{3,80})`|\brun(?:ning)?:?\s+'([^'\n]{3,80})'|\brun(?:ning)?:?\s+\"([^\"\n]{3,80})\"",
-                    re.I)
+_NAMED = re.compile(
+    r"`([^`\n]{3,80})`|\brun(?:ning)?:?\s+'([^'\n]{3,80})'"
+    r"|\brun(?:ning)?:?\s+\"([^\"\n]{3,80})\"",
+    re.I,
+)
 
 
 def _git_fix(bad: Step, call: Call, later: list[Call], reason: str) -> Candidate | None:
