@@ -209,3 +209,15 @@ def test_git_gates_teach_an_ignored_path_a_new_branch_push_and_the_pre_commit_fi
         "A new branch is pushed with `git push -u origin <branch>`: a plain `git push` fails "
         "with no upstream branch.",
     ]
+
+
+def test_a_statement_taken_back_later_in_the_session_is_never_stored(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("Always run the importer tests with --runslow before pushing.")
+    t.assistant("ok")
+    t.user("Actually that was wrong: the importer tests with --runslow are not needed "
+           "before pushing.")
+    t.user("Never push directly to main.")
+    texts = [c.text for c in _candidates(t.path)]
+    assert not any(x.startswith("Always run the importer tests") for x in texts)
+    assert "Never push directly to main." in texts

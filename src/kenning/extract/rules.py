@@ -58,6 +58,33 @@ def _repeats(text: str, injected: Sequence[set[str]]) -> bool:
     return bool(terms) and any(len(terms & inj) >= 0.8 * len(terms) for inj in injected)
 
 
+# Last word wins: a later user message or compaction summary that takes a statement back.
+_RETRACTION = re.compile(
+    r"\b(?:wrong|incorrect|not true|not the (?:cause|reason|problem|fix)|turned out|revert(?:ed)?"
+    r"|undo|withdraw\w*|scratch that|ignore (?:that|what i said)|never ?mind|disproved"
+    r"|misdiagnos\w*|red herring|was a mistake|no longer)\b",
+    _I,
+)
+
+
+def _withdrawn(c: Candidate, turns: Sequence[Turn], position: dict[str, int]) -> bool:
+    """True when a later user turn or summary retracts the candidate: a sentence with a
+    retraction word that shares most of its content terms."""
+    terms = _content_terms(c.text)
+    if len(terms) < 3:
+        return False
+    start = position.get(c.evidence, len(turns))
+    for turn in turns[start + 1:]:
+        if turn.role not in ("user", "summary") or turn.is_sidechain:
+            continue
+        for sentence in re.split(r"(?<=[.!?])\s+|\n+", turn.text):
+            if _RETRACTION.search(sentence):
+                shared = terms & _content_terms(sentence)
+                if len(shared) >= max(3, 0.5 * len(terms)):
+                    return True
+    return False
+
+
 def machine_paths_out(text: str, root: str | None) -> str | None:
     """`text` with paths under the project root made repo-relative; None when another
     absolute path of this machine is left in it."""
@@ -148,6 +175,7 @@ def extract_candidates(
     out.extend(verification_workflow(turns))
     position = {t.uuid: i for i, t in enumerate(turns)}
     out.sort(key=lambda c: position.get(c.evidence, len(position)))  # stable: rule order kept
+    out = [c for c in out if not _withdrawn(c, turns, position)]
     seen: set[str] = set()
     unique: list[Candidate] = []
     for c in out:
