@@ -15,6 +15,17 @@ Splits (decided by the lead, issue 16):
   Their transcripts and labels were not read while writing or tuning rules; they are run only
   to report the held-out number. The held-out rows are the gated ones.
 
+Which development data guided which choice: entireio's `mise run …` sessions gave the
+verification workflow and the rule that another task of a runner is not a fix (`mise run lint`
+does not fix `mise run test:ci`); oh-my-posh gave the `cd src &&` fix (its Go module root is
+`src/`), the Windows drive forms of a `cd` and "a build of a binary by hand is not a check";
+its skills and AGENTS.md reads, three in four of whose rule lines were never labelled, made
+CLAUDE.md/AGENTS.md/skills a source left out; its compaction summaries, whose "errors and fixes"
+bullets about plans and withdrawn claims hit four negatives, gave the error-only, no-retraction
+filter; entireio and context-evaluator summaries showed the fixed-error bullets worth keeping;
+the spotter sessions gave `bd show` issues, `git add -f` of an ignored path and the pre-commit
+hook that names its fix. Use `--split dev` while working; it never touches the held-out files.
+
 Scoring follows the reference `score.py`: text normalised (lowercase, punctuation and a few
 stop words out), an extracted fact with fewer than 4 content words never matches, rapidfuzz
 token-set ratio >= 65 is a match (the rapidfuzz-only mode of score.py; MiniLM is not in
