@@ -337,3 +337,25 @@ def test_the_claude_cli_llm_provider_runs_claude_p_and_its_facts_are_redacted_an
     assert sum("retry budget must stay under 30 seconds" in f for f in facts) == 1  # deduped
     usage = json.loads((run.kenning_home / "llm-usage.json").read_text(encoding="utf-8"))
     assert 0 < usage["tokens"] <= 20000
+
+
+def test_stop_asks_at_most_one_extra_turn_when_the_agent_has_nothing_to_save(
+    tmp_path: Path,
+) -> None:
+    """The cheapest answer to the Stop request costs exactly one more request."""
+    run = Run(tmp_path, init=True, seed=[])
+    run.kenning_home.mkdir(parents=True, exist_ok=True)
+    (run.kenning_home / "config.toml").write_text('[extract]\nask_agent = "always"\n',
+                                                  encoding="utf-8")
+    probe = [tool_use("Bash", {"command": f"echo step {n}"}) for n in range(8)]
+    script = [
+        probe + [tool_use("Bash", {"command": "ls does-not-exist"})],
+        probe,
+        [text("Done with the task.")],
+        [text("nothing to save")],
+    ]
+    with MockAPI(script) as api:
+        events, output = run.claude(api, "Do the task.", "--allowedTools", "Bash")
+    assert_clean_exit(run, output, api, turns=4)  # three for the task, one for the request
+    result = [e for e in events if e.get("type") == "result"]
+    assert result and result[-1].get("result") == "nothing to save"
