@@ -38,7 +38,7 @@ def test_checks_run_repeatedly_and_seen_passing_become_one_workflow_fact(tmp_pat
     t.bash('git commit -m "parser"', "[main 1a2b3c] parser")
     [c] = [c for c in _candidates(t.path) if c.rule == "workflow"]
     assert c.text == ("Verification commands: `mise run fmt`, `mise run lint`, "
-                      "`mise run test:ci` before committing.")
+                      "`mise run test:ci`.")
 
 
 def test_a_check_run_once_is_not_a_workflow(tmp_path: Path):

@@ -187,16 +187,9 @@ def verification_workflow(turns: Sequence[Turn]) -> list[Candidate]:
     kept = kept[:MAX_CHECKS]
     if len(kept) < 2:
         return []
-    last = max(r.result_uuid for name in kept for r in runs[name][-1:])
-    committed = any(
-        not c.failed and any(_program(s.argv) == "git" and s.argv[1:2] == ("commit",)
-                             for s in steps(c.raw))
-        for c in calls
-    )
     listed = ", ".join(f"`{name}`" for name in kept)
-    text = f"Verification commands: {listed}" + (" before committing." if committed else ".")
+    text = f"Verification commands: {listed}."
     evidence = runs[kept[-1]][-1]
-    del last
     return [Candidate(kind="codebase", text=text, evidence=evidence.result_uuid,
                       rule="workflow", session=evidence.session)]
 
