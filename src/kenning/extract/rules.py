@@ -28,6 +28,7 @@ from kenning.extract.documents import (
     summary_candidates,
 )
 from kenning.extract.model import Candidate, Turn
+from kenning.extract.notes import answer_candidates, note_candidates, note_subject
 from kenning.extract.sentences import sentence_rules, split_sentences
 from kenning.extract.vocab import code_like
 from kenning.extract.workflow import failure_fixes, verification_workflow
@@ -118,32 +119,46 @@ def extract_candidates(
     commands: list[str] = []  # Bash commands since the user last spoke
     touched: list[str] = []  # files edited since the user last spoke
     edit_targets: dict[str, str] = {}  # tool_use_id -> file it would have edited
-    reads: dict[str, tuple[str, str]] = {}  # tool_use_id -> (issue|document, subject)
+    reads: dict[str, tuple[str, str]] = {}  # tool_use_id -> (issue|document|answer, subject)
+    noted: list[tuple[str, str, dict, str, str | None]] = []  # knowledge notes written
+    pending_notes: dict[str, tuple[str, dict, str, str | None]] = {}
     for turn in turns:
         if turn.role == "summary":
             out.extend(summary_candidates(turn.text, turn.uuid, turn.session_id))
             continue
         if turn.role == "assistant":
+            noted = []
             for tid, name, inp in turn.tool_uses:
                 issue = issue_source(name, inp)
                 doc = None if issue else document_source(name, inp)
                 if issue or doc:
                     reads[tid] = ("issue", issue) if issue else ("document", doc or "")
+                if name == "AskUserQuestion":
+                    reads[tid] = ("answer", "")
+                subject = note_subject(name, inp)
+                if subject and not turn.is_sidechain:
+                    noted.append((tid, subject, inp, turn.uuid, turn.session_id))
                 target = str(inp.get("file_path") or inp.get("notebook_path") or "")
                 if name == "Bash" and inp.get("command"):
                     commands.append(norm_command(str(inp["command"])))
                 elif name in ("Edit", "Write", "MultiEdit", "NotebookEdit") and target:
                     touched.append(target)
                     edit_targets[tid] = target
+            for tid, subject, inp, uuid, session in noted:
+                pending_notes[tid] = (subject, inp, uuid, session)  # stored once it succeeded
             continue
         said: list[tuple[str, list[str]]] = []
         if turn.role == "user" and not turn.is_sidechain:  # a subagent's "user" is the agent
             said.append((turn.text, []))
         for tid, output, err in turn.tool_results:
-            if tid in reads and not err:
+            if tid in reads and not err and reads[tid][0] == "answer":
+                out.extend(answer_candidates(output, turn.uuid, turn.session_id))
+            elif tid in reads and not err:
                 hint, subject = reads[tid]
                 out.extend(requirement_candidates(output, subject, hint, turn.uuid,
                                                   turn.session_id))
+            if tid in pending_notes and not err:
+                out.extend(note_candidates(*pending_notes.pop(tid)))
             m = _REJECTED.search(output) if "doesn't want to proceed" in output else None
             if m:  # the user's reason for rejecting a tool call: their words
                 target = edit_targets.get(tid)

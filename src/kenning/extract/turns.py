@@ -13,8 +13,16 @@ from collections.abc import Iterator
 from typing import BinaryIO
 
 from kenning.extract.branch import LineIndex, content_blocks, load_line
-from kenning.extract.cleaning import MAX_RESULT_CHARS, clean_text, clip, clip_input
+from kenning.extract.cleaning import (
+    MAX_INPUT_CHARS,
+    MAX_RESULT_CHARS,
+    clean_text,
+    clip,
+    clip_input,
+)
 from kenning.extract.model import Turn
+
+_WRITES = ("Write", "Edit", "MultiEdit")
 
 
 def _result_text(content: object) -> str:
@@ -93,7 +101,10 @@ class _AssistantBuilder:
                 self.texts.append(block["text"])
             elif block.get("type") == "tool_use":
                 raw_input = block.get("input")
-                tool_input = clip_input(raw_input) if isinstance(raw_input, dict) else {}
+                name = str(block.get("name") or "")
+                # a file the agent writes may be a knowledge note (notes.py): read in full
+                limit = MAX_RESULT_CHARS if name in _WRITES else MAX_INPUT_CHARS
+                tool_input = clip_input(raw_input, 0, limit) if isinstance(raw_input, dict) else {}
                 self.tool_uses.append(
                     (str(block.get("id") or ""), str(block.get("name") or ""), tool_input)
                 )
