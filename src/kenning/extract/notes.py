@@ -10,7 +10,9 @@ Two sources the rest of the rules do not read (issue 16):
   topic as subject. Plans, scratchpads and the project's source files are not notes.
 - The user's answers to the agent's multiple-choice questions (AskUserQuestion): the question
   with the option the user chose (or typed), one fact per answered call. They are the user's
-  words, and the choice is a decision.
+  words, and the choice is a decision. A question about how to fix, scope or sequence the bug
+  at hand ("how should the fix be shaped?", "ship that as its own change first?") is the
+  task's plan and is left out.
 
 Pure, stdlib only.
 """
@@ -125,6 +127,10 @@ def note_candidates(subject: str, tool_input: dict, evidence: str,
 
 _ANSWERED = re.compile(r"\b(?:user (?:has )?answered|questions have been answered)", re.I)
 _PAIR = re.compile(r"\"(?P<q>[^\"]{8,400}?)\"=\"(?P<a>[^\"]{1,600}?)\"(?=,\s*\"|\.\s|\s*$)", re.S)
+# How to fix, scope or sequence the bug at hand: the task's plan, not a lasting decision.
+_HOW_TO_FIX = re.compile(r"\b(?:the fix|be fixed|scope (?:it|this|that)|its own (?:change|pr|commit)"
+                         r"|(?:ship|land|do|merge) (?:that|this|it) (?:first|separately|alone))\b",
+                         re.I)
 _RECOMMENDED = re.compile(r"\s*\((?:recommended|default)\)\s*$", re.I)
 
 
@@ -135,6 +141,8 @@ def answer_candidates(output: str, evidence: str, session: str | None) -> list[C
     pairs = []
     for m in _PAIR.finditer(output):
         question = " ".join(m.group("q").split())
+        if _HOW_TO_FIX.search(question):
+            continue
         answer = _RECOMMENDED.sub("", " ".join(m.group("a").split()))
         pairs.append(f"asked \"{question}\", the user chose \"{answer}\"")
     if not pairs:
