@@ -26,6 +26,24 @@ filter; entireio and context-evaluator summaries showed the fixed-error bullets 
 the spotter sessions gave `bd show` issues, `git add -f` of an ignored path and the pre-commit
 hook that names its fix. Use `--split dev` while working; it never touches the held-out files.
 
+Change log, round 2 (score.py with MiniLM on `--out`, dev split, 9 sessions, 139 gold):
+- before: 17 extracted, 15 matched (precision 0.88), weighted recall entireio 0.18,
+  oh-my-posh 0.04, context-evaluator 0.25, no negative hit.
+- + notes the agent saved to Claude Code's memory folder (notes.py). Guided by oh-my-posh,
+  whose gold facts omp-01..11, omp-43 and omp-59 cite Write calls of such notes. Every bullet
+  of every note plus a skill's references/ topic files: 49 extracted on oh-my-posh, 19 matched
+  (the per-shell topic files were never labelled). Claude Code's memory folder only, and a
+  note's first rule only (history, "Why:", link and ~/ lines skipped): 5 facts, 4 matched.
+- + the user's answers to AskUserQuestion, one decision per answered call. Guided by
+  oh-my-posh (omp-52/53/54/60 cite the answers) and context-evaluator (ce-15/16): 8 facts,
+  5 matched; the three misses asked how to fix, scope or ship the bug at hand, so such
+  questions are left out (a filter on "phase"/"first" was tried and cost two matches):
+  6 facts, 6 matched.
+- after: 28 extracted, 25 matched (precision 0.89), weighted recall entireio 0.18,
+  oh-my-posh 0.15, context-evaluator 0.31, no negative hit.
+- tried and dropped: the text of an approved plan (ExitPlanMode) read as a design doc; the
+  approvals in the dev sessions are on branches the parser does not keep, so nothing fired.
+
 Scoring follows the reference `score.py`: text normalised (lowercase, punctuation and a few
 stop words out), an extracted fact with fewer than 4 content words never matches, rapidfuzz
 token-set ratio >= 65 is a match (the rapidfuzz-only mode of score.py; MiniLM is not in

@@ -7,8 +7,9 @@ always say it again, or `remember` it), so every rule fires only on explicit phr
 user's words, applies those rules, anchors each candidate (`anchors.py`), and orders and
 deduplicates the result.
 
-Evidence is only ever what the user typed or what a tool printed: assistant text is never
-evidence, and a candidate that repeats a fact kenning itself injected is dropped (DESIGN §3).
+Evidence is only ever what the user typed, what a tool printed or a note the agent saved to
+Claude Code's memory folder (`notes.py`): assistant chat text is never evidence, and a
+candidate that repeats a fact kenning itself injected is dropped (DESIGN §3).
 Pure and stdlib only; the pipeline redacts, dedups and writes.
 """
 
