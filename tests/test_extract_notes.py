@@ -75,3 +75,39 @@ def test_the_users_answers_become_one_decision_without_the_recommended_tag():
 def test_notes_and_answers_are_idempotent():
     path = "/home/me/.claude/projects/p/memory/zvm.md"
     assert extract_candidates(_write(path, ZVM_NOTE)) == extract_candidates(_write(path, ZVM_NOTE))
+
+
+# From a PackmindHub/context-evaluator session (development split), shortened.
+APPROVED_PLAN = """Implement the following plan:
+
+# Plan: Consolidate AGENTS.md/CLAUDE.md Coexistence
+
+## Context
+
+When a repository contains both AGENTS.md and CLAUDE.md in the same directory with different
+content, the current system keeps both files and lets the AI agent decide which to modify.
+
+**Goal**: When both files coexist, AGENTS.md becomes the source of truth. CLAUDE.md is """ \
+    """reduced to `@AGENTS.md` (a reference pointer).
+
+## Changes
+"""
+
+
+def test_an_approved_plan_gives_its_goal_not_its_context():
+    turns = [Turn(uuid="u1", parent_uuid=None, role="user", text=APPROVED_PLAN, session_id="s")]
+    facts = [c for c in extract_candidates(turns) if c.rule == "plan-goal"]
+    assert [c.text for c in facts] == [
+        'Plan "Consolidate AGENTS.md/CLAUDE.md Coexistence": When both files coexist, AGENTS.md '
+        "becomes the source of truth. CLAUDE.md is reduced to `@AGENTS.md` (a reference pointer)."
+    ]
+    assert facts[0].kind == "decision"
+    assert not any("current system keeps both" in c.text for c in extract_candidates(turns))
+
+
+def test_a_plan_without_a_goal_line_or_not_approved_gives_no_goal():
+    no_goal = APPROVED_PLAN.replace("**Goal**:", "Also:")
+    quoted = APPROVED_PLAN.replace("Implement the following plan:", "What do you think of:")
+    for text in (no_goal, quoted):
+        turns = [Turn(uuid="u1", parent_uuid=None, role="user", text=text, session_id="s")]
+        assert not [c for c in extract_candidates(turns) if c.rule == "plan-goal"]

@@ -14,6 +14,11 @@ Two sources the rest of the rules do not read (issue 16):
   at hand ("how should the fix be shaped?", "ship that as its own change first?") is the
   task's plan and is left out.
 
+- The goal of a plan the user approved: Claude Code starts the implementation with a user
+  message "Implement the following plan: # <title> …"; a `**Goal**:` line in it states the
+  decision the plan carries out, kept with the plan's title as subject. The plan's context
+  section is not kept: it describes the state the plan is about to change.
+
 Pure, stdlib only.
 """
 
@@ -128,9 +133,11 @@ def note_candidates(subject: str, tool_input: dict, evidence: str,
 _ANSWERED = re.compile(r"\b(?:user (?:has )?answered|questions have been answered)", re.I)
 _PAIR = re.compile(r"\"(?P<q>[^\"]{8,400}?)\"=\"(?P<a>[^\"]{1,600}?)\"(?=,\s*\"|\.\s|\s*$)", re.S)
 # How to fix, scope or sequence the bug at hand: the task's plan, not a lasting decision.
-_HOW_TO_FIX = re.compile(r"\b(?:the fix|be fixed|scope (?:it|this|that)|its own (?:change|pr|commit)"
-                         r"|(?:ship|land|do|merge) (?:that|this|it) (?:first|separately|alone))\b",
-                         re.I)
+_HOW_TO_FIX = re.compile(
+    r"\b(?:the fix|be fixed|scope (?:it|this|that)|its own (?:change|pr|commit)"
+    r"|(?:ship|land|do|merge) (?:that|this|it) (?:first|separately|alone))\b",
+    re.I,
+)
 _RECOMMENDED = re.compile(r"\s*\((?:recommended|default)\)\s*$", re.I)
 
 
@@ -149,4 +156,23 @@ def answer_candidates(output: str, evidence: str, session: str | None) -> list[C
         return []
     text = "User decisions: " + "; ".join(pairs)
     return [Candidate(kind="decision", text=text[:1200], evidence=evidence, rule="user-answer",
+                      session=session)]
+
+
+# --- approved plans ----------------------------------------------------------------------------
+
+_PLAN_START = "Implement the following plan:"
+_PLAN_TITLE = re.compile(r"^#\s+(?:plan:\s*)?(?P<t>.{4,120}?)\s*$", re.M | re.I)
+_GOAL = re.compile(r"^\s*\*\*goal\*\*\s*:\s*(?P<g>.+?)\s*$", re.M | re.I)
+
+
+def plan_goal_candidates(text: str, evidence: str, session: str | None) -> list[Candidate]:
+    """The goal line of a plan the user approved, with the plan's title as subject."""
+    if not text.startswith(_PLAN_START):
+        return []
+    title, goal = _PLAN_TITLE.search(text[:2000]), _GOAL.search(text)
+    if not title or not goal or len(goal.group("g").split()) < MIN_WORDS:
+        return []
+    fact = f"Plan \"{title.group('t')}\": {_shorten(goal.group('g'))}"
+    return [Candidate(kind="decision", text=fact, evidence=evidence, rule="plan-goal",
                       session=session)]

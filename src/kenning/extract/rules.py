@@ -29,7 +29,12 @@ from kenning.extract.documents import (
     summary_candidates,
 )
 from kenning.extract.model import Candidate, Turn
-from kenning.extract.notes import answer_candidates, note_candidates, note_subject
+from kenning.extract.notes import (
+    answer_candidates,
+    note_candidates,
+    note_subject,
+    plan_goal_candidates,
+)
 from kenning.extract.sentences import sentence_rules, split_sentences
 from kenning.extract.vocab import code_like
 from kenning.extract.workflow import failure_fixes, verification_workflow
@@ -151,6 +156,7 @@ def extract_candidates(
         said: list[tuple[str, list[str]]] = []
         if turn.role == "user" and not turn.is_sidechain:  # a subagent's "user" is the agent
             said.append((turn.text, []))
+            out.extend(plan_goal_candidates(turn.text, turn.uuid, turn.session_id))
         for tid, output, err in turn.tool_results:
             if tid in reads and not err and reads[tid][0] == "answer":
                 out.extend(answer_candidates(output, turn.uuid, turn.session_id))
