@@ -42,7 +42,7 @@ INJECTING = CORE | {
 }
 ALLOWED = {
     "post-tool-use": CORE | {"kenning.hooks.post_tool"},
-    "stop": CORE | {"kenning.hooks.stop", "kenning.hooks.marks"},
+    "stop": CORE | {"kenning.hooks.stop", "kenning.hooks.marks", "kenning.hooks.nudge"},
     "session-end": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks"},
     "pre-compact": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks"},
     "pre-tool-use": INJECTING

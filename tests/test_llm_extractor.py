@@ -350,3 +350,18 @@ def test_an_unreachable_endpoint_is_reported_not_raised(tmp_path):
     result = LLMExtractor(settings, None, TokenLedger(tmp_path / USAGE_FILE))("some text")
     assert result.skipped.startswith("cannot reach the LLM endpoint")
     assert result.candidates == []
+
+
+def test_the_claude_cli_provider_needs_no_key_and_defaults_to_haiku():
+    from kenning.extract.llm import settings_from_config
+
+    s = settings_from_config({"provider": "claude-cli"})
+    assert (s.model, s.command, s.api_key_env) == ("haiku", "claude", None)
+
+
+def test_a_missing_claude_executable_is_reported_not_raised(tmp_path):
+    from kenning.extract.llm import LLMExtractor, TokenLedger, settings_from_config
+
+    s = settings_from_config({"provider": "claude-cli", "command": str(tmp_path / "nope")})
+    result = LLMExtractor(s, None, TokenLedger(tmp_path / "usage.json"))("some session text")
+    assert result.candidates == [] and "not installed" in (result.skipped or "")

@@ -34,7 +34,13 @@ SESSION = "9b1c6a52-3f0e-4c1d-8e2a-5d7f0b3c4a11"
 
 
 def _uuids(path: Path) -> list[str]:
-    return [t.uuid for t in read_transcript(path).turns]
+    return [t.uuid for t in read_transcript(path).turns if t.role != "summary"]
+
+
+def test_compaction_summaries_are_read_as_summary_turns_live_or_not():
+    turns = read_transcript(FIXTURES / "rewind_compact.jsonl").turns
+    summaries = [t for t in turns if t.role == "summary"]
+    assert len(summaries) == 1 and summaries[0].text
 
 
 def test_live_branch_follows_the_rewind_and_crosses_compaction():
@@ -51,8 +57,8 @@ def test_live_branch_follows_the_rewind_and_crosses_compaction():
 
 
 def test_compact_summary_is_not_a_user_turn():
-    texts = [t.text for t in read_transcript(FIXTURES / "rewind_compact.jsonl").turns]
-    assert not any("being continued" in t for t in texts)
+    turns = read_transcript(FIXTURES / "rewind_compact.jsonl").turns
+    assert not any("being continued" in t.text for t in turns if t.role == "user")
 
 
 def test_assistant_lines_sharing_a_message_id_are_one_turn_with_parallel_results():
@@ -165,7 +171,8 @@ def test_second_read_returns_only_new_lines(tmp_path: Path):
     path = tmp_path / "s.jsonl"
     shutil.copy(FIXTURES / "rewind_compact.jsonl", path)
     turns, cursor = read_new(path)
-    assert len(turns) == 8 and cursor.offset == path.stat().st_size
+    assert len(turns) == 9  # 8 live turns and the compaction summary
+    assert cursor.offset == path.stat().st_size
     assert cursor.last_uuid == "sys-dur"
     again, same = read_new(path, cursor)
     assert again == [] and same == cursor
@@ -340,7 +347,7 @@ def test_every_reference_transcript_parses_and_yields_turns(path: Path):
     assert result.cursor.offset == path.stat().st_size
     if path.stat().st_size:
         assert result.turns
-        assert {t.role for t in result.turns} <= {"user", "assistant", "tool_result"}
+        assert {t.role for t in result.turns} <= {"user", "assistant", "tool_result", "summary"}
 
 
 # --- memory -----------------------------------------------------------------------------

@@ -34,6 +34,7 @@ class Config:
     llm: dict[str, Any] = field(default_factory=dict)
     prompt_search: str = "fts"
     problems: tuple[str, ...] = ()  # what was wrong in the project's file (defaults used)
+    ask_agent: str = "interactive"  # [extract] ask_agent: interactive | always | never
 
 
 def project_settings(project: Project) -> tuple[dict[tuple[str | None, str], Any], list[str]]:
@@ -45,7 +46,7 @@ def project_settings(project: Project) -> tuple[dict[tuple[str | None, str], Any
     except ConfigError as exc:
         return {}, [f"{exc} (using the defaults)"]
     values, errors = check(data, project.config_path)
-    shared = {k: v for k, v in values.items() if k[0] == "index"}
+    shared = {k: v for k, v in values.items() if k[0] in ("index", "extract")}
     return shared, [f"{e} (using the default)" for e in errors]
 
 
@@ -62,4 +63,6 @@ def load_config(project: Project) -> Config:
         llm=user.get((None, "llm"), {}),
         prompt_search=user.get(("hooks", "prompt_search"), "fts"),
         problems=tuple(problems),
+        ask_agent=merged.get(("extract", "ask_agent"), "interactive"),
     )
+

@@ -19,6 +19,7 @@ from .safeio import display, read_text
 MAX_CONFIG_BYTES = 64 * 1024
 MAX_IGNORES = 1000
 PROMPT_SEARCH = ("fts", "hybrid")
+ASK_AGENT = ("interactive", "always", "never")
 
 
 class ConfigError(KenningError):
@@ -65,6 +66,16 @@ def _prompt_search(value: Any) -> str:
     return value
 
 
+def _ask_agent(value: Any) -> str:
+    """`[extract] ask_agent`: when the Stop hook asks the agent to record what it learnt;
+    true and false stand for "always" and "never"."""
+    if isinstance(value, bool):
+        value = "always" if value else "never"
+    if value not in ASK_AGENT:
+        raise ValueError(f"must be one of {', '.join(ASK_AGENT)}")
+    return value
+
+
 # (table, key) -> check; None for top-level keys. Which file may set each is in `load_config`.
 SCHEMA: dict[tuple[str | None, str], Callable[[Any], Any]] = {
     (None, "embedder"): _text,
@@ -72,8 +83,9 @@ SCHEMA: dict[tuple[str | None, str], Callable[[Any], Any]] = {
     ("index", "ignore"): _patterns,
     ("index", "max_file_kb"): _kilobytes,
     ("hooks", "prompt_search"): _prompt_search,
+    ("extract", "ask_agent"): _ask_agent,
 }
-TABLES = ("index", "hooks", "llm")
+TABLES = ("index", "hooks", "llm", "extract")
 
 
 def read_toml(path: Path) -> dict[str, Any]:

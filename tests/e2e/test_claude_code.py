@@ -237,3 +237,107 @@ def test_uninitialised_project_is_left_untouched(tmp_path: Path) -> None:
     assert "hello.py greets the world" in request_text(api.main_requests()[1])
     assert_clean_exit(run, output, api, turns=2)
     assert git(run.project, "status", "--porcelain", "--untracked-files=all") == ""
+
+
+def test_stop_asks_the_agent_once_and_its_knowledge_add_lands_in_the_store(
+    tmp_path: Path,
+) -> None:
+    """Deliver 3 of issue 16: a long session that fixed a failure and saved nothing is asked,
+    once, at Stop; the agent's answer (a knowledge_add) is written; the cost is one extra
+    agent turn (here two requests: the tool call and the closing text)."""
+    run = Run(tmp_path, init=True, seed=[])
+    run.kenning_home.mkdir(parents=True, exist_ok=True)
+    (run.kenning_home / "config.toml").write_text('[extract]\nask_agent = "always"\n',
+                                                  encoding="utf-8")
+    probe = [tool_use("Bash", {"command": f"echo step {n}"}) for n in range(8)]
+    failing = [tool_use("Bash", {"command": "ls does-not-exist"})]
+    script = [
+        probe + failing,
+        probe,
+        [text("Done with the task.")],
+        [tool_use(TOOL_ADD, {"text": "hello.py must be run from the repository root with "
+                                     "python3 hello.py.", "kind": "codebase",
+                             "about": ["hello.py"]})],
+        [text("Saved.")],
+    ]
+    with MockAPI(script) as api:
+        events, output = run.claude(api, "Do the task.", "--allowedTools",
+                                    f"Bash {TOOL_ADD}")
+    requests = api.main_requests()
+    asked = [i for i, body in enumerate(requests)
+             if "Stop hook additional context: kenning:" in request_text(body)]
+    assert asked and asked[0] == 3, [request_text(b)[-300:] for b in requests]
+    # asked once: the continuation's Stop (stop_hook_active) adds nothing more
+    assert_clean_exit(run, output, api, turns=5)
+    facts = list((run.project / ".kenning" / "facts").glob("*.yaml"))
+    assert any("python3 hello.py" in p.read_text(encoding="utf-8") for p in facts)
+    # the cost, for the README: the extra request re-sends the conversation plus the message
+    before, after = len(json.dumps(requests[2])), len(json.dumps(requests[3]))
+    print(f"nudge cost: +{after - before} request bytes, +2 requests")
+    assert after - before < 4000
+
+
+def test_the_claude_cli_llm_provider_runs_claude_p_and_its_facts_are_redacted_and_deduplicated(
+    tmp_path: Path,
+) -> None:
+    """Deliver 4 of issue 16: `[llm] provider = "claude-cli"` runs the real `claude -p` (the
+    user's login, no API key in kenning's config), sends only redacted text, gets no tools,
+    and its facts go through the same redaction and dedup as the rules'."""
+    run = Run(tmp_path, init=True, seed=[("The retry budget must stay under 30 seconds so the "
+                                          "CLI never looks hung.", None)])
+    run.kenning_home.mkdir(parents=True, exist_ok=True)
+    (run.kenning_home / "config.toml").write_text(
+        f'[llm]\nprovider = "claude-cli"\ncommand = {json.dumps(CLAUDE)}\n'
+        'model = "claude-haiku-4-5"\ndaily_token_cap = 20000\n', encoding="utf-8")
+    token = "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5"
+    reply = json.dumps({"facts": [
+        {"kind": "codebase", "text": "HTTP retries live in RetryPolicy in src/http/retry.py; "
+                                     "both transports share it."},
+        {"kind": "codebase", "text": f"The staging deploy token is {token} for the VPN."},
+        {"kind": "codebase", "text": "The retry budget must stay under 30 seconds so the CLI "
+                                     "never looks hung."},
+    ]})
+    session = (f"name: retry-work\nsummary: Moved retries into src/http/retry.py. The staging "
+               f"token is {token}.\n")
+    with MockAPI([], final_text=reply) as api:
+        env = {**run.env, "ANTHROPIC_BASE_URL": api.url, "PYTHONPATH": str(REPO / "src")}
+        result = subprocess.run([sys.executable, "-m", "kenning", "save", "--json"],
+                                input=session, cwd=run.project, env=env, capture_output=True,
+                                text=True, timeout=180)
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["llm"]["skipped"] is None, out["llm"]
+    sent = [r["body"] for r in api.requests]
+    assert sent, "claude -p made no request"
+    assert all(body.get("model") == "claude-haiku-4-5" for body in sent)
+    assert all(token not in json.dumps(body) for body in sent)  # redacted before it left
+    assert not any(body.get("tools") for body in sent)  # no tools for the extractor
+    facts = [p.read_text(encoding="utf-8")
+             for p in (run.project / ".kenning" / "facts").glob("*.yaml")]
+    assert any("RetryPolicy in src/http/retry.py" in f for f in facts)
+    assert not any(token in f for f in facts)
+    assert sum("retry budget must stay under 30 seconds" in f for f in facts) == 1  # deduped
+    usage = json.loads((run.kenning_home / "llm-usage.json").read_text(encoding="utf-8"))
+    assert 0 < usage["tokens"] <= 20000
+
+
+def test_stop_asks_at_most_one_extra_turn_when_the_agent_has_nothing_to_save(
+    tmp_path: Path,
+) -> None:
+    """The cheapest answer to the Stop request costs exactly one more request."""
+    run = Run(tmp_path, init=True, seed=[])
+    run.kenning_home.mkdir(parents=True, exist_ok=True)
+    (run.kenning_home / "config.toml").write_text('[extract]\nask_agent = "always"\n',
+                                                  encoding="utf-8")
+    probe = [tool_use("Bash", {"command": f"echo step {n}"}) for n in range(8)]
+    script = [
+        probe + [tool_use("Bash", {"command": "ls does-not-exist"})],
+        probe,
+        [text("Done with the task.")],
+        [text("nothing to save")],
+    ]
+    with MockAPI(script) as api:
+        events, output = run.claude(api, "Do the task.", "--allowedTools", "Bash")
+    assert_clean_exit(run, output, api, turns=4)  # three for the task, one for the request
+    result = [e for e in events if e.get("type") == "result"]
+    assert result and result[-1].get("result") == "nothing to save"

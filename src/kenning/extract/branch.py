@@ -50,6 +50,10 @@ class LineIndex:
     last_uuid: str | None = None
     injected_ids: dict[str, None] = field(default_factory=dict)
     injected_texts: dict[str, None] = field(default_factory=dict)
+    # Messages typed while the agent was busy: (text, uuid of the line before, session).
+    queued: list[tuple[str, str | None, str | None]] = field(default_factory=list)
+    # Compaction summaries, live or not (the branch walk can pass them by): line offsets.
+    summaries: list[int] = field(default_factory=list)
 
 
 def _iter_lines(f: BinaryIO, start: int) -> Iterator[tuple[int, bytes]]:
@@ -121,8 +125,17 @@ def build_index(f: BinaryIO, start: int) -> LineIndex:
                 for sentence in injected_texts(s):
                     ix.injected_texts.setdefault(sentence, None)
         uuid = obj.get("uuid")
+        if obj.get("type") == "queue-operation":
+            content = obj.get("content")
+            if obj.get("operation") == "enqueue" and isinstance(content, str) and content:
+                session = obj.get("sessionId")
+                ix.queued.append((content, ix.last_uuid,
+                                  session if isinstance(session, str) else None))
+            continue
         if not isinstance(uuid, str) or not uuid:
             continue
+        if obj.get("isCompactSummary") is True:
+            ix.summaries.append(offset)
         _add_line(ix, obj, uuid, offset)
     for idx, parent in ix.pending.items():
         resolved = ix.by_uuid.get(hash(parent), -1)

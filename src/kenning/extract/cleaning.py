@@ -15,7 +15,7 @@ import re
 # Long tool output is cut to its head and tail (errors sit at the end, the command's first
 # line at the start); the extractor needs a reason, not the whole log.
 MAX_TEXT_CHARS = 20_000
-MAX_RESULT_CHARS = 4_000
+MAX_RESULT_CHARS = 12_000  # an issue's constraints sit mid-description
 MAX_INPUT_CHARS = 2_000
 
 _KENNING_BLOCK = re.compile(r"<kenning-context\b[^>]*>.*?(?:</kenning-context>|\Z)", re.S)
@@ -93,12 +93,13 @@ def clip(text: str, limit: int) -> str:
     return text[:head] + "\n[…]\n" + text[len(text) - (limit - head) :]
 
 
-def clip_input(value: object, depth: int = 0) -> object:
-    """A tool call's input with `<private>` spans gone and long strings clipped."""
+def clip_input(value: object, depth: int = 0, limit: int = MAX_INPUT_CHARS) -> object:
+    """A tool call's input with `<private>` spans gone and long strings clipped to `limit`
+    (a note the agent writes is read in full, up to MAX_RESULT_CHARS, by its caller)."""
     if isinstance(value, str):
-        return clip(_PRIVATE.sub("", value), MAX_INPUT_CHARS)
+        return clip(_PRIVATE.sub("", value), limit)
     if depth < 6 and isinstance(value, dict):
-        return {str(k): clip_input(v, depth + 1) for k, v in value.items()}
+        return {str(k): clip_input(v, depth + 1, limit) for k, v in value.items()}
     if depth < 6 and isinstance(value, list):
-        return [clip_input(v, depth + 1) for v in value[:200]]
+        return [clip_input(v, depth + 1, limit) for v in value[:200]]
     return value

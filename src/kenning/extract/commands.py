@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from kenning.extract.model import Candidate, Turn
 from kenning.extract.vocab import FAMILIES
+from kenning.extract.workflow import same_runner_task
 
 _I = re.IGNORECASE
 _INVOCATION_ERROR = re.compile(
@@ -103,6 +104,8 @@ def command_fixes(turns: Sequence[Turn]) -> list[Candidate]:
             if later.failed or later.command == call.command or len(later.command) > 120:
                 continue
             if not _related(call.command, later.command):
+                continue
+            if not same_runner_task(call.command, later.command):
                 continue
             bad, good = _drop_common_tail(call.command, later.command)
             what = "Run tests with" if _TEST_WORDS.search(good + " " + bad) else "Run"

@@ -10,6 +10,10 @@ come from the `[llm]` table of `$KENNING_HOME/config.toml` only (DESIGN §4.4):
     endpoint = "https://api.anthropic.com/v1/messages"   # optional for anthropic
     daily_token_cap = 50000
 
+Without an API key, `provider = "claude-cli"` runs the user's own Claude Code (`claude -p`, their
+login) instead: `model` defaults to "haiku" and `command` to "claude"; it gets no tools, no MCP
+servers, no session file, and `KENNING_DISABLE=1` so kenning's own hooks stay out of it.
+
 The input is redacted before it leaves the machine; the facts that come back are plain
 `Candidate`s that the pipeline redacts and deduplicates like the rules' output. A daily
 token ledger under KENNING_HOME enforces the cap (reserved before the call, settled after).
@@ -34,7 +38,8 @@ from kenning.factfile import utc_now
 from kenning.records import KINDS
 from kenning.redact import redact
 
-PROVIDERS = ("anthropic", "openai-compatible")
+PROVIDERS = ("anthropic", "openai-compatible", "claude-cli")
+CLAUDE_CLI_MODEL = "haiku"
 ANTHROPIC_ENDPOINT = "https://api.anthropic.com/v1/messages"
 ANTHROPIC_VERSION = "2023-06-01"
 DEFAULT_DAILY_CAP = 50_000
@@ -67,6 +72,7 @@ class LLMSettings:
     daily_token_cap: int = DEFAULT_DAILY_CAP
     max_output_tokens: int = DEFAULT_MAX_OUTPUT
     timeout: float = 60.0
+    command: str | None = None  # claude-cli: the `claude` executable
 
 
 @dataclass
@@ -77,6 +83,8 @@ class LLMResult:
 
 
 def _endpoint(provider: str, endpoint: str | None) -> str:
+    if provider == "claude-cli":
+        return ""
     if provider == "anthropic":
         url = (endpoint or ANTHROPIC_ENDPOINT).rstrip("/")
         if url.endswith("/messages"):
@@ -98,9 +106,12 @@ def settings_from_config(table: Mapping[str, Any] | None) -> LLMSettings | None:
     provider = table.get("provider")
     if provider not in PROVIDERS:
         raise KenningError(f"{where}: provider must be one of {', '.join(PROVIDERS)}")
-    model = table.get("model")
+    model = table.get("model", CLAUDE_CLI_MODEL if provider == "claude-cli" else None)
     if not isinstance(model, str) or not model:
         raise KenningError(f"{where}: model is required")
+    command = table.get("command", "claude") if provider == "claude-cli" else None
+    if command is not None and (not isinstance(command, str) or not command.strip()):
+        raise KenningError(f"{where}: command must name the claude executable")
     key_env = table.get("api_key_env")
     if key_env is not None and (not isinstance(key_env, str) or not key_env.strip()):
         raise KenningError(f"{where}: api_key_env must name an environment variable")
@@ -114,7 +125,7 @@ def settings_from_config(table: Mapping[str, Any] | None) -> LLMSettings | None:
     return LLMSettings(
         provider=provider, model=model, endpoint=_endpoint(provider, table.get("endpoint")),
         api_key_env=key_env, daily_token_cap=cap, max_output_tokens=max_out,
-        timeout=float(timeout),
+        timeout=float(timeout), command=command,
     )
 
 
@@ -252,6 +263,50 @@ def _post(url: str, headers: dict[str, str], body: bytes, timeout: float) -> Any
         raise KenningError(f"LLM endpoint {url} returned invalid JSON: {exc}") from None
 
 
+def run_claude_cli(settings: LLMSettings, text: str) -> tuple[str, int | None]:
+    """One `claude -p` call with the user's own login: (the answer, tokens used or None).
+
+    Nothing but the prompt goes in: no tools, no MCP servers, no slash commands, no session
+    file, and kenning's hooks switched off (`KENNING_DISABLE=1`) so a plugin install of
+    kenning does not inject into, or extract from, its own extractor's session.
+    """
+    import os
+    import subprocess
+    import tempfile
+
+    argv = [settings.command or "claude", "-p", "--model", settings.model,
+            "--output-format", "json", "--tools", "", "--strict-mcp-config",
+            "--no-session-persistence", "--disable-slash-commands",
+            "--system-prompt", SYSTEM_PROMPT]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CLAUDE_PROJECT_DIR",
+                                                                    "CLAUDECODE"))}
+    env["KENNING_DISABLE"] = "1"
+    try:
+        with tempfile.TemporaryDirectory(prefix="kenning-llm-") as cwd:
+            done = subprocess.run(argv, input=text, capture_output=True, text=True,
+                                  encoding="utf-8", timeout=settings.timeout, env=env, cwd=cwd)
+    except FileNotFoundError:
+        raise KenningError(f"`{argv[0]}` is not installed or not on PATH; set [llm] command "
+                           "to the claude executable") from None
+    except subprocess.TimeoutExpired:
+        raise KenningError(f"`claude -p` did not answer within {settings.timeout:.0f} s") \
+            from None
+    try:
+        data = json.loads(done.stdout.strip().splitlines()[-1]) if done.stdout.strip() else {}
+    except ValueError:
+        data = {}
+    if done.returncode != 0 or not isinstance(data, dict) or data.get("is_error"):
+        detail = redact((str(data.get("result", "")) if isinstance(data, dict) else "")
+                        or done.stderr)[:200]
+        raise KenningError(f"`claude -p` failed (exit {done.returncode}): {detail}; check that "
+                           "`claude` is logged in")
+    usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+    numbers = [usage.get(k) for k in ("input_tokens", "output_tokens",
+                                      "cache_creation_input_tokens")]
+    used = sum(n for n in numbers if isinstance(n, int)) or None
+    return str(data.get("result") or ""), used
+
+
 class LLMExtractor:
     """Callable: redacted session text in, candidate facts out. Never raises; a skipped or
     failed call says why in `LLMResult.skipped`."""
@@ -274,9 +329,12 @@ class LLMExtractor:
         if not self.ledger.reserve(day, estimate, s.daily_token_cap):
             return LLMResult(skipped=f"daily token cap reached ({self.ledger.used(day)} of "
                                      f"{s.daily_token_cap} used today)")
-        url, headers, body = build_request(s, self.api_key, text)
         try:
-            reply, used = parse_response(s.provider, _post(url, headers, body, s.timeout))
+            if s.provider == "claude-cli":
+                reply, used = run_claude_cli(s, text)
+            else:
+                url, headers, body = build_request(s, self.api_key, text)
+                reply, used = parse_response(s.provider, _post(url, headers, body, s.timeout))
         except KenningError as exc:
             self.ledger.adjust(day, -estimate)
             return LLMResult(skipped=str(exc))

@@ -16,8 +16,9 @@ from kenning.records import Anchor
 class Turn:
     """One turn of the live conversation.
 
-    `role` is 'user' (words the user typed), 'assistant' (all blocks of one model message)
-    or 'tool_result' (a user line carrying tool output). `tool_uses` holds
+    `role` is 'user' (words the user typed, queued messages included), 'assistant' (all
+    blocks of one model message), 'tool_result' (a user line carrying tool output) or
+    'summary' (a compaction summary Claude Code wrote). `tool_uses` holds
     (tool_use_id, tool name, input dict); `tool_results` holds (tool_use_id, output text,
     is_error). Texts are cleaned: kenning's own injected context, `<private>` spans, system
     reminders and slash-command wrappers are gone.
@@ -33,6 +34,7 @@ class Turn:
     session_id: str | None = None
     is_sidechain: bool = False
     agent_id: str | None = None
+    cwd: str | None = None  # the folder Claude Code ran in when it wrote the line
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -7,8 +7,9 @@ always say it again, or `remember` it), so every rule fires only on explicit phr
 user's words, applies those rules, anchors each candidate (`anchors.py`), and orders and
 deduplicates the result.
 
-Evidence is only ever what the user typed or what a tool printed: assistant text is never
-evidence, and a candidate that repeats a fact kenning itself injected is dropped (DESIGN §3).
+Evidence is only ever what the user typed, what a tool printed or a note the agent saved to
+Claude Code's memory folder (`notes.py`): assistant chat text is never evidence, and a
+candidate that repeats a fact kenning itself injected is dropped (DESIGN §3).
 Pure and stdlib only; the pipeline redacts, dedups and writes.
 """
 
@@ -17,12 +18,26 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from kenning.extract.anchors import find_anchors
 from kenning.extract.commands import command_fixes, norm_command
+from kenning.extract.documents import (
+    document_source,
+    issue_source,
+    requirement_candidates,
+    summary_candidates,
+)
 from kenning.extract.model import Candidate, Turn
+from kenning.extract.notes import (
+    answer_candidates,
+    note_candidates,
+    note_subject,
+    plan_goal_candidates,
+)
 from kenning.extract.sentences import sentence_rules, split_sentences
 from kenning.extract.vocab import code_like
+from kenning.extract.workflow import failure_fixes, verification_workflow
 from kenning.textutil import STOPWORDS, words
 
 _I = re.IGNORECASE
@@ -31,6 +46,12 @@ _INTERACTION = re.compile(
     r"\b(?:me|my|ask(?:ing)?|tell me|explain|answers?|responses?|replies|summar(?:y|ies|ise|ize)"
     r"|apologi[sz]e|emojis?|confirm with|check with|verbose|concise|tone)\b",
     _I,
+)
+# An absolute path of this machine: a home or temp folder, a Windows drive, or anything
+# under the project root (made relative). Checked on every candidate's text.
+_ABSOLUTE = re.compile(
+    r"(?<![\w.~-])(?:/(?:Users|home|root|private|tmp|var|opt|mnt|Volumes|nix|usr|workspace"
+    r"|srv|data|work)/|[A-Za-z]:\\)[^\s`'\"),;]*"
 )
 _REJECTED = re.compile(r"the user said:\s*(?P<said>.+)\Z", re.S | _I)
 
@@ -42,6 +63,43 @@ def _content_terms(text: str) -> set[str]:
 def _repeats(text: str, injected: Sequence[set[str]]) -> bool:
     terms = _content_terms(text)
     return bool(terms) and any(len(terms & inj) >= 0.8 * len(terms) for inj in injected)
+
+
+# Last word wins: a later user message or compaction summary that takes a statement back.
+_RETRACTION = re.compile(
+    r"\b(?:wrong|incorrect|not true|not the (?:cause|reason|problem|fix)|turned out|revert(?:ed)?"
+    r"|undo|withdraw\w*|scratch that|ignore (?:that|what i said)|never ?mind|disproved"
+    r"|misdiagnos\w*|red herring|was a mistake|no longer)\b",
+    _I,
+)
+
+
+def _withdrawn(c: Candidate, turns: Sequence[Turn], position: dict[str, int]) -> bool:
+    """True when a later user turn or summary retracts the candidate: a sentence with a
+    retraction word that shares most of its content terms."""
+    terms = _content_terms(c.text)
+    if len(terms) < 3:
+        return False
+    start = position.get(c.evidence, len(turns))
+    for turn in turns[start + 1:]:
+        if turn.role not in ("user", "summary") or turn.is_sidechain:
+            continue
+        for sentence in re.split(r"(?<=[.!?])\s+|\n+", turn.text):
+            if _RETRACTION.search(sentence):
+                shared = terms & _content_terms(sentence)
+                if len(shared) >= max(3, 0.5 * len(terms)):
+                    return True
+    return False
+
+
+def machine_paths_out(text: str, root: str | None) -> str | None:
+    """`text` with paths under the project root made repo-relative; None when another
+    absolute path of this machine is left in it."""
+    if root:
+        base = root.rstrip("/\\")
+        text = re.sub(re.escape(base) + r"[/\\]([^\s`'\"]+)", r"\1", text)
+        text = text.replace(base, ".")
+    return None if _ABSOLUTE.search(text) else text
 
 
 def _kind(kind: str | None, text: str) -> str:
@@ -67,20 +125,47 @@ def extract_candidates(
     commands: list[str] = []  # Bash commands since the user last spoke
     touched: list[str] = []  # files edited since the user last spoke
     edit_targets: dict[str, str] = {}  # tool_use_id -> file it would have edited
+    reads: dict[str, tuple[str, str]] = {}  # tool_use_id -> (issue|document|answer, subject)
+    noted: list[tuple[str, str, dict, str, str | None]] = []  # knowledge notes written
+    pending_notes: dict[str, tuple[str, dict, str, str | None]] = {}
     for turn in turns:
+        if turn.role == "summary":
+            out.extend(summary_candidates(turn.text, turn.uuid, turn.session_id))
+            continue
         if turn.role == "assistant":
+            noted = []
             for tid, name, inp in turn.tool_uses:
+                issue = issue_source(name, inp)
+                doc = None if issue else document_source(name, inp)
+                if issue or doc:
+                    reads[tid] = ("issue", issue) if issue else ("document", doc or "")
+                if name == "AskUserQuestion":
+                    reads[tid] = ("answer", "")
+                subject = note_subject(name, inp)
+                if subject and not turn.is_sidechain:
+                    noted.append((tid, subject, inp, turn.uuid, turn.session_id))
                 target = str(inp.get("file_path") or inp.get("notebook_path") or "")
                 if name == "Bash" and inp.get("command"):
                     commands.append(norm_command(str(inp["command"])))
                 elif name in ("Edit", "Write", "MultiEdit", "NotebookEdit") and target:
                     touched.append(target)
                     edit_targets[tid] = target
+            for tid, subject, inp, uuid, session in noted:
+                pending_notes[tid] = (subject, inp, uuid, session)  # stored once it succeeded
             continue
         said: list[tuple[str, list[str]]] = []
         if turn.role == "user" and not turn.is_sidechain:  # a subagent's "user" is the agent
             said.append((turn.text, []))
-        for tid, output, _err in turn.tool_results:
+            out.extend(plan_goal_candidates(turn.text, turn.uuid, turn.session_id))
+        for tid, output, err in turn.tool_results:
+            if tid in reads and not err and reads[tid][0] == "answer":
+                out.extend(answer_candidates(output, turn.uuid, turn.session_id))
+            elif tid in reads and not err:
+                hint, subject = reads[tid]
+                out.extend(requirement_candidates(output, subject, hint, turn.uuid,
+                                                  turn.session_id))
+            if tid in pending_notes and not err:
+                out.extend(note_candidates(*pending_notes.pop(tid)))
             m = _REJECTED.search(output) if "doesn't want to proceed" in output else None
             if m:  # the user's reason for rejecting a tool call: their words
                 target = edit_targets.get(tid)
@@ -105,12 +190,21 @@ def extract_candidates(
                 )
         if turn.role == "user":
             commands, touched = [], []
-    out.extend(command_fixes(turns))
+    fixes = command_fixes(turns)
+    out.extend(fixes)
+    fixed = {c.evidence for c in fixes}
+    out.extend(c for c in failure_fixes(turns, root_str) if c.evidence not in fixed)
+    out.extend(verification_workflow(turns))
     position = {t.uuid: i for i, t in enumerate(turns)}
     out.sort(key=lambda c: position.get(c.evidence, len(position)))  # stable: rule order kept
+    out = [c for c in out if not _withdrawn(c, turns, position)]
     seen: set[str] = set()
     unique: list[Candidate] = []
     for c in out:
+        text = machine_paths_out(c.text, root_str)
+        if text is None:
+            continue  # a fact never names a folder of this machine (issue 16)
+        c = replace(c, text=text) if text != c.text else c
         key = c.text.lower()
         if key not in seen and not _repeats(c.text, injected):
             seen.add(key)

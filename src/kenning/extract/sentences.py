@@ -23,7 +23,7 @@ _I = re.IGNORECASE
 _ONE_OFF = re.compile(
     r"\b(?:for now|right now|yet|this time|today|tonight|tomorrow|this week|again|in this pr"
     r"|for this (?:task|run|test run|pr|change|session|one|file)|at the moment|for the moment"
-    r"|here is|see below|below:)\b",
+    r"|here is|see below|below:|let'?s see|let me see|see if|see whether)\b",
     _I,
 )
 _NOT_VERBS = frozenset(

@@ -19,8 +19,9 @@ from typing import BinaryIO
 
 from kenning.errors import FileProblemError, KenningError
 from kenning.extract.branch import build_index, live_lines
+from kenning.extract.cleaning import clean_text
 from kenning.extract.model import Turn
-from kenning.extract.turns import read_live_turns
+from kenning.extract.turns import read_live_turns, summary_turns
 from kenning.safeio import display, open_regular
 
 
@@ -74,6 +75,9 @@ def read_transcript(path: str | os.PathLike[str], cursor: Cursor | None = None) 
         ix = build_index(f, start)
         live = live_lines(ix)
         turns = list(read_live_turns(f, ix, live))
+        known = {t.uuid for t in turns}
+        turns += [t for t in summary_turns(f, ix) if t.uuid not in known]
+        turns += queued_turns(ix.queued)
     last_uuid = ix.last_uuid or (cursor.last_uuid if cursor and start else None)
     return Transcript(
         turns=turns,
@@ -83,6 +87,18 @@ def read_transcript(path: str | os.PathLike[str], cursor: Cursor | None = None) 
         injected_ids=list(ix.injected_ids),
         injected_texts=list(ix.injected_texts),
     )
+
+
+def queued_turns(queued: list[tuple[str, str | None, str | None]]) -> list[Turn]:
+    """Messages the user typed while the agent was busy, as user turns. Claude Code keeps them
+    as `queue-operation` lines with no uuid, so each cites the line written just before it."""
+    out = []
+    for n, (text, anchor, session) in enumerate(queued):
+        text = clean_text(text)
+        if text:
+            out.append(Turn(uuid=anchor or f"queued-{n}", parent_uuid=anchor, role="user",
+                            text=text, session_id=session))
+    return out
 
 
 def read_new(

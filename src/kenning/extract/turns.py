@@ -13,8 +13,16 @@ from collections.abc import Iterator
 from typing import BinaryIO
 
 from kenning.extract.branch import LineIndex, content_blocks, load_line
-from kenning.extract.cleaning import MAX_RESULT_CHARS, clean_text, clip, clip_input
+from kenning.extract.cleaning import (
+    MAX_INPUT_CHARS,
+    MAX_RESULT_CHARS,
+    clean_text,
+    clip,
+    clip_input,
+)
 from kenning.extract.model import Turn
+
+_WRITES = ("Write", "Edit", "MultiEdit")
 
 
 def _result_text(content: object) -> str:
@@ -38,10 +46,16 @@ def _envelope(obj: dict) -> dict:
         "session_id": obj.get("sessionId") if isinstance(obj.get("sessionId"), str) else None,
         "is_sidechain": obj.get("isSidechain") is True,
         "agent_id": obj.get("agentId") if isinstance(obj.get("agentId"), str) else None,
+        "cwd": obj.get("cwd") if isinstance(obj.get("cwd"), str) else None,
     }
 
 
 def _user_turn(obj: dict) -> Turn | None:
+    if obj.get("isCompactSummary"):
+        texts = [b.get("text", "") if isinstance(b, dict) else str(b)
+                 for b in content_blocks(obj)]
+        text = clean_text("\n".join(t for t in texts if isinstance(t, str)))
+        return Turn(role="summary", text=text, **_envelope(obj)) if text else None
     if obj.get("isMeta") or obj.get("isCompactSummary") or obj.get("isVisibleInTranscriptOnly"):
         return None
     texts: list[str] = []
@@ -87,7 +101,10 @@ class _AssistantBuilder:
                 self.texts.append(block["text"])
             elif block.get("type") == "tool_use":
                 raw_input = block.get("input")
-                tool_input = clip_input(raw_input) if isinstance(raw_input, dict) else {}
+                name = str(block.get("name") or "")
+                # a file the agent writes may be a knowledge note (notes.py): read in full
+                limit = MAX_RESULT_CHARS if name in _WRITES else MAX_INPUT_CHARS
+                tool_input = clip_input(raw_input, 0, limit) if isinstance(raw_input, dict) else {}
                 self.tool_uses.append(
                     (str(block.get("id") or ""), str(block.get("name") or ""), tool_input)
                 )
@@ -97,6 +114,18 @@ class _AssistantBuilder:
         if not text and not self.tool_uses:
             return None
         return Turn(role="assistant", text=text, tool_uses=tuple(self.tool_uses), **self.envelope)
+
+
+def summary_turns(f: BinaryIO, ix: LineIndex) -> list[Turn]:
+    """The compaction summaries of the file, whether or not the live branch passes them."""
+    out = []
+    for offset in ix.summaries:
+        f.seek(offset)
+        obj = load_line(f.readline())
+        turn = _user_turn(obj) if obj is not None and isinstance(obj.get("uuid"), str) else None
+        if turn is not None and turn.role == "summary":
+            out.append(turn)
+    return out
 
 
 def read_live_turns(f: BinaryIO, ix: LineIndex, live: bytearray) -> Iterator[Turn]:

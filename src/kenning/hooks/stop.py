@@ -1,7 +1,9 @@
-"""Stop: mark the session as needing extraction. Returns nothing, ever.
+"""Stop: mark the session as needing extraction; once per session, maybe ask the agent.
 
 Any output here (additionalContext or a block decision) makes Claude Code start another
-model turn (DESIGN §7), so this handler has no return value at all. Stdlib only.
+model turn (DESIGN §7), so this handler returns nothing except the one budgeted request of
+`nudge.py` (at most once per session, only when the session has evidence of durable
+knowledge and saved none; `[extract] ask_agent`). Stdlib only on the usual path.
 """
 
 from __future__ import annotations
@@ -12,15 +14,18 @@ from .base import Ctx
 from .marks import mark
 
 
-def handle(ctx: Ctx) -> None:
+def handle(ctx: Ctx) -> str | None:
     if ctx.agent_id:
-        return
+        return None
     mark(ctx)
     if _queued_edits(ctx):
         # Files edited this turn: the detached catch-up re-indexes them (under its lock).
         from .session_start import _spawn_background
 
         _spawn_background(ctx)
+    from .nudge import ask
+
+    return ask(ctx)
 
 
 def _queued_edits(ctx: Ctx) -> bool:

@@ -1,0 +1,208 @@
+"""Requirements read from tool output: issue trackers, agent guides, skills, design docs.
+
+In long agentic sessions the user types "implement X" and the constraints live in what the
+agent *read*: the tracker's description of the task (`gh issue view`, `bd show`, `jira`, a
+Linear/Jira MCP tool), the project's CLAUDE.md / AGENTS.md, a design doc or ADR, a skill the
+session loaded. Those texts were written by people for this project, so their explicit rules
+("never …", "X must …", "use A, not B") are evidence the way the user's own words are; the
+model's prose is still never evidence.
+
+Each rule line goes through the same sentence rules as a user message (`sentences.py`), and
+the fact keeps its subject (the issue or document) so it reads on its own. Lines scoped to
+the task at hand are dropped: checklists, acceptance criteria, "this issue/PR", steps.
+Pure, stdlib only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import PurePosixPath
+
+from kenning.extract.model import Candidate
+from kenning.extract.sentences import sentence_rules, split_sentences
+
+_ISSUE_COMMAND = re.compile(
+    r"^(?:gh\s+(?:issue|pr)\s+view|bd\s+show|jira\s+(?:issue\s+)?view|glab\s+issue\s+view"
+    r"|linear\s+issue\s+view|issues?\s+show)\b"
+)
+_ISSUE_TOOL = re.compile(r"(?:get_issue|issue_read|get_ticket|view_issue|getJiraIssue)", re.I)
+# CLAUDE.md, AGENTS.md and skills are already in front of every session that needs them (Claude
+# Code loads them itself), so their rules are not copied into memory: on the development set
+# three in four such lines were never labelled as facts. Design docs and ADRs are not loaded.
+_DESIGN = re.compile(r"(?:^|/)(?:docs?|adr|adrs|design|decisions|rfcs?)/(?:[^/]+/)*[^/]+\.md$"
+                     r"|(?:^|/)(?:DESIGN|ARCHITECTURE|DECISIONS)\.md$", re.I)
+_NOT_DESIGN = re.compile(r"(?:^|/)(?:SKILL|CLAUDE|AGENTS|README|CHANGELOG)\.md$|/skills/", re.I)
+# Sections of an issue or doc that describe the task at hand, not how the project works.
+_TASK_HEADING = re.compile(
+    r"^\s*#+\s*(?:acceptance|tests?\b|test plan|output files|files|steps|tasks?\b|todo"
+    r"|technical specs?|implementation|plan\b|checklist|repro|how to test|verification"
+    r"|definition of done|out of scope|notes for reviewers|changelog)",
+    re.I,
+)
+_HEADING = re.compile(r"^\s*#+\s+\S")
+# Task-scoped: what to do in this task, not how the project works.
+_TASK_SCOPED = re.compile(
+    r"\b(?:this (?:issue|ticket|task|pr|pull request|bug|story|epic|change|feature)"
+    r"|acceptance criteria|definition of done|repro(?:duce|duction)? steps?|steps to reproduce"
+    r"|expected behaviou?r|actual behaviou?r|todo|tbd|in progress|assignee|labels?:|status:"
+    r"|priority:|follow[- ]up)\b",
+    re.I,
+)
+_CHECKBOX = re.compile(r"^\s*(?:[-*]\s*)?\[[ xX]\]")
+_TITLE = re.compile(
+    r"^(?:title:\s*(?P<title>.{4,100})"
+    r"|\S*\s*[\w.-]+(?:\s+\[\w+\])?\s+·\s+(?P<bd>.{4,120}?)(?:\s+\[●.*)?"  # bd show
+    r"|#\s+(?P<h1>.{4,100}))$",
+    re.M,
+)
+MAX_PER_SOURCE = 12
+
+
+def issue_source(name: str, tool_input: dict) -> str | None:
+    """A subject when this tool call printed an issue from a tracker, else None."""
+    if name == "Bash":
+        command = str(tool_input.get("command", "")).strip()
+        command = re.sub(r"^(?:cd\s+\S+\s*&&\s*)+", "", command)
+        return "issue" if _ISSUE_COMMAND.match(command) else None
+    if name.startswith("mcp__") and _ISSUE_TOOL.search(name):
+        return "issue"
+    return None
+
+
+def document_source(name: str, tool_input: dict) -> str | None:
+    """A subject (the file's name) when this tool call read a guide or design doc."""
+    if name != "Read":
+        return None
+    path = str(tool_input.get("file_path") or "").replace("\\", "/")
+    if _DESIGN.search(path) and not _NOT_DESIGN.search(path):
+        parts = PurePosixPath(path).parts
+        return "/".join(parts[-2:]) if len(parts) > 1 else PurePosixPath(path).name
+    return None
+
+
+def _issue_subject(output: str) -> str:
+    m = _TITLE.search(output[:2000])
+    title = next((g for g in m.groups() if g), "").strip(" #") if m else ""
+    return f"issue \"{title}\"" if title else "the issue"
+
+
+def _strip_read_numbers(output: str) -> str:
+    """Read prints `   12→text`; the rules want the text."""
+    return re.sub(r"^\s*\d+[→\t]", "", output, flags=re.M)
+
+
+def requirement_candidates(text: str, subject: str, kind_hint: str, evidence: str,
+                           session: str | None, previous: Sequence[str] = ()
+                           ) -> list[Candidate]:
+    """The explicit rules in one document or issue text, each prefixed with its subject."""
+    if kind_hint == "issue":
+        subject = _issue_subject(text)
+    text = _strip_read_numbers(text)
+    out: list[Candidate] = []
+    for line in _paragraphs(text):
+        if _CHECKBOX.match(line) or _TASK_SCOPED.search(line):
+            continue
+        for sentence in split_sentences(line):
+            if len(sentence) > 300 or _TASK_SCOPED.search(sentence):
+                continue
+            found = sentence_rules(sentence, previous)
+            if not found:
+                continue
+            kind, fact, rationale, rule = found
+            if rule not in ("preference", "constraint", "correction", "gotcha"):
+                continue  # a document does not decide; "let's …" in it is quoted talk
+            out.append(Candidate(
+                kind=kind or "codebase", text=f"{_cap(subject)}: {fact}", rationale=rationale,
+                evidence=evidence, rule=f"{kind_hint}-{rule}", session=session))
+            if len(out) >= MAX_PER_SOURCE:
+                return out
+    return out
+
+
+def _paragraphs(text: str) -> list[str]:
+    """Lines of prose joined across hard wraps; bullets and headings start a new one; the
+    sections about the task at hand (acceptance, steps, files, specs) are left out."""
+    out: list[str] = []
+    skipping = False
+    current: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if _HEADING.match(line):
+            skipping = bool(_TASK_HEADING.match(line))
+        starts = not line or _HEADING.match(line) or re.match(r"^(?:[-*•>]|\d+[.)])\s", line)
+        if starts or line.startswith(("|", "```")):
+            if current:
+                out.append(" ".join(current))
+            current = []
+        if skipping or not line or _HEADING.match(line) or line.startswith("```"):
+            continue
+        current.append(line)
+    if current:
+        out.append(" ".join(current))
+    return out
+
+
+def _cap(subject: str) -> str:
+    if "/" in subject or "." in subject.split()[0]:
+        return subject  # a file name keeps its case
+    return subject[:1].upper() + subject[1:]
+
+
+# --- compaction summaries ----------------------------------------------------------------------
+
+_SECTION = re.compile(r"^\s*(?:\d+\.\s*)?\**(?P<name>[A-Z][\w ,&/-]{2,60}?)\**:\**\s*$")
+_FIXED = re.compile(r"\b(?:fix(?:ed)?(?: by| with)?:|fixed (?:by|with|it by)|resolved by"
+                    r"|corrected (?:by|to)|the fix (?:is|was))\s", re.I)
+_OPEN = re.compile(r"\b(?:current|not yet|still (?:open|failing|broken)|pending|unresolved"
+                   r"|in progress|todo|next step|investigating|unclear|unknown)\b", re.I)
+_BOLD = re.compile(r"\*\*|__")
+# A bullet about a failure a tool reported (an error, a failing test or check), not about a
+# plan or a claim that was wrong: those name a statement later withdrawn, the worst thing to
+# store. Checked on the bullet's head (before its first colon).
+_ERRORISH = re.compile(r"\b(?:error|errors|fatal|exception|panic|failing|fails|failed"
+                       r"|failure|undefined|not found|lint|crash(?:es|ed)?|traceback)\b", re.I)
+_RETRACTED = re.compile(r"\b(?:wrong|false|incorrect(?:ly)?|claim(?:ed|s)?|proved|mistaken"
+                        r"|misdiagnos\w*|turned out|not the cause|red herring|actually"
+                        r"|assumed|guess(?:ed)?|speculat\w*)\b", re.I)
+MAX_SUMMARY_FACT = 400
+
+
+def _sections(text: str) -> dict[str, list[str]]:
+    """The bullets of each numbered section of a Claude Code compaction summary."""
+    out: dict[str, list[str]] = {}
+    name = ""
+    for raw in text.splitlines():
+        m = _SECTION.match(raw)
+        if m:
+            name = m.group("name").strip().lower()
+            continue
+        line = raw.strip()
+        if re.match(r"^[-*]\s", line):
+            out.setdefault(name, []).append(line[2:].strip())
+        elif line and out.get(name) and raw.startswith("     "):
+            out[name][-1] += " " + line  # a bullet's wrapped continuation
+    return out
+
+
+def summary_candidates(text: str, evidence: str, session: str | None) -> list[Candidate]:
+    """From a compaction summary: each error the session fixed, with its fix. The summary is
+    written at compaction from the whole conversation, so a claim withdrawn before it is
+    already gone from it (last word wins); an error still open is not a fact."""
+    out: list[Candidate] = []
+    for name, bullets in _sections(text).items():
+        if "error" not in name or "fix" not in name:
+            continue
+        for bullet in bullets:
+            plain = " ".join(_BOLD.sub("", bullet).split())
+            if not _FIXED.search(plain) or _OPEN.search(plain) or len(plain.split()) < 8:
+                continue
+            head = plain.split(": ", 1)[0][:150]
+            if not _ERRORISH.search(head) or _RETRACTED.search(plain):
+                continue
+            if len(plain) > MAX_SUMMARY_FACT:
+                cut = plain[:MAX_SUMMARY_FACT]
+                plain = cut[: cut.rfind(". ") + 1] if ". " in cut else cut.rsplit(" ", 1)[0]
+            out.append(Candidate(kind="codebase", text=plain, evidence=evidence,
+                                 rule="summary-fix", session=session))
+    return out[:MAX_PER_SOURCE]

@@ -1,0 +1,223 @@
+"""The issue-16 sources: the verification workflow, failure → fix pairs, requirements read
+from an issue tracker or design doc, queued messages and compaction summaries; and no
+absolute path of this machine in a fact. Real transcript files through the real reader."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+from tests.transcript_writer import Transcript
+
+from kenning.extract.rules import extract_candidates, machine_paths_out
+from kenning.extract.transcript import read_transcript
+
+
+def _candidates(path: Path, root: str | None = None):
+    return extract_candidates(read_transcript(path).turns, root=root)
+
+
+def _tool(t: Transcript, name: str, tool_input: dict, output: str, error: bool = False) -> str:
+    tid = f"toolu-{t.n}"
+    t._write("assistant", {"id": f"msg-{t.n}", "role": "assistant", "content": [
+        {"type": "tool_use", "id": tid, "name": name, "input": tool_input}]})
+    return t._write("user", {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": tid, "content": output, "is_error": error}]})
+
+
+def test_checks_run_repeatedly_and_seen_passing_become_one_workflow_fact(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("implement the parser")
+    for _ in range(2):
+        t.bash("mise run fmt", "ok")
+        t.bash("mise run lint 2>&1 | tail -20", "Exit code 1\nlint failed", error=True)
+        t.bash("mise run lint", "0 issues")
+        t.bash("mise run test:ci", "ok  	pkg	0.1s")
+    t.bash('git commit -m "parser"', "[main 1a2b3c] parser")
+    [c] = [c for c in _candidates(t.path) if c.rule == "workflow"]
+    assert c.text == ("Verification commands: `mise run fmt`, `mise run lint`, "
+                      "`mise run test:ci`.")
+
+
+def test_a_check_run_once_is_not_a_workflow(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("make test", "ok")
+    t.bash("make lint", "ok")
+    assert [c for c in _candidates(t.path) if c.rule == "workflow"] == []
+
+
+def test_a_build_that_only_works_from_its_module_folder_gives_the_cd_as_the_fix(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("go build ./...", "Exit code 1\npattern ./...: directory prefix . does not contain "
+           "main module or its selected dependencies", error=True)
+    evidence = t.bash("cd src && go build ./...", "")
+    [c] = [c for c in _candidates(t.path) if c.rule == "failure-fix"]
+    assert c.text == ("Run `go build ./...` from `src/`: elsewhere it fails with `pattern ./...: "
+                      "directory prefix . does not contain main module or its selected "
+                      "dependencies`.")
+    assert c.evidence == evidence
+
+
+def test_another_task_of_the_same_runner_is_not_a_fix(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("mise run test:ci", "Exit code 1\nerror: open REDACTED.jsonl: no such file",
+           error=True)
+    t.bash("mise run lint", "0 issues")
+    assert [c.rule for c in _candidates(t.path)] == []
+
+
+def test_a_task_that_extends_the_failed_one_is_the_fix(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("bun run lint", "Exit code 1\n$ biome check\nerror: formatter would have printed "
+           "different content", error=True)
+    t.bash("bun run lint:fix", "Fixed 2 files")
+    [c] = [c for c in _candidates(t.path) if c.rule == "failure-fix"]
+    assert c.text.startswith("When `bun run lint` fails with `error: formatter would have")
+    assert c.text.endswith("run `bun run lint:fix`.")
+
+
+def test_exploratory_commands_and_other_targets_are_never_fixes(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("grep -n foo src/a.py", "Exit code 2\ngrep: src/a.py: No such file", error=True)
+    t.bash("grep -n foo lib/a.py", "1: foo")
+    t.bash("go test ./color/...", "Exit code 1\nFAIL color error", error=True)
+    t.bash("go test ./terminal/...", "ok")
+    assert [c for c in _candidates(t.path) if c.rule == "failure-fix"] == []
+
+
+def test_a_fix_under_the_project_root_is_made_relative_and_one_outside_it_dropped(
+        tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("go build ./...", "Exit code 1\ndirectory prefix . does not contain main module",
+           error=True)
+    t.bash("cd /home/dev/proj/src && go build ./...", "")
+    [c] = [c for c in _candidates(t.path, root="/home/dev/proj") if c.rule == "failure-fix"]
+    assert "`src/`" in c.text and "/home/" not in c.text
+    assert [c for c in _candidates(t.path, root="/work/other") if c.rule == "failure-fix"] == []
+
+
+def test_no_fact_names_an_absolute_path_of_this_machine(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("Always run /Users/dev/.venv/bin/python -m pytest before pushing.")
+    t.user("Always run `make check` in /home/dev/proj/api before pushing.")
+    texts = [c.text for c in _candidates(t.path, root="/home/dev/proj")]
+    assert texts == ["Always run `make check` in api before pushing."]
+
+
+@given(st.text(alphabet="abc/ .-_`", max_size=40))
+def test_machine_paths_out_never_leaves_a_home_folder(tail: str):
+    text = machine_paths_out(f"use /home/dev/proj/{tail} or /Users/x/{tail}", "/home/dev/proj")
+    assert text is None or "/Users/" not in text
+
+
+def test_an_issue_from_the_tracker_gives_its_constraints_with_its_title(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("implement spotter-dov")
+    issue = (
+        "○ spotter-dov [EPIC] · Unified transcript rendering   [● P1 · OPEN]\n"
+        "Owner: M · Type: epic\n\nDESCRIPTION\n## Problem\nThe two views drift apart.\n"
+        "## Guardrails\n- Do not replace highlight.js with another\n  syntax highlighter.\n"
+        "- Session pages must render rows through the shared component.\n"
+        "## Acceptance Tests\n- Rows must show 10 lines by default.\n"
+        "- [ ] Never truncate silently\n"
+    )
+    evidence = _tool(t, "Bash", {"command": "bd show spotter-dov"}, issue)
+    found = [c for c in _candidates(t.path) if c.rule.startswith("issue-")]
+    assert [c.text for c in found] == [
+        'Issue "Unified transcript rendering": Do not replace highlight.js with another '
+        "syntax highlighter.",
+        'Issue "Unified transcript rendering": Session pages must render rows through the '
+        "shared component.",
+    ]
+    assert {c.evidence for c in found} == {evidence}
+
+
+def test_agent_guides_and_skills_the_session_already_sees_are_not_copied(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    _tool(t, "Read", {"file_path": "/p/AGENTS.md"}, "     1→Never rewrite history on main.")
+    _tool(t, "Read", {"file_path": "/p/docs/adr/0003-storage.md"},
+          "     1→# Storage\n     2→Facts must stay plain YAML files under .kenning/facts.")
+    assert [c.text for c in _candidates(t.path)] == [
+        "adr/0003-storage.md: Facts must stay plain YAML files under .kenning/facts."
+    ]
+
+
+def test_a_message_queued_while_the_agent_was_busy_is_read(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("fix the importer")
+    before = t.bash("uv run pytest", "3 passed")
+    with t.path.open("a", encoding="utf-8") as f:
+        f.write(json.dumps({"type": "queue-operation", "operation": "enqueue",
+                            "sessionId": t.session, "timestamp": "2026-11-29T10:09:00Z",
+                            "content": "Never push directly to main; open a PR."}) + "\n")
+    t.assistant("ok")
+    [c] = _candidates(t.path)
+    assert c.text == "Never push directly to main; open a PR." and c.evidence == before
+
+
+SUMMARY = """This session is being continued from a previous conversation.
+
+Summary:
+4. Errors and fixes:
+   - **ChakraProvider error**: Using `TreeView` from `@chakra-ui/react` crashed with
+     `useContext returned undefined`. Fixed by importing it from `@ark-ui/react/tree-view`.
+   - **Wrong claim that the lint error came from gofmt**: I claimed gofmt stripped the
+     comments. Fix: restored the files.
+   - **Duplicate key warnings (CURRENT)**: Skills appear twice. Fix: not applied yet.
+   - **Phase 0 plan told the implementer to restore the filters.** Fix: plain deletion.
+
+5. Problem Solving:
+   - Resolved the provider error.
+"""
+
+
+def test_a_compaction_summary_gives_the_errors_fixed_and_never_a_withdrawn_claim(
+        tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("go on")
+    evidence = t.user(SUMMARY, isCompactSummary=True, isVisibleInTranscriptOnly=True)
+    found = [c for c in _candidates(t.path) if c.rule == "summary-fix"]
+    assert [c.text for c in found] == [
+        "ChakraProvider error: Using `TreeView` from `@chakra-ui/react` crashed with "
+        "`useContext returned undefined`. Fixed by importing it from `@ark-ui/react/tree-view`."
+    ]
+    assert found[0].evidence == evidence
+
+
+def test_git_gates_teach_an_ignored_path_a_new_branch_push_and_the_pre_commit_fix(
+        tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("git add priv/static/assets/app.css lib/a.ex",
+           "Exit code 1\nThe following paths are ignored by one of your .gitignore files:\n"
+           "priv/static/assets\nhint: Use -f if you really want to add them.", error=True)
+    t.bash("git add -f priv/static/assets/app.css", "")
+    t.bash('git commit -m "x"', "Exit code 1\nformat check failed: 2 files need formatting\n"
+           "Run `mix format` to fix them.", error=True)
+    t.bash("mix format", "")
+    t.bash('git commit -m "x"', "[feature 1a2b3c] x")
+    t.bash("git push", "Exit code 128\nfatal: The current branch feature has no upstream "
+           "branch.", error=True)
+    t.bash("git push --set-upstream origin feature", "branch 'feature' set up")
+    texts = [c.text for c in _candidates(t.path) if c.rule == "failure-fix"]
+    assert texts == [
+        "`priv/static/assets/app.css` is ignored by .gitignore but committed: add it with "
+        "`git add -f priv/static/assets/app.css`.",
+        "The pre-commit hook fails `git commit` with `format check failed: 2 files need "
+        "formatting`; the fix is to run `mix format` and commit again.",
+        "A new branch is pushed with `git push -u origin <branch>`: a plain `git push` fails "
+        "with no upstream branch.",
+    ]
+
+
+def test_a_statement_taken_back_later_in_the_session_is_never_stored(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("Always run the importer tests with --runslow before pushing.")
+    t.assistant("ok")
+    t.user("Actually that was wrong: the importer tests with --runslow are not needed "
+           "before pushing.")
+    t.user("Never push directly to main.")
+    texts = [c.text for c in _candidates(t.path)]
+    assert not any(x.startswith("Always run the importer tests") for x in texts)
+    assert "Never push directly to main." in texts
