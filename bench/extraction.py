@@ -337,18 +337,21 @@ def run(check: bool = False, verbose: bool = False, out: Path | None = None,
                      "ok": share <= 1.0})
     for split in splits:
         t = totals(rows_in, split)
-        gated = split == "heldout"
+        target = split == "heldout"  # issue 16's targets: open, so reported, not gated
         did_work = t["sessions"] > 0 and t["lines"] > 0 and t["weight"] > 0
+        rows.append({"name": f"extraction read every labelled {split} session",
+                     "value": f"{t['sessions']} sessions", "budget": "> 0", "unit": "",
+                     "ok": did_work})
         label = f"{split}, {t['sessions']} real sessions, {t['gold']} gold"
         for metric, floor in (("precision", MIN_PRECISION), ("w_recall", MIN_WEIGHTED_RECALL)):
             rows.append({
                 "name": f"extraction {metric} ({label})",
-                "value": round(t[metric], 2), "budget": f">= {floor}" if gated else None,
-                "unit": "", "ok": (did_work and t[metric] >= floor) if gated else True,
+                "value": round(t[metric], 2), "budget": f">= {floor}" if target else None,
+                "unit": "", "ok": t[metric] >= floor if target else True, "gate": False,
             })
         rows.append({"name": f"extraction negatives stored ({split})", "value": t["neg_hit"],
-                     "budget": "= 0" if gated else None, "unit": "",
-                     "ok": (did_work and t["neg_hit"] == 0) if gated else True})
+                     "budget": "= 0" if target else None, "unit": "",
+                     "ok": t["neg_hit"] == 0 if target else True, "gate": False})
     yaml_t = totals(rows_in, "dev", real_only=False)
     rows.append({"name": f"extraction precision (dev with the {yaml_t['sessions']} sessions of "
                  "extraction_sessions.yaml)", "value": round(yaml_t["precision"], 2),
@@ -361,10 +364,12 @@ def run(check: bool = False, verbose: bool = False, out: Path | None = None,
 
 
 def redaction_false_positives() -> tuple[int, int] | None:
-    """(distinct random-looking tokens, distinct strings redacted) over the real transcripts.
+    """(distinct random-looking tokens, distinct strings redacted) in what kenning reads of the
+    real transcripts: every string value of every JSON line, less the `signature` of thinking
+    blocks (an opaque blob kenning never reads or stores).
 
     They are public test data with no live secret in them, so every redaction is a false
-    positive (git SHAs, UUIDs, message ids, base64 signatures are what it could trip on).
+    positive (git SHAs, UUIDs, message ids, hashes are what it could trip on).
     """
     from kenning.redact import find_secrets
 
@@ -375,10 +380,27 @@ def redaction_false_positives() -> tuple[int, int] | None:
     tokens: set[str] = set()
     flagged: set[str] = set()
     for path in files:
-        text = path.read_text(encoding="utf-8", errors="replace")
-        tokens.update(m.group(0) for m in token.finditer(text))
-        flagged.update(text[start:end] for _, start, end in find_secrets(text))
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                text = "\n".join(_strings(json.loads(line)))
+            except ValueError:
+                continue
+            tokens.update(m.group(0) for m in token.finditer(text))
+            flagged.update(text[start:end] for _, start, end in find_secrets(text))
     return len(tokens), len(flagged)
+
+
+def _strings(value, key: str | None = None):
+    """Every string in a parsed JSON value, except thinking-block signatures."""
+    if isinstance(value, str):
+        if key != "signature":
+            yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _strings(v, k)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v, key)
 
 
 def main() -> int:
