@@ -101,8 +101,8 @@ def expect(condition: bool, what: str) -> None:
 # DESIGN's PostToolUse 2.5x and PreToolUse 4x were stated against `python3 -c pass`, which
 # loads site; like for like they are these. Chosen with margin over a quiet 2-core machine
 # and checked with two CPU-bound processes beside the bench (closing notes carry both).
-BUDGETS = {"post": 4.0, "pre": 5.0, "prompt_fts": 6.0, "prompt_hybrid": 30.0, "stop": 4.0,
-           "start": 8.0, "end": 6.0}
+BUDGETS = {"post": 3.5, "pre": 5.0, "prompt_fts": 6.5, "prompt_hybrid": 32.0, "stop": 3.5,
+           "start": 10.0, "end": 5.0}
 
 
 def run(check: bool) -> list[dict]:
