@@ -33,22 +33,29 @@ def test_contradictions_on_the_test_split_are_right_at_least_four_times_in_five(
                                               if not p["contradiction"]]
 
 
-@pytest.mark.model
-@pytest.mark.xfail(reason="issue 17, open: 17 of the 32 test paraphrases are found (merged or "
-                          "queued), the bar is 0.6: the bundled static model puts rewrites in "
-                          "other words at cosine 0.2-0.75", strict=False)
-def test_paraphrases_on_the_test_split_are_found_and_no_distinct_pair_is_merged():
+def _duplicate_verdicts() -> list[tuple[dict, str]]:
     from kenning.consolidate import judge
     from kenning.embed import load_embedder
 
-    pairs = _pairs("duplicate_pairs.yaml")
     embedder = load_embedder("bundled")
     verdicts = []
-    for p in pairs:
+    for p in _pairs("duplicate_pairs.yaml"):
         va, vb = embedder.encode([p["a"], p["b"]])
-        verdicts.append(judge(p["a"], p["b"], float(va @ vb))[0])
-    found = [v != "distinct" for p, v in zip(pairs, verdicts, strict=True) if p["duplicate"]]
-    merged_wrongly = [(p["why"], p["a"], p["b"]) for p, v in zip(pairs, verdicts, strict=True)
+        verdicts.append((p, judge(p["a"], p["b"], float(va @ vb))[0]))
+    return verdicts
+
+
+@pytest.mark.model
+def test_no_near_miss_or_opposite_pair_of_the_test_split_is_merged():
+    merged_wrongly = [(p["why"], p["a"], p["b"]) for p, v in _duplicate_verdicts()
                       if not p["duplicate"] and v == "duplicate"]
-    assert sum(found) / len(found) >= 0.6
     assert not [m for m in merged_wrongly if m[0] in ("near-miss", "opposite")], merged_wrongly
+
+
+@pytest.mark.model
+def test_paraphrases_on_the_test_split_are_found():
+    """Issue 17's bar is 0.6 and is open (bench/lifecycle_bench.py reports it): 17 of the 32
+    test paraphrases are found, merged or queued, since the bundled static model puts rewrites
+    in other words at cosine 0.2-0.75. This holds today's level so it cannot slip unseen."""
+    found = [v != "distinct" for p, v in _duplicate_verdicts() if p["duplicate"]]
+    assert sum(found) / len(found) >= 0.5
