@@ -138,8 +138,10 @@ while time.time() < deadline:
 
 
 def _lines(path: Path) -> list[str]:
+    """A log's records; blank lines (a writer that saw another's line half copied starts its
+    own on a new line) are skipped, as kenning's readers skip them."""
     try:
-        return path.read_text(encoding="utf-8").splitlines()
+        return [line for line in path.read_text(encoding="utf-8").splitlines() if line]
     except FileNotFoundError:
         return []
 
