@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from kenning.extract.model import Candidate, Turn
 from kenning.extract.vocab import FAMILIES
-from kenning.extract.workflow import same_runner_task
+from kenning.extract.workflow import bash_calls, same_runner_task
 
 _I = re.IGNORECASE
 _INVOCATION_ERROR = re.compile(
@@ -76,20 +76,9 @@ class _Call(NamedTuple):
 
 
 def _bash_calls(turns: Sequence[Turn]) -> list[_Call]:
-    commands = {
-        tid: norm_command(str(inp.get("command", "")))
-        for t in turns
-        if t.role == "assistant"
-        for tid, name, inp in t.tool_uses
-        if name == "Bash" and inp.get("command")
-    }
-    calls: list[_Call] = []
-    for t in turns:
-        for tid, output, is_error in t.tool_results:
-            if tid in commands and "doesn't want to proceed" not in output:
-                failed = is_error or output.startswith("Exit code ")
-                calls.append(_Call(commands[tid], t.uuid, failed, output, t.session_id))
-    return calls
+    """workflow.bash_calls, each command line normalised."""
+    return [_Call(norm_command(c.raw), c.result_uuid, c.failed, c.output, c.session)
+            for c in bash_calls(turns)]
 
 
 def command_fixes(turns: Sequence[Turn]) -> list[Candidate]:
