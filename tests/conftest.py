@@ -11,6 +11,8 @@ import pytest
 
 from kenning.cli import main
 
+REPO = Path(__file__).resolve().parents[1]
+
 
 @pytest.fixture(autouse=True)
 def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -74,3 +76,29 @@ def repo(isolated: Path) -> Path:
 
 
 PYTHON = sys.executable
+
+
+def plugin_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A plugin copy without a checkout `.venv`, so the runtime is managed (as for users):
+    CLAUDE_PLUGIN_ROOT points at it and CLAUDE_PLUGIN_DATA at `tmp_path/data`."""
+    root = tmp_path / "plugin"
+    root.mkdir()
+    for name in ("src", "hooks", "pyproject.toml", ".claude-plugin"):
+        (root / name).symlink_to(REPO / name)
+    monkeypatch.setenv("CLAUDE_PLUGIN_ROOT", str(root))
+    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(tmp_path / "data"))
+    return root
+
+
+def ready_venv(data: Path, root: Path) -> None:
+    """The plugin's data venv as a finished install leaves it: a python that has the
+    dependencies (this one) and the stamp of `root`'s pyproject.toml."""
+    from kenning import runtime
+
+    venv_bin = data / "venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    (venv_bin / "python").write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n',
+                                     encoding="utf-8")
+    (venv_bin / "python").chmod(0o755)
+    (data / "venv" / runtime.STAMP_NAME).write_text(runtime.wanted_stamp(str(root)),
+                                                   encoding="utf-8")

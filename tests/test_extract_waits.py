@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from conftest import plugin_copy
 from kenning import runtime
 from kenning.hooks import extract_runner
 from kenning.hooks.base import Ctx
@@ -23,12 +24,7 @@ def marked(project: Path, transcript: Path) -> str:
 
 
 def test_extraction_waits_while_the_dependencies_install(isolated, tmp_path, monkeypatch):
-    root = tmp_path / "plugin"
-    root.mkdir()
-    for name in ("src", "hooks", "pyproject.toml", ".claude-plugin"):
-        (root / name).symlink_to(REPO / name)
-    monkeypatch.setenv("CLAUDE_PLUGIN_ROOT", str(root))
-    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(tmp_path / "data"))
+    plugin_copy(tmp_path, monkeypatch)
     local_dir = marked(isolated, tmp_path / "t.jsonl")
     lock = runtime._try_lock(str(tmp_path / "data" / runtime.LOCK_NAME))
     try:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import plugin_copy, ready_venv
 from kenning import runtime
 from kenning.mcp_spec import SPEC
 
@@ -97,14 +98,7 @@ def test_the_front_speaks_the_handshake_versions_of_the_installed_sdk():
 
 @pytest.fixture
 def plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A plugin copy without a checkout `.venv`, so the runtime is managed (as for users)."""
-    root = tmp_path / "plugin"
-    root.mkdir()
-    for name in ("src", "hooks", "pyproject.toml", ".claude-plugin"):
-        (root / name).symlink_to(REPO / name)
-    monkeypatch.setenv("CLAUDE_PLUGIN_ROOT", str(root))
-    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(tmp_path / "data"))
-    return root
+    return plugin_copy(tmp_path, monkeypatch)
 
 
 def test_a_tool_called_during_the_install_says_so_and_works_once_the_venv_is_ready(
@@ -128,13 +122,7 @@ def test_a_tool_called_during_the_install_says_so_and_works_once_the_venv_is_rea
         assert "installing its dependencies" in early["content"][0]["text"]
         assert "Retry this tool call" in early["content"][0]["text"]
         # the install finishes: a venv whose python has the dependencies, and its stamp
-        venv_bin = data / "venv" / "bin"
-        venv_bin.mkdir(parents=True)
-        (venv_bin / "python").write_text(f"#!/bin/sh\nexec {sys.executable} \"$@\"\n",
-                                         encoding="utf-8")
-        (venv_bin / "python").chmod(0o755)
-        (data / "venv" / runtime.STAMP_NAME).write_text(runtime.wanted_stamp(str(plugin)),
-                                                       encoding="utf-8")
+        ready_venv(data, plugin)
         runtime._unlock(str(data / runtime.LOCK_NAME), lock)
         lock = None
         later = {}

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import ready_venv
 from kenning import runtime
 from kenning.hookrunner import EVENTS
 
@@ -163,13 +164,7 @@ def marketplace_install(tmp_path: Path) -> tuple[Path, Path]:
     for name in ("src", "pyproject.toml", ".claude-plugin"):
         (root / name).symlink_to(REPO / name)
     data = config / "plugins" / "data" / "kenning-kenning"
-    venv_bin = data / "venv" / "bin"
-    venv_bin.mkdir(parents=True)
-    (venv_bin / "python").write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n',
-                                     encoding="utf-8")
-    (venv_bin / "python").chmod(0o755)
-    (data / "venv" / runtime.STAMP_NAME).write_text(runtime.wanted_stamp(str(root)),
-                                                   encoding="utf-8")
+    ready_venv(data, root)
     return root, data
 
 

@@ -218,6 +218,17 @@ class MockAPI:
         return [r["body"] for r in self.requests if not r["aux"]]
 
 
+def stream_events(stdout: str) -> list[dict[str, Any]]:
+    """The JSON events of `claude -p --output-format stream-json` (other lines skipped)."""
+    events = []
+    for line in stdout.splitlines():
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            continue
+    return events
+
+
 def request_text(body: dict[str, Any]) -> str:
     """Everything the model would read in one request, as one string (for assertions)."""
     return json.dumps(

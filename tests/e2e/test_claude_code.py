@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from .clients import find_claude
-from .mock_api import MockAPI, request_text, text, tool_use
+from .mock_api import MockAPI, request_text, stream_events, text, tool_use
 
 pytestmark = pytest.mark.e2e
 
@@ -121,12 +121,7 @@ class Run:
             text=True,
             timeout=180,
         )
-        events = []
-        for line in result.stdout.splitlines():
-            try:
-                events.append(json.loads(line))
-            except ValueError:
-                continue
+        events = stream_events(result.stdout)
         return events, result.stdout + result.stderr
 
     def local_dir(self) -> Path:

@@ -13,7 +13,6 @@ only the first run on a machine downloads); the teammate reuses it. The tests ru
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -23,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from .mock_api import MockAPI, request_text, text, tool_use
+from .mock_api import MockAPI, request_text, stream_events, text, tool_use
 from .test_claude_code import CLAUDE, git
 
 pytestmark = pytest.mark.e2e
@@ -93,12 +92,7 @@ class User:
              "--include-hook-events", "--debug-file", str(debug), *extra],
             cwd=project, env={**self.env, "ANTHROPIC_BASE_URL": api.url},
             stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600)
-        events = []
-        for line in result.stdout.splitlines():
-            try:
-                events.append(json.loads(line))
-            except ValueError:
-                continue
+        events = stream_events(result.stdout)
         log = debug.read_text(encoding="utf-8", errors="replace") if debug.exists() else ""
         return events, result.stdout + result.stderr, log
 
