@@ -74,7 +74,6 @@ class Normaliser:
 
 
 def scenario_repo(project: Path) -> None:
-    os.environ["GIT_AUTHOR_DATE"] = os.environ["GIT_COMMITTER_DATE"] = NOW
     init_repo(project)
     (project / "src").mkdir()
     (project / "src" / "retry.py").write_text(
@@ -121,6 +120,7 @@ JSON_RUNS = [
 def test_every_json_output_is_unchanged(kenning, isolated: Path, monkeypatch) -> None:
     monkeypatch.setenv("KENNING_NOW", NOW)
     monkeypatch.setenv("GIT_AUTHOR_DATE", NOW)
+    monkeypatch.setenv("GIT_COMMITTER_DATE", NOW)
     scenario_repo(isolated)
     norm = Normaliser(isolated.parent)
     assert kenning("init").code == 0
@@ -138,6 +138,7 @@ def test_search_json_has_the_hit_shape(kenning, isolated: Path, monkeypatch) -> 
     """The one JSON shape of a hit, shared by the CLI and the MCP server (see README)."""
     monkeypatch.setenv("KENNING_NOW", NOW)
     monkeypatch.setenv("GIT_AUTHOR_DATE", NOW)
+    monkeypatch.setenv("GIT_COMMITTER_DATE", NOW)
     scenario_repo(isolated)
     norm = Normaliser(isolated.parent)
     kenning("init")
