@@ -94,10 +94,10 @@ def reference_ranker(root: Path, tmp: Path) -> Callable[[str], list[Span]]:
 def kenning_rankers(root: Path, home: Path) -> tuple[list[Callable], Callable[[], None], float]:
     """([keyword only, vectors only, hybrid code, default], close, index seconds) over
     kenning's index of `root`, bundled model."""
-    from kenning.codesearch import ChunkFilter, ChunkSearcher, filtered
+    from kenning.core.paths import Project
     from kenning.index.db import get_meta
     from kenning.memory import Memory
-    from kenning.paths import Project
+    from kenning.search.code import ChunkFilter, ChunkSearcher, filtered
 
     memory = Memory(Project(root=root.resolve(), home=home), embedder_name="bundled")
     started = time.perf_counter()
@@ -115,7 +115,7 @@ def kenning_rankers(root: Path, home: Path) -> tuple[list[Callable], Callable[[]
         return [(rows[i].path, rows[i].start_line, rows[i].end_line) for i in ids]
 
     def keyword(query: str) -> list[Span]:
-        from kenning.textutil import fts_or_query
+        from kenning.core.textutil import fts_or_query
 
         match = fts_or_query(query)
         if not match:

@@ -371,7 +371,7 @@ def redaction_false_positives() -> tuple[int, int] | None:
     They are public test data with no live secret in them, so every redaction is a false
     positive (git SHAs, UUIDs, message ids, hashes are what it could trip on).
     """
-    from kenning.redact import find_secrets
+    from kenning.core.redact import find_secrets
 
     files = sorted(REFERENCE.rglob("*.jsonl")) if REFERENCE.is_dir() else []
     if not files:

@@ -35,10 +35,10 @@ def generate_facts(root: Path, n: int = N_FACTS, seed: int = 1,
                    extra: tuple[str, ...] = ()) -> None:
     """Write `n` fact files straight into the personal store (fast, deterministic), then one
     file for each text in `extra`."""
-    from kenning.factfile import render_fact
-    from kenning.ids import new_ulid
-    from kenning.paths import current_project
-    from kenning.records import Anchor, Fact, Source
+    from kenning.core.ids import new_ulid
+    from kenning.core.paths import current_project
+    from kenning.core.records import Anchor, Fact, Source
+    from kenning.store.factfile import render_fact
 
     rng = random.Random(seed)
     directory = current_project(root).personal_facts_dir
@@ -126,8 +126,8 @@ REBUILD_ROUNDS = 3
 
 
 def measure() -> dict:
+    from kenning.core.paths import current_project
     from kenning.memory import Memory
-    from kenning.paths import current_project
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "project"

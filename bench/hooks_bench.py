@@ -62,8 +62,8 @@ def build_workload(folder: Path) -> Path:
     """A project with 10k facts synced into its index and anchors map."""
     sys.path.insert(0, str(Path(__file__).parent))
     from facts_bench import generate_facts
+    from kenning.core.paths import current_project
     from kenning.memory import Memory
-    from kenning.paths import current_project
 
     project_dir = folder / "proj"
     project_dir.mkdir()
@@ -232,7 +232,7 @@ def _wait_for_children(home: str, timeout: float = 120.0) -> None:
 
 
 def _local_dir(project: Path) -> Path:
-    from kenning.paths import current_project
+    from kenning.core.paths import current_project
 
     return current_project(project).local_dir
 

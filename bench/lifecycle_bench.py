@@ -30,9 +30,9 @@ def measure_consolidation(block) -> tuple[Paired, int]:
     """Consolidating 10k generated facts with planted duplicates against a calibration block;
     the merges it proposed."""
     from facts_bench import generate_facts
-    from kenning.factfile import render_fact
+    from kenning.core.paths import current_project
     from kenning.memory import Memory
-    from kenning.paths import current_project
+    from kenning.store.factfile import render_fact
 
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "project"
@@ -50,7 +50,7 @@ def measure_consolidation(block) -> tuple[Paired, int]:
             path = project.personal_facts_dir / f"{copy.id}.yaml"
             path.write_text(render_fact(copy), encoding="utf-8")
         memory.sync()  # indexing and embedding are measured by facts_bench
-        from kenning.consolidate import consolidate
+        from kenning.lifecycle.consolidate import consolidate
 
         merged: list[int] = []
 
@@ -64,13 +64,13 @@ def measure_consolidation(block) -> tuple[Paired, int]:
 
 
 def _scan(project):
-    from kenning.facts import scan
+    from kenning.store.facts import scan
 
     return scan(project).facts
 
 
 def _later_id(fact_id: str, n: int) -> str:
-    from kenning.ids import new_ulid
+    from kenning.core.ids import new_ulid
 
     return new_ulid(int(time.time() * 1000) + n)
 
@@ -78,9 +78,9 @@ def _later_id(fact_id: str, n: int) -> str:
 def measure_stale(block) -> tuple[Paired, dict[str, int]]:
     """Checking 10k anchored facts against 20k symbols after churn, against a calibration
     block; the states found."""
-    from kenning.anchors_stale import stale_report
+    from kenning.core.records import Anchor
     from kenning.index.db import open_index
-    from kenning.records import Anchor
+    from kenning.lifecycle.stale import stale_report
 
     rng = random.Random(3)
     verbs = ["load", "save", "parse", "render", "send", "retry", "validate", "encode",
@@ -137,8 +137,8 @@ def calibration() -> dict[str, float]:
     """Auto-merge precision/recall on the labelled pairs, and the seed's cosine-0.7 rule."""
     import yaml
 
-    from kenning.consolidate import judge
-    from kenning.embed import load_embedder
+    from kenning.index.embed import load_embedder
+    from kenning.lifecycle.consolidate import judge
 
     embedder = load_embedder("bundled")
     pairs = yaml.safe_load(PAIRS.read_text(encoding="utf-8"))["pairs"]
@@ -182,9 +182,9 @@ def judgements() -> dict[str, dict[str, float]]:
     pairs merged. Rules were chosen on calibration and development pairs only."""
     import yaml
 
-    from kenning.consolidate import judge
-    from kenning.contradictions import analyse, check_pair
-    from kenning.embed import load_embedder
+    from kenning.index.embed import load_embedder
+    from kenning.lifecycle.consolidate import judge
+    from kenning.lifecycle.contradictions import analyse, check_pair
 
     embedder = load_embedder("bundled")
     out: dict[str, dict[str, float]] = {}

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-from kenning.textutil import fts_or_query, identifier_terms  # noqa: E402 (stdlib-only module)
+from kenning.core.textutil import fts_or_query, identifier_terms  # noqa: E402 (stdlib-only module)
 
 WINDOW, OVERLAP = 40, 8
 

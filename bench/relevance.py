@@ -63,10 +63,10 @@ def load(name: str) -> tuple[list[dict], list[dict], list[str]]:
 
 
 def evaluate(name: str, mode: str = "fts", show: bool = False) -> dict:
+    from kenning.core.paths import current_project
     from kenning.hooks.base import Ctx
     from kenning.hooks.user_prompt import handle
     from kenning.memory import Memory
-    from kenning.paths import current_project
 
     sys.path.insert(0, str(ROOT / "bench"))
     from retrieval import seed_project

@@ -53,8 +53,8 @@ def load_dataset(questions: str = "retrieval_questions.yaml") -> tuple[list[dict
 
 def seed_project(root: Path, facts: list[dict]) -> dict[str, str]:
     """Write the facts as fact files; returns dataset id -> fact id."""
-    from kenning.facts import FactStore
-    from kenning.paths import current_project
+    from kenning.core.paths import current_project
+    from kenning.store.facts import FactStore
 
     store = FactStore(current_project(root))
     mapping = {}
@@ -83,8 +83,8 @@ def evaluate(embedder: str = "bundled", questions_file: str = "retrieval_questio
              misses: bool = False) -> dict:
     """Each system's scores on one set; `misses` adds the hybrid's misses (development only)."""
     from kenning.cli import main
+    from kenning.core.paths import current_project
     from kenning.memory import Memory
-    from kenning.paths import current_project
 
     sys.path.insert(0, str(Path(__file__).parent))
     import reference_bm25

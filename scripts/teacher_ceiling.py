@@ -5,7 +5,7 @@ with it: fact retrieval Recall@1 >= 0.9 on the frozen 30 questions (bench/retrie
 hybrid code search MRR@10 >= 1.4 x the reference BM25 on every codebase
 (bench/code_retrieval.py). A static model is distilled from a transformer teacher, so the
 teacher bounds what better distillation can reach. This script measures that bound: the
-transformer alone, and fused (RRF, k=60, kenning.search.fuse) with kenning's own keyword leg,
+transformer alone, and fused (RRF, k=60, kenning.search.fusion.fuse) with kenning's own keyword leg,
 built exactly as search builds it. The transformer stands in for the static vector leg, in
 that leg's place and at its depth (top 50); no boosts. A hit is the answer fact (facts) or a
 chunk in the target's file overlapping its lines (code, as code_retrieval.rank_of).
@@ -58,10 +58,10 @@ sys.path.insert(0, str(BENCH))
 import code_corpus  # noqa: E402
 import code_retrieval  # noqa: E402
 import retrieval  # noqa: E402
-from kenning.codesearch import ChunkSearcher, identifier_words, nearest  # noqa: E402
+from kenning.core.textutil import fts_or_query, query_terms  # noqa: E402
 from kenning.index.code import embed_chunks  # noqa: E402
-from kenning.search import LEG_DEPTH, fuse  # noqa: E402
-from kenning.textutil import fts_or_query, query_terms  # noqa: E402
+from kenning.search.code import ChunkSearcher, identifier_words, nearest  # noqa: E402
+from kenning.search.fusion import LEG_DEPTH, fuse  # noqa: E402
 
 CUTOFF = 10
 DEV_QUESTIONS = BENCH / "data" / "retrieval_dev_questions.yaml"
@@ -111,9 +111,9 @@ def summary(ranks: list[int | None]) -> tuple[float, float]:
 
 # ---- facts -----------------------------------------------------------------------------------
 def fact_rows(embedder: TransformerEmbedder) -> list[str]:
+    from kenning.core.paths import current_project
     from kenning.index.reader import fts_fact_ids
     from kenning.memory import Memory
-    from kenning.paths import current_project
 
     facts, test = retrieval.load_dataset()
     dev = yaml.safe_load(DEV_QUESTIONS.read_text(encoding="utf-8"))
@@ -151,8 +151,8 @@ def fact_rows(embedder: TransformerEmbedder) -> list[str]:
 
 # ---- code ------------------------------------------------------------------------------------
 def code_row(name: str, embedder: TransformerEmbedder) -> list[str]:
+    from kenning.core.paths import Project
     from kenning.memory import Memory
-    from kenning.paths import Project
 
     codebase = code_corpus.build(name, code_retrieval.sources(name))
     targets = codebase.targets

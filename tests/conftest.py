@@ -93,7 +93,7 @@ def plugin_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def ready_venv(data: Path, root: Path) -> None:
     """The plugin's data venv as a finished install leaves it: a python that has the
     dependencies (this one) and the stamp of `root`'s pyproject.toml."""
-    from kenning import runtime
+    from kenning.plugin import runtime
 
     venv_bin = data / "venv" / "bin"
     venv_bin.mkdir(parents=True)

@@ -147,4 +147,4 @@ def cli_code(*args: str) -> str:
 
 
 def hook_code(event: str) -> str:
-    return f"from kenning.hookrunner import main\nmain([{event!r}])\n"
+    return f"from kenning.hooks.runner import main\nmain([{event!r}])\n"

@@ -11,8 +11,9 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kenning import eventlog
-from kenning.analytics import (
+from kenning.core.paths import current_project
+from kenning.index.db import open_index
+from kenning.insight.analytics import (
     CLASSES,
     MIN_HIGH_CHURN,
     MIN_MANY_READS,
@@ -23,9 +24,8 @@ from kenning.analytics import (
     percentile,
     thresholds,
 )
-from kenning.gitlog import sync_git
-from kenning.index.db import open_index
-from kenning.paths import current_project
+from kenning.insight.gitlog import sync_git
+from kenning.store import eventlog
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 

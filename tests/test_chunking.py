@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kenning.chunking import ChunkResult, chunk_file, language_for
-from kenning.chunking.languages import SPECS
+from kenning.index.chunking import ChunkResult, chunk_file, language_for
+from kenning.index.chunking.languages import SPECS
 
 FIXTURES = Path(__file__).parent / "fixtures" / "code"
 
@@ -52,7 +52,7 @@ def test_language_for_maps_extensions_and_known_file_names(path, lang):
 def test_importing_chunking_and_chunking_docs_does_not_load_tree_sitter():
     code = (
         "import sys\n"
-        "from kenning.chunking import chunk_file\n"
+        "from kenning.index.chunking import chunk_file\n"
         "chunk_file('README.md', '# Title\\n\\ntext\\n')\n"
         "chunk_file('notes.txt', 'plain\\n')\n"
         "assert not [m for m in sys.modules if m.startswith('tree_sitter')], sys.modules\n"
@@ -61,7 +61,7 @@ def test_importing_chunking_and_chunking_docs_does_not_load_tree_sitter():
 
 
 def test_every_query_pattern_compiles_against_the_installed_grammars():
-    from kenning.chunking.treesitter import DROPPED, query_for
+    from kenning.index.chunking.treesitter import DROPPED, query_for
 
     for lang in SPECS:
         query_for(lang)

@@ -6,8 +6,8 @@ from pathlib import Path
 import yaml
 
 from conftest import git
-from kenning.ids import new_ulid
-from kenning.paths import current_project
+from kenning.core.ids import new_ulid
+from kenning.core.paths import current_project
 
 
 def fact_files(project: Path) -> list[Path]:

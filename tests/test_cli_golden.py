@@ -16,7 +16,7 @@ import click
 import pytest
 
 from conftest import git, init_repo
-from kenning.cli import cli
+from kenning.cli.app import cli
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("KENNING_UPDATE_GOLDEN") == "1"

@@ -5,15 +5,15 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kenning import eventlog
-from kenning.coaccess import (
+from kenning.lifecycle.coaccess import (
     PEER_BOOST,
     boosts_for,
     clusters,
     load_clusters,
     peers_map,
 )
-from kenning.search import BOOST_PER_TENTH
+from kenning.search.fusion import BOOST_PER_TENTH
+from kenning.store import eventlog
 
 
 def touch(session, *paths, kind="read"):

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from conftest import git
-from kenning.paths import current_project
+from kenning.core.paths import current_project
 
 PY = '''"""Billing helpers."""
 
@@ -153,7 +153,7 @@ def test_all_projects_search_spans_registered_projects(kenning, repo, tmp_path):
 
 
 def test_background_catch_up_reindexes_queued_edits_and_empties_the_queue(repo):
-    from kenning.config import load_config
+    from kenning.core.config import load_config
     from kenning.hooks.catchup import reindex
     from kenning.memory import Memory
 
@@ -172,8 +172,8 @@ def test_background_catch_up_reindexes_queued_edits_and_empties_the_queue(repo):
 
 
 def test_files_used_together_in_three_sessions_lift_each_other(repo):
-    from kenning import eventlog
     from kenning.memory import Memory
+    from kenning.store import eventlog
 
     for name in ("alpha", "beta", "gamma", "delta"):
         (repo / f"{name}.py").write_text(f"def {name}_parser():\n    return 'parser'\n", "utf-8")
@@ -199,7 +199,7 @@ def test_files_used_together_in_three_sessions_lift_each_other(repo):
 
 
 def test_identifiers_are_spelled_out_as_words_for_the_embedder():
-    from kenning.codesearch import identifier_words
+    from kenning.search.code import identifier_words
 
     assert identifier_words("sortedLastIndex(array)") == "sorted last index(array)"
     assert identifier_words("def get_default(self):") == "def get default(self):"
@@ -209,8 +209,8 @@ def test_identifiers_are_spelled_out_as_words_for_the_embedder():
 def test_a_chunk_vector_gives_its_name_and_its_body_equal_shares():
     import numpy as np
 
-    from kenning.embed import load_embedder
     from kenning.index.code import embed_chunks
+    from kenning.index.embed import load_embedder
 
     embedder = load_embedder("fake-256")
     both, body_only = embed_chunks(embedder, [("retry_backoff", "x = 1"), ("", "x = 1")])

@@ -7,10 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import git
-from kenning.chunking import chunk_file
-from kenning.coderank import boosts, chunk_type, factors, intent, role
-from kenning.scan import generated_reason
-from kenning.search import RRF_K, fuse, rrf_term
+from kenning.index.chunking import chunk_file
+from kenning.index.scan import generated_reason
+from kenning.search.coderank import boosts, chunk_type, factors, intent, role
+from kenning.search.fusion import RRF_K, fuse, rrf_term
 
 
 def test_test_example_and_bench_code_is_told_by_path_and_language_convention():
@@ -133,9 +133,9 @@ def test_code_before_its_tests_and_prose_before_nothing(kenning, repo):
 
 
 def test_an_index_cut_by_an_older_chunker_is_rechunked_once(repo):
+    from kenning.core.paths import current_project
     from kenning.index.db import set_meta
     from kenning.memory import Memory
-    from kenning.paths import current_project
 
     (repo / "cart.py").write_text("class Cart:\n    def add(self, item):\n        return item\n",
                                   encoding="utf-8")

@@ -2,9 +2,9 @@
 
 import pytest
 
-from kenning.config import load_config
-from kenning.errors import KenningError
-from kenning.paths import current_project
+from kenning.core.config import load_config
+from kenning.core.errors import KenningError
+from kenning.core.paths import current_project
 
 
 def write_user_config(text: str):

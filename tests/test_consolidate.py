@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kenning.consolidate import AUTO_MIN_FACTS, after_extraction, consolidate, judge
-from kenning.contradictions import find_all
+from kenning.core.paths import current_project
+from kenning.core.records import Anchor
+from kenning.lifecycle.consolidate import AUTO_MIN_FACTS, after_extraction, consolidate, judge
+from kenning.lifecycle.contradictions import find_all
 from kenning.memory import Memory
-from kenning.paths import current_project
-from kenning.records import Anchor
 
 FIXTURE = Path(__file__).parent / "fixtures" / "lifecycle" / "consolidation_80.yaml"
 PAIRS = Path(__file__).parents[1] / "bench" / "data" / "labelled_pairs.yaml"
@@ -154,7 +154,7 @@ def test_consolidation_runs_after_extraction_only_past_fifty_facts():
 
 
 def _calibration(embedder_name):
-    from kenning.embed import load_embedder
+    from kenning.index.embed import load_embedder
 
     embedder = load_embedder(embedder_name)
     pairs = yaml.safe_load(PAIRS.read_text(encoding="utf-8"))["pairs"]

@@ -9,8 +9,8 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kenning.contradictions import analyse, check_pair, contradicting, find_all
-from kenning.records import Anchor
+from kenning.core.records import Anchor
+from kenning.lifecycle.contradictions import analyse, check_pair, contradicting, find_all
 
 PAIRS = Path(__file__).parents[1] / "bench" / "data" / "labelled_pairs.yaml"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from conftest import init_repo
-from kenning.cli import cli
+from kenning.cli.app import cli
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
 

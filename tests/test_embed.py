@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kenning.embed import (
+from kenning.core.errors import KenningError
+from kenning.index.embed import (
     BundledEmbedder,
     Embedder,
     FakeEmbedder,
@@ -20,7 +21,6 @@ from kenning.embed import (
     bundled_model_dir,
     load_embedder,
 )
-from kenning.errors import KenningError
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
@@ -83,7 +83,7 @@ def test_fake_embedder_is_deterministic_across_instances() -> None:
 
 def test_fake_embedder_does_not_depend_on_the_hash_seed() -> None:
     code = (
-        "from kenning.embed import FakeEmbedder; "
+        "from kenning.index.embed import FakeEmbedder; "
         "print(FakeEmbedder(16).encode(['abc def']).tolist())"
     )
     assert _python(code, PYTHONHASHSEED="1") == _python(code, PYTHONHASHSEED="2")
@@ -138,7 +138,7 @@ def test_bundled_embedder_explains_missing_model_files(tmp_path: Path) -> None:
 
 def test_importing_kenning_embed_loads_no_numpy_or_tokenizers() -> None:
     code = (
-        "import sys, kenning.embed; "
+        "import sys, kenning.index.embed; "
         "print(sorted(m for m in ('numpy', 'tokenizers', 'model2vec') if m in sys.modules))"
     )
     assert _python(code).strip() == "[]"

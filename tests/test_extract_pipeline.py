@@ -14,10 +14,10 @@ import pytest
 import yaml
 
 from conftest import git
+from kenning.core.locks import exclusive_lock
+from kenning.core.paths import current_project
+from kenning.core.redact import find_secrets
 from kenning.extract.pipeline import lock_path, state_path
-from kenning.locks import exclusive_lock
-from kenning.paths import current_project
-from kenning.redact import find_secrets
 from sample_secrets import PEM, SECRETS
 from transcript_writer import SESSION, Transcript
 

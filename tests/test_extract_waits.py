@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 from conftest import plugin_copy
-from kenning import runtime
 from kenning.hooks import extract_runner
 from kenning.hooks.base import Ctx
 from kenning.hooks.marks import mark, pending
+from kenning.plugin import runtime
 
 REPO = Path(__file__).resolve().parents[1]
 

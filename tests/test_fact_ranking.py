@@ -9,17 +9,17 @@ import sqlite3
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kenning.core.paths import current_project
+from kenning.core.textutil import fact_query_terms, has_exact_tokens, prompt_words, version_terms
 from kenning.hooks import factdb
 from kenning.index.db import set_meta
 from kenning.memory import Memory
-from kenning.paths import current_project
-from kenning.search import (
+from kenning.search.fusion import (
     COSINE_FLOOR,
     KEYWORD_FLOOR,
     fuse_facts,
     keyword_weight,
 )
-from kenning.textutil import fact_query_terms, has_exact_tokens, prompt_words, version_terms
 
 N = 200  # a corpus size above search.SMALL_STORE, so the keyword floor applies
 SCALE = 5.303  # ln(N + 1)
@@ -67,7 +67,7 @@ def test_ties_are_broken_by_score_and_key_never_by_insertion_order(order):
 
 
 def test_a_version_in_the_query_finds_its_own_version_first(kenning, repo):
-    from kenning.facts import FactStore
+    from kenning.store.facts import FactStore
 
     store = FactStore(current_project(repo))
     topics = ["lint", "deploy", "cache", "queue", "auth", "docs", "build", "tests", "api", "ui"]

@@ -8,10 +8,10 @@ import yaml
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from kenning.errors import FactFileError
-from kenning.factfile import KEY_ORDER, parse_fact, read_fact_file, render_fact
-from kenning.ids import is_ulid, new_ulid
-from kenning.records import Anchor, Fact, Source
+from kenning.core.errors import FactFileError
+from kenning.core.ids import is_ulid, new_ulid
+from kenning.core.records import Anchor, Fact, Source
+from kenning.store.factfile import KEY_ORDER, parse_fact, read_fact_file, render_fact
 
 NOW = datetime(2026, 11, 29, 14, 3, 11, tzinfo=UTC)
 

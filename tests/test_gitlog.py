@@ -8,8 +8,8 @@ import subprocess
 from pathlib import Path
 
 from conftest import init_repo
-from kenning.gitlog import LOG_FORMAT, parse_log, read_commits, sync_git
 from kenning.index.db import open_index
+from kenning.insight.gitlog import LOG_FORMAT, parse_log, read_commits, sync_git
 
 
 def commit(root: Path, files: dict[str, str], message: str, when: str | None = None) -> None:

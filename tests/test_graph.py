@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kenning import eventlog
-from kenning.graph import Graph, Node, pagerank, score
-from kenning.graph_edges import (
+from kenning.core.paths import current_project
+from kenning.insight.graph import Graph, Node, pagerank, score
+from kenning.insight.graph_edges import (
     Edge,
     ImportResolver,
     coaccess_edges,
@@ -19,7 +19,7 @@ from kenning.graph_edges import (
     markdown_link_edges,
     semantic_edges,
 )
-from kenning.paths import current_project
+from kenning.store import eventlog
 
 
 def write(root: Path, files: dict[str, str]) -> None:

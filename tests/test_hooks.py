@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from kenning.core.paths import current_project
+from kenning.core.records import Anchor
 from kenning.memory import Memory
-from kenning.paths import current_project
-from kenning.records import Anchor
 
 REPO = Path(__file__).resolve().parents[1]
 RUN = REPO / "hooks" / "run"

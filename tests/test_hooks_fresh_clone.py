@@ -8,13 +8,13 @@ import shutil
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kenning.factfile import render_fact
-from kenning.facts import FactStore, scan
+from kenning.core.paths import current_project
+from kenning.core.records import Anchor
 from kenning.hooks import factfiles
 from kenning.hooks.factdb import now_utc
-from kenning.paths import current_project
-from kenning.projectinit import init_project
-from kenning.records import Anchor
+from kenning.store.factfile import render_fact
+from kenning.store.facts import FactStore, scan
+from kenning.store.projectinit import init_project
 from test_hooks import context_of, payload, run_hook
 
 TEXTS = [
@@ -64,7 +64,7 @@ def test_the_stdlib_reader_agrees_with_the_yaml_reader_on_written_files(repo):
 def test_any_text_kenning_writes_reads_back_or_is_skipped(text):
     from datetime import UTC, datetime
 
-    from kenning.records import Fact
+    from kenning.core.records import Fact
 
     now = datetime(2026, 11, 29, tzinfo=UTC)
     fact = Fact(id="01JF3Z8Q6T1V3N1C2X7D9K4M5P", kind="codebase", text=text, created=now,

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from kenning.core.paths import current_project
+from kenning.core.records import Anchor
 from kenning.memory import Memory
-from kenning.paths import current_project
-from kenning.records import Anchor
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 FIXTURES = Path(__file__).parent / "fixtures" / "hooks"
@@ -31,14 +31,16 @@ NEVER = {
     "safetensors",
 }
 
-CORE = {"kenning", "kenning.hookrunner", "kenning.hooks", "kenning.hooks.base",
-        "kenning.lines"}
+CORE = {"kenning", "kenning.hooks.runner", "kenning.hooks", "kenning.hooks.base",
+        "kenning.core", "kenning.core.lines"}
 INJECTING = CORE | {
     "kenning.hooks.state",
     "kenning.hooks.inject",
-    "kenning.context",
-    "kenning.injectlog",
+    "kenning.hooks.context",
+    "kenning.store",
+    "kenning.store.injectlog",
     "kenning.lifecycle",
+    "kenning.lifecycle.confidence",
 }
 ALLOWED = {
     "post-tool-use": CORE | {"kenning.hooks.post_tool"},
@@ -46,16 +48,19 @@ ALLOWED = {
     "session-end": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks"},
     "pre-compact": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks"},
     "pre-tool-use": INJECTING
-    | {"kenning.hooks.pre_tool", "kenning.anchors", "kenning.hooks.factdb", "kenning.textutil"},
+    | {"kenning.hooks.pre_tool", "kenning.lifecycle.anchors", "kenning.hooks.factdb",
+       "kenning.core.textutil"},
     "user-prompt-submit": INJECTING
     | {"kenning.hooks.user_prompt", "kenning.hooks.semantic", "kenning.hooks.factdb",
-       "kenning.textutil", "kenning.settings", "kenning.errors", "kenning.safeio"},
+       "kenning.core.textutil", "kenning.core.settings", "kenning.core.errors",
+       "kenning.core.safeio"},
     "session-start": INJECTING
     | {
         "kenning.hooks.session_start",
         "kenning.hooks.factdb",
-        "kenning.textutil",
-        "kenning.runtime",
+        "kenning.core.textutil",
+        "kenning.plugin",
+        "kenning.plugin.runtime",
     },
 }
 PAYLOADS = {
@@ -73,7 +78,7 @@ def imported_modules(event: str, data: str) -> list[str]:
     """Modules a fresh interpreter imports to run the hook, as the launcher runs it."""
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]); "
-        "from kenning.hookrunner import main; main(sys.argv[2:])"
+        "from kenning.hooks.runner import main; main(sys.argv[2:])"
     )
     result = subprocess.run(
         [sys.executable, "-X", "importtime", "-I", "-S", "-c", code, str(SRC), event],
@@ -110,7 +115,7 @@ def test_hook_imports_only_what_its_list_allows(indexed: Path, event: str) -> No
     raw = (FIXTURES / f"{PAYLOADS[event]}.json").read_text(encoding="utf-8")
     data = raw.replace("{cwd}", str(indexed)).replace("{home}", str(indexed.parent / "home"))
     names = imported_modules(event, data)
-    assert "kenning.hookrunner" in names  # the measurement saw the hook run
+    assert "kenning.hooks.runner" in names  # the measurement saw the hook run
     outside = sorted(
         name
         for name in names

@@ -1,4 +1,4 @@
-"""The hooks' cheap path rules agree with kenning.paths; the injected block is inert."""
+"""The hooks' cheap path rules agree with kenning.core.paths; the injected block is inert."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kenning import context
-from kenning.hooks import base
-from kenning.paths import Project, kenning_home, project_id, project_root
+from kenning.core.paths import Project, kenning_home, project_id, project_root
+from kenning.hooks import base, context
 
 
 def test_project_id_matches_the_core_rule(tmp_path: Path):

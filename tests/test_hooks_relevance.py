@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from kenning.facts import FactStore
+from kenning.core.paths import current_project
+from kenning.core.records import Anchor
 from kenning.hooks import factdb
 from kenning.memory import Memory
-from kenning.paths import current_project
-from kenning.records import Anchor
+from kenning.store.facts import FactStore
 
 LABELLED = Path(__file__).parent / "fixtures" / "hooks" / "relevance.json"
 TEST_PROMPTS = Path(__file__).parents[1] / "bench" / "data" / "lifecycle_test" / "prompts.yaml"

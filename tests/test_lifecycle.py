@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kenning import lifecycle as lc
+from kenning.lifecycle import confidence as lc
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 times = st.integers(min_value=0, max_value=60 * 60 * 24 * 7 * 60).map(

@@ -31,7 +31,7 @@ def listing(kenning) -> dict[str, tuple[str, float]]:
 
 
 def fact_files(repo) -> dict[str, str]:
-    from kenning.paths import current_project
+    from kenning.core.paths import current_project
 
     directory = current_project().personal_facts_dir
     return {p.name: p.read_text(encoding="utf-8") for p in sorted(directory.glob("*.yaml"))}
@@ -83,7 +83,7 @@ def test_weeks_of_decay_review_restore_and_correction(kenning, repo, at):
     assert before[idle] == ("archived", 0.0)
 
     # deleting the index changes none of it: files and the event log are the truth
-    from kenning.paths import current_project
+    from kenning.core.paths import current_project
 
     current_project().index_path.unlink()
     assert listing(kenning) == before

@@ -2,8 +2,8 @@
 
 import json
 
+from kenning.core.paths import current_project
 from kenning.memory import Memory
-from kenning.paths import current_project
 
 
 def add(kenning, *args) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kenning.contradictions import analyse, check_pair
+from kenning.lifecycle.contradictions import analyse, check_pair
 
 SPLIT = Path(__file__).parents[1] / "bench" / "data" / "lifecycle_test"
 
@@ -34,8 +34,8 @@ def test_contradictions_on_the_test_split_are_right_at_least_four_times_in_five(
 
 
 def _duplicate_verdicts() -> list[tuple[dict, str]]:
-    from kenning.consolidate import judge
-    from kenning.embed import load_embedder
+    from kenning.index.embed import load_embedder
+    from kenning.lifecycle.consolidate import judge
 
     embedder = load_embedder("bundled")
     verdicts = []

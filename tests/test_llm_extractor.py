@@ -19,8 +19,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kenning.config import load_config
-from kenning.errors import KenningError
+from kenning.core.config import load_config
+from kenning.core.errors import KenningError
+from kenning.core.paths import current_project
+from kenning.core.redact import find_secrets
 from kenning.extract.llm import (
     USAGE_FILE,
     LLMExtractor,
@@ -29,8 +31,6 @@ from kenning.extract.llm import (
     parse_facts,
     settings_from_config,
 )
-from kenning.paths import current_project
-from kenning.redact import find_secrets
 
 CASSETTES = Path(__file__).parent / "cassettes" / "test_llm_extractor"
 KEY_ENV = "KENNING_TEST_LLM_KEY"

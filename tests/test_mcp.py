@@ -10,10 +10,10 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
-from kenning.facts import FactStore
-from kenning.mcp_server import build_server
-from kenning.paths import current_project
-from kenning.records import Anchor
+from kenning.core.paths import current_project
+from kenning.core.records import Anchor
+from kenning.mcp.server import build_server
+from kenning.store.facts import FactStore
 
 REPO = Path(__file__).resolve().parents[1]
 TOOLS = {"knowledge_search", "knowledge_add", "knowledge_forget", "code_search"}
@@ -136,7 +136,7 @@ def test_stdio_server_through_the_plugin_launcher(isolated):
 
 
 def test_writes_through_mcp_reach_the_anchors_map_at_once(isolated):
-    from kenning import anchors
+    from kenning.lifecycle import anchors
 
     async def go():
         async with Client(build_server()) as client:

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from conftest import plugin_copy, ready_venv
-from kenning import runtime
-from kenning.mcp_spec import SPEC
+from kenning.mcp.spec import SPEC
+from kenning.plugin import runtime
 
 REPO = Path(__file__).resolve().parents[1]
 HANDSHAKE = {"protocolVersion": "2025-11-25", "capabilities": {},
@@ -64,8 +64,8 @@ class Stdio:
 
 
 def live_spec(isolated: Path) -> dict:
-    """What the real server (`kenning.mcp_server`) answers to initialize and tools/list."""
-    server = Stdio([sys.executable, "-m", "kenning.mcp_server"], dict(os.environ), isolated)
+    """What the real server (`kenning.mcp.server`) answers to initialize and tools/list."""
+    server = Stdio([sys.executable, "-m", "kenning.mcp.server"], dict(os.environ), isolated)
     init = server.request("initialize", HANDSHAKE)["result"]
     server.notify("notifications/initialized")
     tools = server.request("tools/list")["result"]["tools"]
@@ -76,22 +76,22 @@ def live_spec(isolated: Path) -> dict:
 
 def test_the_front_answers_exactly_what_the_real_server_would(isolated):
     live = live_spec(isolated)
-    from kenning.mcp_front import EMPTY_LISTS
+    from kenning.mcp.front import EMPTY_LISTS
 
-    server = Stdio([sys.executable, "-m", "kenning.mcp_server"], dict(os.environ), isolated)
+    server = Stdio([sys.executable, "-m", "kenning.mcp.server"], dict(os.environ), isolated)
     server.request("initialize", HANDSHAKE)
     server.notify("notifications/initialized")
     for method, key in EMPTY_LISTS.items():
         assert server.request(method)["result"][key] == [], method
     server.close()
-    assert live == SPEC, ("src/kenning/mcp_spec.py is out of date; SPEC = "
+    assert live == SPEC, ("src/kenning/mcp/spec.py is out of date; SPEC = "
                           + json.dumps(live, indent=1))
 
 
 def test_the_front_speaks_the_handshake_versions_of_the_installed_sdk():
     from mcp_types import version
 
-    from kenning.mcp_front import HANDSHAKE_VERSIONS
+    from kenning.mcp.front import HANDSHAKE_VERSIONS
 
     assert HANDSHAKE_VERSIONS == version.HANDSHAKE_PROTOCOL_VERSIONS
 
@@ -150,8 +150,8 @@ def test_a_server_that_cannot_start_answers_with_the_reason_and_logs_it(isolated
     bare.chmod(0o755)
     env = {**os.environ, "KENNING_PYTHON": str(bare), "CLAUDE_PLUGIN_DATA": ""}
     code = ("import sys; sys.path.insert(0, sys.argv[1]); "
-            "from kenning import runtime; runtime.best_python = lambda root=None: sys.argv[2]; "
-            "from kenning.mcp_front import main; main()")
+            "from kenning.plugin import runtime; runtime.best_python = lambda root=None: sys.argv[2]; "
+            "from kenning.mcp.front import main; main()")
     front = Stdio([sys.executable, "-I", "-S", "-c", code, str(REPO / "src"), str(bare)],
                   env, isolated)
     front.request("initialize", HANDSHAKE, timeout=10)

@@ -112,7 +112,7 @@ def plugin(tmp_path: Path) -> tuple[Path, Path]:
     deps_venv(data / "venv")
     sys.path.insert(0, str(root / "src"))
     try:
-        from kenning import runtime
+        from kenning.plugin import runtime
 
         stamp = runtime.wanted_stamp(str(root))
     finally:

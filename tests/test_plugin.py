@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 from conftest import ready_venv
-from kenning import runtime
-from kenning.hookrunner import EVENTS
+from kenning.hooks.runner import EVENTS
+from kenning.plugin import runtime
 
 REPO = Path(__file__).resolve().parents[1]
 PREFIX = "mcp__plugin_kenning_kenning__"
@@ -119,7 +119,7 @@ def test_two_sessions_starting_at_once_install_once(tmp_path):
     code = f"""
 import os, sys, time
 sys.path.insert(0, {str(REPO / 'src')!r})
-from kenning import runtime
+from kenning.plugin import runtime
 
 def fake(argv):
     step = "venv" if argv[1:3] == ["-m", "venv"] else (

@@ -3,9 +3,9 @@
 import random
 from datetime import UTC, datetime, timedelta
 
+from kenning.core.paths import current_project
 from kenning.index.db import discard
 from kenning.memory import Memory
-from kenning.paths import current_project
 
 TOPICS = ["billing", "auth", "deploy", "cache", "search", "queue", "email", "metrics"]
 

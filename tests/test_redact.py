@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kenning.redact import find_secrets, looks_random, redact
+from kenning.core.redact import find_secrets, looks_random, redact
 
 GITHUB = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
 

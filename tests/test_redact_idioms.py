@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from kenning.redact import find_secrets, redact
+from kenning.core.redact import find_secrets, redact
 
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "bench" / "data" / "transcripts"
 FALSE_POSITIVE_LIMIT = 0.01

@@ -18,11 +18,11 @@ import pytest
 from mcp import Client
 
 from conftest import git
-from kenning import eventlog
-from kenning.config import load_config
-from kenning.errors import KenningError
-from kenning.mcp_server import build_server
-from kenning.paths import current_project
+from kenning.core.config import load_config
+from kenning.core.errors import KenningError
+from kenning.core.paths import current_project
+from kenning.mcp.server import build_server
+from kenning.store import eventlog
 from reliability import SESSION, run_hook
 
 BIG = "word " * 14_000  # 70 KB: over the 64 KB a fact file may hold
@@ -84,7 +84,7 @@ def test_knowledge_add_over_the_read_cap_is_a_tool_error_and_writes_nothing(proj
 
 def test_a_saved_session_over_the_read_cap_is_refused_before_any_fact_is_added(project):
     from kenning.memory import Memory
-    from kenning.sessions import session_save
+    from kenning.store.sessions import session_save
 
     memory = Memory(current_project(), embedder_name="fake")
     before = _fact_files(project["repo"])
@@ -420,7 +420,7 @@ def test_review_actions_on_a_fact_an_earlier_action_superseded_are_refused(kenni
 
 def test_the_interactive_queue_skips_an_item_an_earlier_action_made_stale(kenning,
                                                                           contradiction):
-    from kenning import review
+    from kenning.lifecycle import review
     from kenning.memory import Memory
 
     kept, rejected = contradiction
@@ -538,7 +538,7 @@ def test_a_local_log_linked_to_dev_zero_is_never_read(kenning, repo):
 
 def test_a_saved_session_with_text_that_is_not_utf8_is_refused(project):
     from kenning.memory import Memory
-    from kenning.sessions import session_save
+    from kenning.store.sessions import session_save
 
     memory = Memory(current_project(), embedder_name="fake")
     try:

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from kenning.factfile import read_fact_file
-from kenning.facts import scan
+from kenning.core.paths import current_project
 from kenning.memory import Memory
-from kenning.paths import current_project
-from kenning.projectinit import init_project
+from kenning.store.factfile import read_fact_file
+from kenning.store.facts import scan
+from kenning.store.projectinit import init_project
 from reliability import PYTHON, RUN, SESSION, check_hook_output, integrity, report, scale, spawn
 
 pytestmark = pytest.mark.slow
@@ -98,7 +98,7 @@ while time.time() < deadline:
 MCP = PRELUDE + r"""
 import anyio
 from mcp import Client
-from kenning.mcp_server import build_server
+from kenning.mcp.server import build_server
 async def go():
     async with Client(build_server()) as client:
         n = 0
@@ -120,7 +120,7 @@ from pathlib import Path
 sys.path.insert(0, sys.argv[5])
 from reliability import Transcript, statements
 from kenning.hooks.extract_runner import run
-from kenning.paths import current_project
+from kenning.core.paths import current_project
 root = sys.argv[4]
 local = str(current_project(root).local_dir)
 k = 0

@@ -17,10 +17,10 @@ import anyio
 import pytest
 from mcp import Client
 
+from kenning.core.paths import current_project
 from kenning.index.db import SCHEMA_VERSION
-from kenning.mcp_server import build_server
+from kenning.mcp.server import build_server
 from kenning.memory import Memory
-from kenning.paths import current_project
 from reliability import SESSION, report, run_hook, words
 
 

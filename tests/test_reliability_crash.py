@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from kenning.errors import FactFileError
-from kenning.factfile import read_fact_file
-from kenning.facts import iter_fact_paths
+from kenning.core.errors import FactFileError
+from kenning.core.paths import current_project
 from kenning.memory import Memory
-from kenning.paths import current_project
-from kenning.projectinit import init_project
+from kenning.store.factfile import read_fact_file
+from kenning.store.facts import iter_fact_paths
+from kenning.store.projectinit import init_project
 from reliability import (
     SRC,
     Transcript,
@@ -81,7 +81,7 @@ def _index_follows_yaml(project, capfd) -> bool:
 WRITER = r"""
 import os, random, sys
 from kenning.memory import Memory
-from kenning.paths import current_project
+from kenning.core.paths import current_project
 ack = os.open(sys.argv[1], os.O_WRONLY | os.O_APPEND | os.O_CREAT)
 seed = int(sys.argv[2])
 rng = random.Random(seed)
@@ -167,7 +167,7 @@ def test_leftover_temp_files_of_a_killed_write_are_invisible(repo, kenning):
 REBUILDER = r"""
 import os, sys
 from kenning.memory import Memory
-from kenning.paths import current_project
+from kenning.core.paths import current_project
 ready = os.open(sys.argv[1], os.O_WRONLY | os.O_APPEND | os.O_CREAT)
 memory = Memory(current_project(), embedder_name="fake")
 memory.embedder()
@@ -216,11 +216,11 @@ def test_kill_9_during_rebuild_leaves_an_index_the_next_use_repairs(repo, capfd)
 INDEXER = r"""
 import os, sys
 from kenning.memory import Memory
-from kenning.paths import current_project
+from kenning.core.paths import current_project
 ready = os.open(sys.argv[1], os.O_WRONLY | os.O_APPEND | os.O_CREAT)
 memory = Memory(current_project(), embedder_name="fake")
 memory.embedder()
-import kenning.chunking
+import kenning.index.chunking
 os.write(ready, b"ready\n")
 while True:
     memory.index_code(full=True)
@@ -298,7 +298,7 @@ EXTRACTOR = r"""
 import os, sys
 ready = os.open(sys.argv[2], os.O_WRONLY | os.O_APPEND | os.O_CREAT)
 from kenning.cli import main
-import kenning.extract.pipeline, kenning.memory, kenning.index.sync, kenning.embed
+import kenning.extract.pipeline, kenning.memory, kenning.index.sync, kenning.index.embed
 os.write(ready, b"ready\n")
 main(["extract", sys.argv[1], "--settle", "0"])
 """
@@ -376,7 +376,7 @@ def _plugin_root(root: Path, deps: list[str]) -> Path:
 INSTALLER = r"""
 import sys
 sys.path.insert(0, sys.argv[1])
-from kenning.runtime import install
+from kenning.plugin.runtime import install
 print(install(data=sys.argv[2], root=sys.argv[3]), flush=True)
 """
 
@@ -386,7 +386,7 @@ def _install(data: Path, root: Path, env: dict) -> subprocess.Popen:
 
 
 def _importable(data: Path) -> bool:
-    from kenning import runtime
+    from kenning.plugin import runtime
 
     python = runtime.venv_python(str(data))
     return subprocess.run([python, "-c", "import kfakedep.part39; print(kfakedep.VERSION)"],
@@ -397,7 +397,7 @@ def test_kill_9_during_the_runtime_install_then_the_next_install_completes(tmp_p
                                                                           monkeypatch):
     import shutil
 
-    from kenning import runtime
+    from kenning.plugin import runtime
 
     monkeypatch.setattr(runtime, "dev_python", lambda root=None: None)
     wheels = tmp_path / "wheels"

@@ -18,11 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kenning import hookrunner
-from kenning.hookrunner import EVENTS
+from kenning.core.paths import current_project
+from kenning.core.records import Anchor
+from kenning.hooks import runner as hookrunner
+from kenning.hooks.runner import EVENTS
 from kenning.memory import Memory
-from kenning.paths import current_project
-from kenning.records import Anchor
 from reliability import (
     SESSION,
     check_hook_output,

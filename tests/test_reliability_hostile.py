@@ -20,10 +20,10 @@ import pytest
 from mcp import Client
 
 from conftest import git
-from kenning.mcp_server import build_server
+from kenning.core.paths import current_project
+from kenning.core.records import Anchor
+from kenning.mcp.server import build_server
 from kenning.memory import Memory
-from kenning.paths import current_project
-from kenning.records import Anchor
 from reliability import (
     PYTHON,
     SESSION,
@@ -52,7 +52,7 @@ def _fact_yaml(fid: str, extra: str = "", text: str = "A hand-written fact.") ->
 
 
 def _ids(n: int) -> list[str]:
-    from kenning.ids import new_ulid
+    from kenning.core.ids import new_ulid
 
     return [new_ulid() for _ in range(n)]
 

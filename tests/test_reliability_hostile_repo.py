@@ -110,7 +110,7 @@ COMMANDS = ["add", "analyze", "confirm", "consolidate", "contradictions", "decay
 
 
 def test_the_command_list_covers_every_cli_command():
-    from kenning.cli import cli
+    from kenning.cli.app import cli
 
     listed = {name.split()[0] for name in COMMANDS}
     assert set(cli.commands) <= listed
@@ -139,7 +139,7 @@ def _mcp_code(tool: str, args: dict) -> str:
     return f"""
 import json, anyio
 from mcp import Client
-from kenning.mcp_server import build_server
+from kenning.mcp.server import build_server
 async def go():
     async with Client(build_server()) as client:
         result = await client.call_tool({tool!r}, json.loads({json.dumps(args)!r}))
@@ -153,7 +153,7 @@ def test_the_mcp_call_list_covers_every_tool():
     import anyio
     from mcp import Client
 
-    from kenning.mcp_server import build_server
+    from kenning.mcp.server import build_server
 
     async def names() -> set[str]:
         async with Client(build_server()) as client:
@@ -200,7 +200,7 @@ def test_every_hook_finishes_bounded_confined_and_silent_on_errors_in_a_hostile_
 
 
 def test_the_catch_up_finishes_bounded_and_confined_and_keeps_the_good_facts(clone, kenning):
-    run = run_bounded(f"from kenning.hookrunner import main\n"
+    run = run_bounded(f"from kenning.hooks.runner import main\n"
                       f"main(['catchup', {str(clone['repo'])!r}, {SESSION!r}])\n",
                       clone["repo"])
     assert run.code == 0, run.err[-2000:]

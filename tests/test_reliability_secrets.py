@@ -19,12 +19,12 @@ import anyio
 from mcp import Client
 
 from conftest import git
+from kenning.core.paths import current_project
+from kenning.core.records import Anchor
+from kenning.core.redact import find_secrets
 from kenning.hooks.marks import mark_path
-from kenning.mcp_server import build_server
+from kenning.mcp.server import build_server
 from kenning.memory import Memory
-from kenning.paths import current_project
-from kenning.records import Anchor
-from kenning.redact import find_secrets
 from reliability import PYTHON, SESSION, Transcript, files_under, report, run_hook
 from sample_secrets import PEM, SECRETS
 
@@ -53,7 +53,7 @@ def _session(path: Path) -> Transcript:
 
 def _wait_idle(local: Path, session: str, timeout: float = 90) -> None:
     """The detached extractor and catch-up the hooks spawned have finished."""
-    from kenning.runtime import _try_lock, _unlock
+    from kenning.plugin.runtime import _try_lock, _unlock
 
     deadline = time.monotonic() + timeout
     home = Path(os.environ["KENNING_HOME"])

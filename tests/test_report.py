@@ -7,10 +7,10 @@ from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 
-from kenning import eventlog
-from kenning.paths import current_project
-from kenning.report import SECTIONS
-from kenning.report import data as report_data
+from kenning.core.paths import current_project
+from kenning.insight.report import SECTIONS
+from kenning.insight.report import data as report_data
+from kenning.store import eventlog
 
 TITLES = [title for _, title in SECTIONS]
 
@@ -127,7 +127,7 @@ def test_missing_optional_features_show_an_empty_state(kenning, repo, tmp_path, 
     real = importlib.import_module
 
     def without_optional(name, *args):
-        if name in ("kenning.contradictions", "kenning.anchors_stale"):
+        if name in ("kenning.lifecycle.contradictions", "kenning.lifecycle.stale"):
             raise ImportError(name)
         return real(name, *args)
 

@@ -5,10 +5,10 @@ import json
 import pytest
 
 from conftest import git
+from kenning.core.paths import current_project
+from kenning.core.records import Anchor
+from kenning.lifecycle.resolve import has_symbols, resolve
 from kenning.memory import Memory
-from kenning.paths import current_project
-from kenning.records import Anchor
-from kenning.resolve import has_symbols, resolve
 
 SOURCE = {
     "src/http/retry.py": "class RetryPolicy:\n    def backoff(self, n):\n        return 2 ** n\n\n"

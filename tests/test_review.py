@@ -6,11 +6,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from click.testing import CliRunner
 
-from kenning import cli_lifecycle
-from kenning.cli import cli
+from kenning.cli import lifecycle as cli_lifecycle
+from kenning.cli.app import cli
+from kenning.core.paths import current_project
+from kenning.lifecycle.review import ITEM_ORDER, apply, load_dismissed, queue
 from kenning.memory import Memory
-from kenning.paths import current_project
-from kenning.review import ITEM_ORDER, apply, load_dismissed, queue
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -102,7 +102,7 @@ def test_merge_folds_the_newer_into_the_older(seeded):
 
 
 def test_actions_check_their_arguments(seeded):
-    from kenning.errors import KenningError
+    from kenning.core.errors import KenningError
 
     memory, ids = seeded
     with pytest.raises(KenningError):

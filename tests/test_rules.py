@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kenning.core.records import Anchor
 from kenning.extract.model import Candidate, Turn
 from kenning.extract.rules import extract_candidates
 from kenning.extract.sentences import sentence_rules
 from kenning.extract.transcript import read_transcript
-from kenning.records import Anchor
 
 FIXTURES = Path(__file__).parent / "fixtures"
 LABELLED = FIXTURES / "rules" / "labelled_utterances.jsonl"

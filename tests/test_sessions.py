@@ -14,11 +14,11 @@ import pytest
 import yaml
 from mcp import Client
 
-from kenning.errors import KenningError
+from kenning.core.errors import KenningError
+from kenning.core.paths import current_project
+from kenning.core.redact import find_secrets
 from kenning.memory import Memory
-from kenning.paths import current_project
-from kenning.redact import find_secrets
-from kenning.sessions import (
+from kenning.store.sessions import (
     SavedSession,
     latest_summary,
     session_recall,
@@ -241,7 +241,7 @@ def test_saved_session_dataclass_round_trips_through_yaml(isolated):
 
 
 def test_mcp_session_save_and_recall_round_trip(isolated):
-    from kenning.mcp_server import build_server
+    from kenning.mcp.server import build_server
 
     async def go():
         async with Client(build_server()) as client:

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from conftest import git
-from kenning.anchors_stale import anchor_state, stale_report
+from kenning.core.paths import current_project
+from kenning.core.records import Anchor
+from kenning.lifecycle.stale import anchor_state, stale_report
 from kenning.memory import Memory
-from kenning.paths import current_project
-from kenning.records import Anchor
 
 RETRY = '''\
 class RetryPolicy:
@@ -218,7 +218,7 @@ def test_a_rename_in_place_is_followed_and_the_hook_path_hides_nothing_on_a_gues
                         for a in memory.store.get(ids["parse"]).about])
     script = (
         "import sqlite3, sys, json\n"
-        "from kenning.anchors_stale import anchor_state\n"
+        "from kenning.lifecycle.stale import anchor_state\n"
         f"conn = sqlite3.connect({str(memory.project.index_path)!r})\n"
         f"state = anchor_state({{'id': 'x', 'about': {about!r}}}, conn, follow=False)\n"
         "print(state, 'rapidfuzz' in sys.modules, 'numpy' in sys.modules)\n"

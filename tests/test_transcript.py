@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kenning.errors import KenningError
+from kenning.core.errors import KenningError
 from kenning.extract.cleaning import (
     MAX_RESULT_CHARS,
     clean_text,

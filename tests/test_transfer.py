@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from kenning.paths import current_project
-from kenning.transfer import claude_memory_dir, note_fact, parse_note, project_slug
+from kenning.core.paths import current_project
+from kenning.insight.transfer import claude_memory_dir, note_fact, parse_note, project_slug
 
 SAMPLE = Path(__file__).parent / "fixtures" / "claude_memory"
 
@@ -122,7 +122,7 @@ def test_an_imported_secret_is_redacted_and_still_deduplicated(kenning, isolated
 
 
 def test_parse_note_explains_what_it_cannot_import(tmp_path):
-    from kenning.errors import KenningError
+    from kenning.core.errors import KenningError
 
     bad = tmp_path / "bad.md"
     bad.write_text("---\n: [unclosed\n---\nbody\n", encoding="utf-8")

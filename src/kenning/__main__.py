@@ -1,3 +1,3 @@
-from .cli import main
+from kenning.cli import main
 
 main()

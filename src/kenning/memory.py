@@ -14,23 +14,24 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from . import eventlog, lifecycle
-from .codeindex import CodeIndexing
-from .codesearch import ChunkSearcher
-from .factfile import utc_now
-from .facts import FactStore
-from .hybrid import HybridSearch
-from .paths import Project
-from .records import Anchor, Fact, Source
+from kenning.core.paths import Project
+from kenning.core.records import Anchor, Fact, Source
+from kenning.index.codeindex import CodeIndexing
+from kenning.lifecycle import confidence as lifecycle
+from kenning.search.code import ChunkSearcher
+from kenning.search.hybrid import HybridSearch
+from kenning.store import eventlog
+from kenning.store.factfile import utc_now
+from kenning.store.facts import FactStore
 
 if TYPE_CHECKING:
     from concurrent.futures import ThreadPoolExecutor
 
     import numpy as np
 
-    from .embed import Embedder
-    from .index.reader import FactRow
-    from .index.sync import SyncReport
+    from kenning.index.embed import Embedder
+    from kenning.index.reader import FactRow
+    from kenning.index.sync import SyncReport
 
 
 @dataclass
@@ -85,7 +86,7 @@ class Memory(HybridSearch, CodeIndexing):
     @property
     def conn(self) -> sqlite3.Connection:
         if self._conn is None:
-            from .index.db import open_index
+            from kenning.index.db import open_index
 
             # Taken before opening: if the file is swapped meanwhile, the next sync reopens
             # (once too often at worst, never too rarely).
@@ -106,7 +107,7 @@ class Memory(HybridSearch, CodeIndexing):
 
     def embedder(self) -> Embedder:
         if self._embedder is None:
-            from .embed import load_embedder
+            from kenning.index.embed import load_embedder
 
             self._embedder = load_embedder(self.embedder_name)
         return self._embedder
@@ -137,7 +138,7 @@ class Memory(HybridSearch, CodeIndexing):
             return self._sync(force)
 
     def _sync(self, force: bool) -> SyncReport:
-        from .index.sync import SyncReport, fact_dir_signature, replay_usage, sync_facts
+        from kenning.index.sync import SyncReport, fact_dir_signature, replay_usage, sync_facts
 
         self._reopen_if_replaced()
         if not self._writable and self._conn is not None:
@@ -165,14 +166,14 @@ class Memory(HybridSearch, CodeIndexing):
             if self._rows is not None and report.usage_events:
                 self._reload_usage()
         if force or report.added or report.updated or report.removed:
-            from .anchors import refresh  # the map PreToolUse reads (DESIGN §7)
+            from kenning.lifecycle.anchors import refresh  # the map PreToolUse reads (DESIGN §7)
 
             refresh(conn, str(self.project.local_dir), str(self.project.root))
         return report
 
     def rebuild(self) -> SyncReport:
         """Throw the index away and build it again from the files and the local logs."""
-        from .index.db import throw_away
+        from kenning.index.db import throw_away
 
         self.close()
         throw_away(self.project.index_path)
@@ -183,8 +184,8 @@ class Memory(HybridSearch, CodeIndexing):
 
     def _load(self, sync: bool = True) -> dict[str, FactRow]:
         """Fact rows, synced first (one search syncs once: its inner calls pass False)."""
-        from .index.db import get_meta
-        from .index.reader import load_fact_rows
+        from kenning.index.db import get_meta
+        from kenning.index.reader import load_fact_rows
 
         if sync or self._rows is None:
             self.sync()
@@ -198,12 +199,12 @@ class Memory(HybridSearch, CodeIndexing):
         return self._rows
 
     def _reload_usage(self) -> None:
-        from .index.reader import load_fact_rows
+        from kenning.index.reader import load_fact_rows
 
         self._rows = load_fact_rows(self.conn)
 
     def _fact_vectors(self) -> tuple[list[str], np.ndarray]:
-        from .index.reader import load_fact_vectors
+        from kenning.index.reader import load_fact_vectors
 
         if self._vectors is None:
             self._vectors = load_fact_vectors(self.conn)
@@ -220,7 +221,7 @@ class Memory(HybridSearch, CodeIndexing):
         return [self.view(row, now) for row in self._load().values()]
 
     def get_view(self, fact_id: str) -> FactView:
-        from .errors import NotFoundError
+        from kenning.core.errors import NotFoundError
 
         row = self._load().get(fact_id)
         if row is None:
@@ -247,8 +248,8 @@ class Memory(HybridSearch, CodeIndexing):
         supersedes: str | None = None,
     ) -> AddResult:
         """Create a fact, or re-confirm the near-duplicate that already says it."""
-        from .dedup import find_duplicate
-        from .facts import clean_text, validate_kind
+        from kenning.lifecycle.dedup import find_duplicate
+        from kenning.store.facts import clean_text, validate_kind
 
         validate_kind(kind)
         cleaned = clean_text(text)
@@ -281,7 +282,9 @@ class Memory(HybridSearch, CodeIndexing):
         for old in dict.fromkeys(old_ids):
             self.store.set_status(old, "superseded", superseded_by=fact.id)
             result.superseded.append(old)
-        from .contradictions import contradicting  # reported, never resolved automatically
+        from kenning.lifecycle.contradictions import (
+            contradicting,  # reported, never resolved automatically
+        )
 
         others = [r for r in live if r.id not in result.superseded]
         result.contradictions = [c.b for c in contradicting(fact.text, others, fact.about)]
@@ -301,7 +304,7 @@ class Memory(HybridSearch, CodeIndexing):
         """`--about` anchors resolved against the code index's symbols (when indexed)."""
         if not about:
             return about, []
-        from .resolve import has_symbols, resolve_all
+        from kenning.lifecycle.resolve import has_symbols, resolve_all
 
         if not has_symbols(self.conn):
             return about, []
@@ -311,12 +314,12 @@ class Memory(HybridSearch, CodeIndexing):
         """On re-confirmation: anchors follow their code and record its current hash."""
         if not fact.about:
             return fact, []
-        from .anchors_stale import refreshed_anchors
+        from kenning.lifecycle.stale import refreshed_anchors
 
         about = refreshed_anchors(self.conn, fact.about, drop_orphaned, self.project.root)
         if about == fact.about:
             return fact, []
-        from .anchors_stale import label
+        from kenning.lifecycle.stale import label
 
         moved = [f"anchor {label(a)} refreshed" for a in about if a not in fact.about]
         return self.store.update(fact.id, about=about), moved
@@ -339,8 +342,8 @@ class Memory(HybridSearch, CodeIndexing):
 
     def purge(self, fact_id: str) -> list[str]:
         """Delete the fact file and scrub every local copy; returns what was cleaned."""
-        from .index.db import ensure_writable
-        from .purge import purge_fact
+        from kenning.index.db import ensure_writable
+        from kenning.store.purge import purge_fact
 
         text = self.store.locate(fact_id).fact.text
         ensure_writable(self.conn)  # refused before any copy is touched, not half-way
@@ -356,7 +359,7 @@ class Memory(HybridSearch, CodeIndexing):
         """Facts returned for a query count as used (postpones their decay)."""
         if not fact_ids:
             return
-        from .factfile import format_time
+        from kenning.store.factfile import format_time
 
         path = self.project.events_path
         before = _size(path)
@@ -373,7 +376,7 @@ class Memory(HybridSearch, CodeIndexing):
     # ---- status --------------------------------------------------------------------------
     def uncommitted_facts(self) -> int | None:
         """Fact files git would show as new or changed; None outside git or before init."""
-        from .gitutil import uncommitted_count
+        from kenning.core.gitutil import uncommitted_count
 
         if not self.project.initialised:
             return None

@@ -163,7 +163,7 @@ def leaving(requests: list[str]) -> list[str]:
 
 
 def test_the_report_renders_offline_in_chromium(kenning, repo, tmp_path):
-    from kenning.report import SECTIONS
+    from kenning.insight.report import SECTIONS
     from test_report import seed
 
     seed(kenning, repo)

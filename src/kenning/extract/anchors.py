@@ -12,8 +12,8 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
+from kenning.core.records import Anchor
 from kenning.extract.vocab import KNOWN_TOOLS, PATH
-from kenning.records import Anchor
 
 _BACKTICK = re.compile(r"`([^`]+)`")
 _SYMBOL = re.compile(r"^[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*(?:\(\))?$")

@@ -31,12 +31,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from kenning.atomic import write_atomic
-from kenning.errors import KenningError
+from kenning.core.atomic import write_atomic
+from kenning.core.errors import KenningError
+from kenning.core.records import KINDS
+from kenning.core.redact import redact
 from kenning.extract.model import Candidate
-from kenning.factfile import utc_now
-from kenning.records import KINDS
-from kenning.redact import redact
+from kenning.store.factfile import utc_now
 
 PROVIDERS = ("anthropic", "openai-compatible", "claude-cli")
 CLAUDE_CLI_MODEL = "haiku"
@@ -151,7 +151,7 @@ class TokenLedger:
 
     def reserve(self, day: str, tokens: int, cap: int) -> bool:
         """Book `tokens` for today unless that would pass `cap`."""
-        from kenning.locks import exclusive_lock
+        from kenning.core.locks import exclusive_lock
 
         with exclusive_lock(self.path.with_name(self.path.name + ".lock")):
             used = self._read(day)
@@ -161,7 +161,7 @@ class TokenLedger:
             return True
 
     def adjust(self, day: str, delta: int) -> None:
-        from kenning.locks import exclusive_lock
+        from kenning.core.locks import exclusive_lock
 
         with exclusive_lock(self.path.with_name(self.path.name + ".lock")):
             self._write(day, max(0, self._read(day) + delta))
@@ -360,6 +360,6 @@ def configured_extractor(project: Any, clock: Callable[[], datetime] = utc_now
     """For entry points: read the user's config and environment (nothing below does)."""
     import os
 
-    from kenning.config import load_config
+    from kenning.core.config import load_config
 
     return extractor_from_config(load_config(project).llm, os.environ, project.home, clock)

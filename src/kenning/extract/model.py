@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kenning.records import Anchor
+from kenning.core.records import Anchor
 
 
 @dataclass(frozen=True)

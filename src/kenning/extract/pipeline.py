@@ -27,8 +27,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kenning.atomic import write_atomic
-from kenning.errors import KenningError
+from kenning.core.atomic import write_atomic
+from kenning.core.errors import KenningError
+from kenning.core.paths import Project
+from kenning.core.records import Source
+from kenning.core.redact import redact
 from kenning.extract.model import Candidate, Turn
 from kenning.extract.rules import extract_candidates
 from kenning.extract.transcript import (
@@ -37,9 +40,6 @@ from kenning.extract.transcript import (
     subagent_transcripts,
     wait_until_stable,
 )
-from kenning.paths import Project
-from kenning.records import Source
-from kenning.redact import redact
 
 if TYPE_CHECKING:
     from kenning.memory import Memory
@@ -283,7 +283,7 @@ def persist(
 @contextlib.contextmanager
 def machine_lock(project: Project, wait: float) -> Iterator[None]:
     """Hold the machine-wide extraction lock, waiting up to `wait` seconds for it."""
-    from kenning.locks import LockBusy, exclusive_lock
+    from kenning.core.locks import LockBusy, exclusive_lock
 
     deadline = time.monotonic() + wait
     while True:
@@ -331,7 +331,7 @@ def extract_transcript(
                            excerpts=found.excerpts)
         save_state(project, found.session, found.state)
         if any(o.fact_id for o in outcomes):
-            from ..consolidate import after_extraction
+            from kenning.lifecycle.consolidate import after_extraction
 
             memory.sync()  # the hooks read the index and the anchors map, not the YAML
             after_extraction(memory)  # merges clear duplicates once a project has > 50 facts

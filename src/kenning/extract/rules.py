@@ -20,6 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from kenning.core.textutil import STOPWORDS, words
 from kenning.extract.anchors import find_anchors
 from kenning.extract.commands import command_fixes, norm_command
 from kenning.extract.documents import (
@@ -38,7 +39,6 @@ from kenning.extract.notes import (
 from kenning.extract.sentences import sentence_rules, split_sentences
 from kenning.extract.vocab import code_like
 from kenning.extract.workflow import failure_fixes, verification_workflow
-from kenning.textutil import STOPWORDS, words
 
 _I = re.IGNORECASE
 # A rule hit with no kind of its own is about how to talk to the user when it says so.

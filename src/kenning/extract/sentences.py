@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from kenning.core.textutil import words
 from kenning.extract.vocab import FAMILIES, VAGUE, code_like, substantive
-from kenning.textutil import words
 
 # --- vocabulary --------------------------------------------------------------------------
 

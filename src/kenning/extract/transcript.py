@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from kenning.errors import FileProblemError, KenningError
+from kenning.core.errors import FileProblemError, KenningError
+from kenning.core.safeio import display, open_regular
 from kenning.extract.branch import build_index, live_lines
 from kenning.extract.cleaning import clean_text
 from kenning.extract.model import Turn
 from kenning.extract.turns import read_live_turns, summary_turns
-from kenning.safeio import display, open_regular
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from kenning.textutil import STOPWORDS, words
+from kenning.core.textutil import STOPWORDS, words
 
 VAGUE = frozenset(
     """it this that these those one ones other same option options suggestion approach thing

@@ -1,7 +1,7 @@
 """What every hook shares, on the cheapest imports Python has (os, sys, json, time).
 
 Hooks run in a fresh interpreter on every tool call, so this module deliberately re-states a
-few rules from `kenning.paths` (project root, project id, KENNING_HOME) without pathlib,
+few rules from `kenning.core.paths` (project root, project id, KENNING_HOME) without pathlib,
 dataclasses or hashlib: those imports alone cost more than the whole PostToolUse budget
 (DESIGN §8). `tests/test_hooks_paths.py` keeps the two implementations in agreement.
 """
@@ -13,7 +13,7 @@ import os
 import sys
 import time
 
-from .. import lines
+from kenning.core import lines
 
 MCP_PREFIX = "mcp__plugin_kenning_kenning__"
 MCP_TOOLS = ("knowledge_search", "knowledge_add", "knowledge_forget", "code_search",
@@ -35,7 +35,7 @@ def kenning_home() -> str:
 
 
 def project_root(cwd: str) -> str:
-    """Same rule as `kenning.paths.project_root`: the nearest folder holding `.git`."""
+    """Same rule as `kenning.core.paths.project_root`: the nearest folder holding `.git`."""
     start = os.path.realpath(cwd)
     candidate = start
     while True:
@@ -60,7 +60,7 @@ def _sha256_hex(data: bytes) -> str:
 
 
 def project_id(root: str) -> str:
-    """Same value as `kenning.paths.project_id` for the same root."""
+    """Same value as `kenning.core.paths.project_id` for the same root."""
     name = os.path.basename(root.rstrip(os.sep)) if root != os.sep else ""
     out: list[str] = []
     for char in name.lower():

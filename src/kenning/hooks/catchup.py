@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from .base import write_json
+from kenning.hooks.base import write_json
 
 LOCK_NAME = "catchup.lock"
 QUEUE_NAME = "reindex-queue.jsonl"
@@ -19,7 +19,9 @@ SUMMARY_NAME = "last-session.json"
 def refresh_summary(project) -> None:
     """Cache the latest saved session's summary where SessionStart (stdlib) can read it."""
     try:
-        from .. import sessions  # written by the extraction work; optional until it lands
+        from kenning.store import (
+            sessions,  # written by the extraction work; optional until it lands
+        )
     except ImportError:
         return
     latest = getattr(sessions, "latest_summary", None)
@@ -33,8 +35,8 @@ def refresh_summary(project) -> None:
 def reindex(memory, config) -> None:
     """Re-index changed files (edits PostToolUse queued among them): time-limited, one run
     per project; the queue is emptied once a run has covered everything."""
-    from ..index.db import is_writable
-    from ..locks import LockBusy, exclusive_lock
+    from kenning.core.locks import LockBusy, exclusive_lock
+    from kenning.index.db import is_writable
 
     if not is_writable(memory.conn):
         return  # a newer kenning's index is read-only: expected, not an error to log
@@ -51,12 +53,12 @@ def reindex(memory, config) -> None:
 
 
 def main(argv: list[str]) -> None:
-    from ..hookrunner import log_error
-    from ..runtime import _try_lock, _unlock
-    from .extract_runner import run as extract
+    from kenning.hooks.extract_runner import run as extract
+    from kenning.hooks.runner import log_error
+    from kenning.plugin.runtime import _try_lock, _unlock
 
     root, session = argv[0], (argv[1] if len(argv) > 1 else "")
-    from ..paths import current_project
+    from kenning.core.paths import current_project
 
     project = current_project(root)
     local_dir = str(project.local_dir)
@@ -69,9 +71,9 @@ def main(argv: list[str]) -> None:
     except OSError:
         pass
     try:
-        from ..anchors import refresh
-        from ..config import load_config
-        from ..memory import Memory
+        from kenning.core.config import load_config
+        from kenning.lifecycle.anchors import refresh
+        from kenning.memory import Memory
 
         config = load_config(project)
         memory = Memory(project, embedder_name=config.embedder)
@@ -85,7 +87,7 @@ def main(argv: list[str]) -> None:
         if project.initialised and (project.root / ".git").exists():
             # A teammate's fresh clone, or a plugin update that moved the code: the merge
             # driver's script and .git/config entry follow without anyone running `init`.
-            from ..projectinit import register_merge_driver
+            from kenning.store.projectinit import register_merge_driver
 
             register_merge_driver(project.root)
     except Exception as exc:  # noqa: BLE001 - a background job reports to the error log

@@ -12,8 +12,8 @@ import subprocess
 import sys
 import time
 
-from .base import append_line, kenning_home, now_iso, read_json, write_json
-from .marks import clear, mark_path, pending
+from kenning.hooks.base import append_line, kenning_home, now_iso, read_json, write_json
+from kenning.hooks.marks import clear, mark_path, pending
 
 LOCK_NAME = "extract.lock"
 LOCK_WAIT_S = 60.0
@@ -23,7 +23,7 @@ MAX_ATTEMPTS = 3
 
 def machine_lock(wait: float = LOCK_WAIT_S):
     """The per-machine extraction lock (a descriptor), or None after `wait` seconds."""
-    from ..runtime import _try_lock
+    from kenning.plugin.runtime import _try_lock
 
     path = os.path.join(kenning_home(), LOCK_NAME)
     deadline = time.monotonic() + wait
@@ -68,7 +68,7 @@ def run(local_dir: str, sessions: list[str] | None = None, skip: str | None = No
 
     While the plugin's dependencies are still installing, nothing runs and no attempt is
     spent: the install's own catch-up extracts the marked sessions when it is done."""
-    from ..runtime import _unlock, best_python, state
+    from kenning.plugin.runtime import _unlock, best_python, state
 
     if state() in ("installing", "missing", "stale"):
         return 0

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import sys
 
-from .base import Ctx, spawn_detached
-from .marks import mark
+from kenning.hooks.base import Ctx, spawn_detached
+from kenning.hooks.marks import mark
 
 
 def handle(ctx: Ctx) -> None:

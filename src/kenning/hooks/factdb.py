@@ -12,8 +12,14 @@ import os
 import sqlite3
 from datetime import UTC, datetime
 
-from .. import lifecycle
-from ..textutil import GATE_STOPWORDS, identifier_terms, prompt_words, version_terms, words
+from kenning.core.textutil import (
+    GATE_STOPWORDS,
+    identifier_terms,
+    prompt_words,
+    version_terms,
+    words,
+)
+from kenning.lifecycle import confidence as lifecycle
 
 # bm25 column weights: text, rationale, tags, identifier terms + anchors (as index.reader)
 BM25_WEIGHTS = "1.0, 0.5, 0.8, 0.6"

@@ -2,7 +2,7 @@
 
 A teammate's fresh clone has its facts in `.kenning/facts/` but no index: the index is built
 by the detached catch-up, after the first context block was sent. So SessionStart reads the
-files itself. It understands the layout `kenning.factfile` writes (top-level `key: value`,
+files itself. It understands the layout `kenning.store.factfile` writes (top-level `key: value`,
 plain, single- or double-quoted scalars that may wrap, `tags: [a, b]`, `about:` entries with
 `file:`); a file it cannot follow is skipped, since the index will have it next session.
 Stdlib only.
@@ -14,7 +14,7 @@ import json
 import os
 from datetime import datetime
 
-from .factdb import FactRow
+from kenning.hooks.factdb import FactRow
 
 MAX_FILES = 5000
 MAX_BYTES = 64 * 1024

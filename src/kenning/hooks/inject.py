@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 
-from .. import context, injectlog
-from .base import Ctx, append_line
-from .state import SessionState
+from kenning.hooks import context
+from kenning.hooks.base import Ctx, append_line
+from kenning.hooks.state import SessionState
+from kenning.store import injectlog
 
 
 def output(event: str, text: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from .base import Ctx, now_iso, read_json, safe_name, write_json
+from kenning.hooks.base import Ctx, now_iso, read_json, safe_name, write_json
 
 DIR_NAME = "extract-pending"
 

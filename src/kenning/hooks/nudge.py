@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 
-from .base import Ctx, now_iso, safe_name
+from kenning.hooks.base import Ctx, now_iso, safe_name
 
 DIR_NAME = "asked"
 TAIL_BYTES = 8 * 1024 * 1024
@@ -62,8 +62,8 @@ def _evidence(transcript: str) -> bool:
 def _mode(ctx: Ctx) -> str:
     from pathlib import Path
 
-    from kenning.config import load_config
-    from kenning.paths import Project
+    from kenning.core.config import load_config
+    from kenning.core.paths import Project
 
     return load_config(Project(root=Path(ctx.root), home=Path(ctx.home))).ask_agent
 

@@ -5,7 +5,7 @@ Imports: stdlib only (DESIGN §7), and only what `base` already loaded.
 
 from __future__ import annotations
 
-from .base import Ctx, append_line
+from kenning.hooks.base import Ctx, append_line
 
 FILE_TOOLS = {"Read": "read", "Edit": "edit", "Write": "edit", "MultiEdit": "edit",
               "NotebookEdit": "edit", "NotebookRead": "read"}
@@ -16,7 +16,7 @@ EDIT_TYPES = ("edit",)
 def _redact(text: str) -> str:
     """Search patterns are typed by the agent and may hold a token it was looking for. Only
     search events pay for the scrubber's import (`re`); reads and edits stay stdlib-lean."""
-    from ..redact import redact
+    from kenning.core.redact import redact
 
     return redact(text)
 

@@ -6,9 +6,11 @@ Once per file per session; subagents inject nothing.
 
 from __future__ import annotations
 
-from .. import anchors, context, lifecycle
-from .base import Ctx
-from .inject import inject_facts
+from kenning.hooks import context
+from kenning.hooks.base import Ctx
+from kenning.hooks.inject import inject_facts
+from kenning.lifecycle import anchors
+from kenning.lifecycle import confidence as lifecycle
 
 INTRO = "kenning: project facts about this file (kind, confidence, id; why)."
 
@@ -25,7 +27,7 @@ def handle(ctx: Ctx) -> str | None:
     entries = anchors.lookup(ctx.local_dir, rel)
     if not entries:
         return None
-    from .factdb import _time, now_utc
+    from kenning.hooks.factdb import _time, now_utc
 
     now = now_utc()
     scored = []

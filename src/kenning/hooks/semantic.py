@@ -12,8 +12,8 @@ import os
 import sqlite3
 from datetime import datetime
 
-from .base import Ctx
-from .factdb import _COLUMNS, FactRow
+from kenning.hooks.base import Ctx
+from kenning.hooks.factdb import _COLUMNS, FactRow
 
 # Calibrated with the bundled model on tests/fixtures/hooks/relevance.json and the tessera
 # development set (bench/relevance.py --mode hybrid): the vectors vouch for a fact alone at
@@ -34,8 +34,8 @@ def _user_config(ctx: Ctx) -> dict:
         return {}  # most users have none: skip importing the TOML reader (a fifth of the hook)
     from pathlib import Path
 
-    from ..errors import KenningError
-    from ..settings import user_settings
+    from kenning.core.errors import KenningError
+    from kenning.core.settings import user_settings
 
     try:
         return user_settings(Path(ctx.home))
@@ -60,7 +60,7 @@ def cosine_rows(ctx: Ctx, conn: sqlite3.Connection, prompt: str, now: datetime,
     """Active facts the vectors vouch for, with their cosine, best first: the nearest one at
     COSINE_THRESHOLD, and any of `lexical` (FTS candidates that share at least two prompt
     words and reach AGREE_RELEVANCE) at AGREE_COSINE. [] when the leg is unavailable."""
-    from .. import runtime
+    from kenning.plugin import runtime
 
     if runtime.state() not in ("dev", "ready", "unmanaged"):
         return []
@@ -69,8 +69,8 @@ def cosine_rows(ctx: Ctx, conn: sqlite3.Connection, prompt: str, now: datetime,
     site.main()  # the launcher runs with -S; numpy lives in site-packages
     import numpy as np
 
-    from ..embed import load_embedder
-    from ..index.reader import load_fact_vectors
+    from kenning.index.embed import load_embedder
+    from kenning.index.reader import load_fact_vectors
 
     name = embedder_name(ctx)
     meta = conn.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()

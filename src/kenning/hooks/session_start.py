@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 import os
 
-from .. import context, injectlog
-from ..textutil import query_terms
-from . import factdb
-from .base import Ctx, read_json, spawn_detached, write_json
-from .inject import output
-from .state import SessionState
+from kenning.core.textutil import query_terms
+from kenning.hooks import context, factdb
+from kenning.hooks.base import Ctx, read_json, spawn_detached, write_json
+from kenning.hooks.inject import output
+from kenning.hooks.state import SessionState
+from kenning.store import injectlog
 
 HOT_DAYS = 30
 HOT_FILES = 8
@@ -126,7 +126,7 @@ def rank_facts(rows: list[factdb.FactRow], branch_terms: set[str], hot: set[str]
     Facts anchored to files come only when their file was touched recently or the branch
     names their subject; otherwise PreToolUse brings them when the file is opened.
     """
-    from ..lifecycle import INJECT_FLOOR
+    from kenning.lifecycle.confidence import INJECT_FLOOR
 
     ranked = []
     for row in rows:
@@ -180,8 +180,8 @@ def handle(ctx: Ctx) -> str | None:
             conn.close()
     if not active and ctx.initialised:
         # A fresh clone: the fact files are there, the index is not built yet.
-        from ..lifecycle import ARCHIVE_BELOW
-        from .factfiles import active_facts
+        from kenning.hooks.factfiles import active_facts
+        from kenning.lifecycle.confidence import ARCHIVE_BELOW
 
         rows = active_facts(os.path.join(ctx.root, ".kenning", "facts"), now)
         active, decayed = len(rows), sum(1 for r in rows if r.current < ARCHIVE_BELOW)
@@ -243,7 +243,7 @@ def export_for_bash() -> None:
 
 def _spawn_background(ctx: Ctx) -> None:
     """The runtime install when the plugin venv is missing or stale, else the catch-up."""
-    from .. import runtime
+    from kenning.plugin import runtime
 
     current = runtime.state()
     if current in ("missing", "stale"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 
-from .base import Ctx, safe_name, write_json
+from kenning.hooks.base import Ctx, safe_name, write_json
 
 try:
     import fcntl

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 
-from .base import Ctx
-from .marks import mark
+from kenning.hooks.base import Ctx
+from kenning.hooks.marks import mark
 
 
 def handle(ctx: Ctx) -> str | None:
@@ -20,10 +20,10 @@ def handle(ctx: Ctx) -> str | None:
     mark(ctx)
     if _queued_edits(ctx):
         # Files edited this turn: the detached catch-up re-indexes them (under its lock).
-        from .session_start import _spawn_background
+        from kenning.hooks.session_start import _spawn_background
 
         _spawn_background(ctx)
-    from .nudge import ask
+    from kenning.hooks.nudge import ask
 
     return ask(ctx)
 

@@ -6,10 +6,9 @@ Imports: stdlib only (sqlite3 FTS on the index) by default; with the hybrid leg 
 
 from __future__ import annotations
 
-from .. import context
-from . import factdb
-from .base import Ctx
-from .inject import inject_facts
+from kenning.hooks import context, factdb
+from kenning.hooks.base import Ctx
+from kenning.hooks.inject import inject_facts
 
 INTRO = "kenning: project facts that match this prompt (kind, confidence, id; why)."
 # Right or silent: the best fact, and a second only if it matched about as well.
@@ -17,7 +16,7 @@ MAX_FACTS = 2
 
 
 def semantic_mode(ctx: Ctx) -> str:
-    from .semantic import mode
+    from kenning.hooks.semantic import mode
 
     return mode(ctx)
 
@@ -25,14 +24,14 @@ def semantic_mode(ctx: Ctx) -> str:
 def _semantic_lines(ctx: Ctx, conn, prompt: str, now, seen: set[str],
                     lexical: list) -> list[tuple[str, str]]:
     """The hybrid leg's facts; on any failure the FTS result stands (and the error is logged)."""
-    from ..lifecycle import INJECT_FLOOR
+    from kenning.lifecycle.confidence import INJECT_FLOOR
 
     try:
-        from .semantic import cosine_rows
+        from kenning.hooks.semantic import cosine_rows
 
         pairs = cosine_rows(ctx, conn, prompt, now, tuple(lexical))
     except Exception as exc:  # noqa: BLE001 - the optional leg must not cost the FTS result
-        from ..hookrunner import log_error
+        from kenning.hooks.runner import log_error
 
         log_error(ctx, "hook user-prompt-submit (hybrid leg)", exc)
         return []

@@ -20,17 +20,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..coderank import chunk_type
-from ..codesearch import identifier_words
-from ..redact import find_secrets, redact
-from ..scan import FileStat, generated_reason, read_text
-from ..textutil import identifier_terms
-from .db import get_meta, set_meta
+from kenning.core.redact import find_secrets, redact
+from kenning.core.textutil import identifier_terms
+from kenning.index.db import get_meta, set_meta
+from kenning.index.scan import FileStat, generated_reason, read_text
+from kenning.search.code import identifier_words
+from kenning.search.coderank import chunk_type
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..embed import Embedder
+    from kenning.index.embed import Embedder
 
 EMBED_CHARS = 600
 # Bump when embed_chunks changes what a vector means: indexes made before are re-embedded.
@@ -141,7 +141,7 @@ def index_files(
     stale = _vectors_stale(conn, embedder_name)
     if not changed and not stale:
         return report
-    from ..chunking import chunk_file, language_for
+    from kenning.index.chunking import chunk_file, language_for
 
     embedder = embedder_factory()
     cache: dict = {}

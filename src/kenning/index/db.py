@@ -11,7 +11,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from ..errors import KenningError
+from kenning.core.errors import KenningError
 
 BUSY_TIMEOUT_MS = 10_000
 # Bump with every new migration in migrations.py (kept here so reads need no sqlite_utils).
@@ -54,7 +54,7 @@ def migrate(conn: sqlite3.Connection) -> None:
     """Apply pending named migrations (imports sqlite_utils, so only when needed)."""
     from sqlite_utils import Database
 
-    from .migrations import migrations
+    from kenning.index.migrations import migrations
 
     db = Database(conn)
     migrations.apply(db)
@@ -100,7 +100,7 @@ def open_index(path: Path) -> tuple[sqlite3.Connection, bool]:
     conn, state = _probe(path)
     if state in ("current", "newer"):
         return conn, state == "current"  # type: ignore[return-value]
-    from ..locks import exclusive_lock
+    from kenning.core.locks import exclusive_lock
 
     with exclusive_lock(lock_path(path)):
         # Look again under the lock: another process may have migrated the file meanwhile,
@@ -174,7 +174,7 @@ def lock_path(path: Path) -> Path:
 def throw_away(path: Path) -> None:
     """`discard` under the schema lock, so never in the middle of another process's
     migration (processes with the old file open notice the new one at their next sync)."""
-    from ..locks import exclusive_lock
+    from kenning.core.locks import exclusive_lock
 
     with exclusive_lock(lock_path(path)):
         discard(path)

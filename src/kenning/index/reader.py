@@ -11,7 +11,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..records import Anchor
+from kenning.core.records import Anchor
 
 K = TypeVar("K")
 

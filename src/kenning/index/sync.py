@@ -16,17 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import eventlog
-from ..errors import FactFileError, FileProblemError
-from ..factfile import MAX_FILE_BYTES, format_time, parse_fact
-from ..paths import Project
-from ..records import Fact
-from ..safeio import display, read_bytes
-from ..textutil import cjk_terms, identifier_terms, version_terms
-from .db import get_meta, set_meta
+from kenning.core.errors import FactFileError, FileProblemError
+from kenning.core.paths import Project
+from kenning.core.records import Fact
+from kenning.core.safeio import display, read_bytes
+from kenning.core.textutil import cjk_terms, identifier_terms, version_terms
+from kenning.index.db import get_meta, set_meta
+from kenning.store import eventlog
+from kenning.store.factfile import MAX_FILE_BYTES, format_time, parse_fact
 
 if TYPE_CHECKING:
-    from ..embed import Embedder
+    from kenning.index.embed import Embedder
 
 EmbedderFactory = Callable[[], "Embedder"]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .reader import stack_vectors
+from kenning.index.reader import stack_vectors
 
 PREFIX = "chunk-vectors-"
 

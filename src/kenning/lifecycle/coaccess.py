@@ -1,0 +1,134 @@
+"""Co-access clusters (DESIGN §5, issue 6 item 6): files read or edited together.
+
+Pure functions over event-log records (`{"type": "read"|"edit", "paths": [...],
+"session": id}`): two files are linked when they were touched in the same session in at
+least MIN_SESSIONS different sessions; clusters are the connected components of those links
+(union-find). Search gives a hit's cluster peers a small boost (`boosts_for`).
+
+Hub files (a README every session opens) would chain everything into one cluster, so files
+touched in more than HUB_SHARE of the sessions are left out once there are enough sessions
+to tell; a session touching more than MAX_FILES_PER_SESSION files (a bulk rename, a
+formatter run) says nothing about which files belong together and is skipped.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import combinations
+
+from kenning.search.fusion import BOOST_PER_TENTH
+
+MIN_SESSIONS = 3
+ACCESS_TYPES = frozenset({"read", "edit"})
+MAX_FILES_PER_SESSION = 60
+HUB_SHARE = 0.5
+HUB_MIN_SESSIONS = 10
+# A peer's boost: worth +0.1 on the confidence scale, expressed on the RRF scale.
+PEER_BOOST = BOOST_PER_TENTH
+
+
+class UnionFind:
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, item: str) -> str:
+        parent = self.parent.setdefault(item, item)
+        while parent != self.parent[parent]:
+            self.parent[parent] = self.parent[self.parent[parent]]  # path halving
+            parent = self.parent[parent]
+        self.parent[item] = parent
+        return parent
+
+    def union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            # The smaller root wins, so the result does not depend on the order of unions.
+            lo, hi = (ra, rb) if ra < rb else (rb, ra)
+            self.parent[hi] = lo
+
+    def groups(self) -> list[frozenset[str]]:
+        out: dict[str, set[str]] = {}
+        for item in self.parent:
+            out.setdefault(self.find(item), set()).add(item)
+        return [frozenset(g) for g in out.values()]
+
+
+def session_files(records: Iterable[Mapping]) -> dict[str, set[str]]:
+    """session id -> files read or edited in it (events without a session are ignored)."""
+    out: dict[str, set[str]] = {}
+    for record in records:
+        if record.get("type") not in ACCESS_TYPES or record.get("agent"):
+            continue
+        session = record.get("session")
+        paths = record.get("paths")
+        if not isinstance(session, str) or not session or not isinstance(paths, list):
+            continue
+        out.setdefault(session, set()).update(p for p in paths if isinstance(p, str) and p)
+    return out
+
+
+def pair_counts(sessions: Mapping[str, set[str]]) -> Counter[tuple[str, str]]:
+    """How many sessions touched each pair of files (pairs sorted, hubs left out)."""
+    file_sessions = Counter(f for files in sessions.values() for f in files)
+    hubs: set[str] = set()
+    if len(sessions) >= HUB_MIN_SESSIONS:
+        hubs = {f for f, n in file_sessions.items() if n > HUB_SHARE * len(sessions)}
+    counts: Counter[tuple[str, str]] = Counter()
+    for files in sessions.values():
+        kept = sorted(f for f in files if f not in hubs)
+        if len(kept) > MAX_FILES_PER_SESSION:
+            continue
+        counts.update(combinations(kept, 2))
+    return counts
+
+
+def clusters(records: Iterable[Mapping], min_sessions: int = MIN_SESSIONS) -> list[frozenset[str]]:
+    """Groups of files read or edited together in >= `min_sessions` sessions, largest first."""
+    links = [pair for pair, n in pair_counts(session_files(records)).items() if n >= min_sessions]
+    uf = UnionFind()
+    for a, b in links:
+        uf.union(a, b)
+    return sorted(uf.groups(), key=lambda g: (-len(g), sorted(g)))
+
+
+def peers_map(groups: Iterable[frozenset[str]]) -> dict[str, frozenset[str]]:
+    """file -> the other files of its cluster."""
+    out: dict[str, frozenset[str]] = {}
+    for group in groups:
+        for member in group:
+            out[member] = group - {member}
+    return out
+
+
+def boosts_for(
+    paths: Sequence[str | None],
+    groups: Iterable[frozenset[str]] | Mapping[str, frozenset[str]],
+    seeds: int = 3,
+    boost: float = PEER_BOOST,
+) -> dict[str, float]:
+    """RRF-scale boosts for candidates that are cluster peers of a top candidate.
+
+    `paths`: the candidates' files in fused rank order (None for a hit without a file).
+    The first `seeds` distinct files are the seeds; every candidate file in a seed's
+    cluster, other than that seed itself, gets `boost` once (it does not add up across
+    seeds, so a big cluster cannot outvote relevance).
+    """
+    peers = groups if isinstance(groups, Mapping) else peers_map(groups)
+    seed_files: list[str] = []
+    for path in paths:
+        if path and path not in seed_files:
+            seed_files.append(path)
+        if len(seed_files) >= seeds:
+            break
+    near: set[str] = set()
+    for seed in seed_files:
+        near |= peers.get(seed, frozenset())
+    return {path: boost for path in dict.fromkeys(p for p in paths if p) if path in near}
+
+
+def load_clusters(events_path, min_sessions: int = MIN_SESSIONS) -> list[frozenset[str]]:
+    """Clusters from the project's event log (reads the file; everything else is pure)."""
+    from kenning.store.eventlog import iter_records
+
+    return clusters(iter_records(events_path), min_sessions)

@@ -1,0 +1,272 @@
+"""The stdio MCP server (`mcp>=2` MCPServer): search, add, forget, code search, sessions.
+
+Each tool parses its arguments, makes one `Memory` call and renders plain data. The memory
+(index connection, embedder) is opened once in the lifespan. Tools are `async` so they run
+on the event loop's thread, the one that opened the SQLite connection.
+Plugin users see the tools as `mcp__plugin_kenning_kenning__<tool>`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from kenning import __version__
+from kenning.core.errors import KenningError
+from kenning.core.ids import canonical
+from kenning.core.records import KINDS, Hit
+
+HIT_TYPES = ("fact", "code", "doc", "config", "all")
+
+
+@dataclass
+class State:
+    memory: Any  # kenning.memory.Memory
+
+
+def open_memory(cwd: str | None = None):
+    from kenning.core.config import load_config
+    from kenning.core.paths import current_project
+    from kenning.memory import Memory
+
+    project = current_project(cwd)
+    return Memory(project, embedder_name=load_config(project).embedder)
+
+
+@asynccontextmanager
+async def lifespan(_: MCPServer) -> AsyncIterator[State]:
+    memory = open_memory()
+    try:
+        try:
+            memory.sync()
+            memory.embedder()  # warm: the first search should not pay for the model load
+        except Exception as exc:  # noqa: BLE001 - serve anyway; each tool reports its errors
+            print(f"kenning: index not ready ({type(exc).__name__}: {exc})", file=sys.stderr)
+        yield State(memory)
+    finally:
+        memory.close()
+
+
+def _memory(ctx: Context) -> Any:
+    return ctx.request_context.lifespan_context.memory
+
+
+def _choice(value: str | None, allowed: tuple[str, ...], field: str) -> str | None:
+    if value is None or value == "":
+        return None
+    if value not in allowed:
+        raise ToolError(f"{field} must be one of: {', '.join(allowed)} (got {value!r})")
+    return value
+
+
+def hit_json(hit: Hit) -> dict[str, Any]:
+    data: dict[str, Any] = {"type": hit.type, "id": hit.id, "kind": hit.kind,
+                            "text": hit.snippet, "confidence": hit.confidence,
+                            "score": hit.score, "why": hit.why}
+    if hit.path:
+        data["path"] = hit.path
+        data["lines"] = [hit.start_line, hit.end_line] if hit.start_line else None
+    if hit.symbol:
+        data["symbol"] = hit.symbol
+    if hit.anchored_facts:
+        data["anchored_facts"] = list(hit.anchored_facts)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def fact_json(fact) -> dict[str, Any]:
+    return {"id": fact.id, "kind": fact.kind, "text": fact.text,
+            "confidence": fact.confidence / 100, "status": fact.status,
+            "about": [a.file + (f":{a.symbol}" if a.symbol else "") for a in fact.about]}
+
+
+def _code_hits(memory: Any, query: str, limit: int, path_glob: str | None,
+               language: str | None) -> list[dict[str, Any]]:
+    """Code hits (source, not prose or config) from the code index, each with the facts
+    anchored to it."""
+    hits = memory.search(query, types=("code",), limit=limit, path_glob=path_glob,
+                         lang=language, record="mcp")
+    return [hit_json(h) for h in hits]
+
+
+def build_server() -> MCPServer:
+    server = MCPServer(
+        "kenning", version=__version__,
+        instructions=("Project memory kept in git: facts about this codebase, its decisions "
+                      "and the user's preferences. knowledge_search before guessing; "
+                      "knowledge_add for a durable fact learned in this session."),
+        lifespan=lifespan,
+    )
+
+    @server.tool()
+    async def knowledge_search(query: str, ctx: Context, type: str = "fact",
+                               kind: str | None = None, limit: int = 10,
+                               include_archived: bool = False) -> dict[str, Any]:
+        """Search the project's memory. type: fact | code | doc | config | all (hit type);
+        kind: codebase | interaction | decision (fact kind); limit 1-50."""
+        hit_type = _choice(type, HIT_TYPES, "type") or "fact"
+        fact_kind = _choice(kind, KINDS, "kind")
+        if not query.strip():
+            raise ToolError("query is empty; send a few words or an identifier to look for")
+        if not 1 <= limit <= 50:
+            raise ToolError("limit must be between 1 and 50")
+        memory = _memory(ctx)
+        types = ("fact", "code", "doc", "config") if hit_type == "all" else (hit_type,)
+        try:
+            hits = memory.search(query, types=types, limit=limit,
+                                 kinds=[fact_kind] if fact_kind else None,
+                                 include_archived=include_archived, record="mcp")
+        except KenningError as exc:
+            raise ToolError(str(exc)) from exc
+        return {"hits": [hit_json(h) for h in hits]}
+
+    @server.tool()
+    async def knowledge_add(text: str, kind: str, ctx: Context, about: list[str] | None = None,
+                            rationale: str | None = None, tags: list[str] | None = None,
+                            topic: str | None = None, supersedes: str | None = None
+                            ) -> dict[str, Any]:
+        """Remember one durable fact (one self-contained sentence). kind: codebase |
+        interaction | decision. about: files or file:Symbol it concerns. topic: an upsert
+        key (a new fact on the same topic supersedes the old). Returns the new id, or the
+        existing fact it re-confirmed, and any contradiction."""
+        from kenning.store.facts import parse_about
+
+        fact_kind = _choice(kind, KINDS, "kind")
+        if fact_kind is None:
+            raise ToolError(f"kind is required: one of {', '.join(KINDS)}")
+        memory = _memory(ctx)
+        try:
+            anchors = [parse_about(spec) for spec in about or ()]
+            result = memory.add(text, fact_kind, origin="agent", about=anchors,
+                                tags=tags or (), topic=topic, rationale=rationale,
+                                supersedes=str(canonical(supersedes)) if supersedes else None)
+        except KenningError as exc:
+            raise ToolError(str(exc)) from exc
+        _refresh(memory)
+        reply: dict[str, Any] = {"id": result.fact.id, "created": result.created}
+        if not result.created:
+            reply["reconfirmed"] = fact_json(result.fact)
+        if result.superseded:
+            reply["superseded"] = result.superseded
+        if result.contradictions:
+            reply["contradictions"] = [_describe(memory, i) for i in result.contradictions]
+        return reply
+
+    @server.tool()
+    async def knowledge_forget(id: str, ctx: Context) -> dict[str, Any]:
+        """Forget one fact by its id (a tombstone: kept in git so a merge cannot bring it
+        back; `kenning restore ID` undoes it)."""
+        memory = _memory(ctx)
+        try:
+            fact = memory.forget(str(canonical(id.strip())))
+        except KenningError as exc:
+            raise ToolError(f"{exc} (knowledge_search returns fact ids)") from exc
+        _refresh(memory)
+        return {"id": fact.id, "status": fact.status}
+
+    @server.tool()
+    async def code_search(query: str, ctx: Context, path_glob: str | None = None,
+                          language: str | None = None, limit: int = 10) -> dict[str, Any]:
+        """Search the project's source code (for prose use knowledge_search type=doc); each
+        hit carries the facts anchored to it."""
+        if not query.strip():
+            raise ToolError("query is empty; send words or an identifier to look for")
+        if not 1 <= limit <= 50:
+            raise ToolError("limit must be between 1 and 50")
+        try:
+            hits = _code_hits(_memory(ctx), query, limit, path_glob, language)
+        except KenningError as exc:
+            raise ToolError(str(exc)) from exc
+        return {"hits": hits}
+
+    _register_sessions(server)
+    return server
+
+
+def _refresh(memory: Any) -> None:
+    """Index the write now, so the hooks (which read the index and the anchors map) see it."""
+    try:
+        memory.sync()
+    except Exception as exc:  # noqa: BLE001 - the fact file is written; the index catches up
+        print(f"kenning: index sync after a write failed: {exc}", file=sys.stderr)
+
+
+def _describe(memory: Any, fact_id: str) -> dict[str, Any]:
+    try:
+        return fact_json(memory.store.get(fact_id))
+    except KenningError:
+        return {"id": fact_id}
+
+
+def _register_sessions(server: MCPServer) -> None:
+    """session_save / session_recall, when this version has saved sessions.
+
+    The contract with `kenning.store.sessions`: `save_session(memory, *, summary, decisions,
+    constraints, assumptions, blockers, pending_tasks, files_touched, name=None) -> dict`
+    and `recall_sessions(memory, name=None) -> list[dict]`.
+    """
+    try:
+        from kenning.store import sessions
+    except ImportError:
+        return
+    save = getattr(sessions, "save_session", None)
+    recall = getattr(sessions, "recall_sessions", None)
+    if save is None or recall is None:
+        return
+
+    @server.tool()
+    async def session_save(summary: str, ctx: Context, decisions: list[str] | None = None,
+                           constraints: list[str] | None = None,
+                           assumptions: list[str] | None = None,
+                           blockers: list[str] | None = None,
+                           pending_tasks: list[str] | None = None,
+                           files_touched: list[str] | None = None,
+                           name: str | None = None) -> dict[str, Any]:
+        """Save this session: a summary plus decisions, constraints, assumptions, blockers,
+        pending tasks and files touched (one sentence each). Decisions, constraints and
+        assumptions also become facts. Returns the saved session's name."""
+        if not summary.strip():
+            raise ToolError("summary is empty; send 2-4 sentences on the goal and its state")
+        memory = _memory(ctx)
+        try:
+            saved = save(memory, summary=summary, decisions=decisions or [],
+                         constraints=constraints or [], assumptions=assumptions or [],
+                         blockers=blockers or [], pending_tasks=pending_tasks or [],
+                         files_touched=files_touched or [], name=name)
+        except KenningError as exc:
+            raise ToolError(str(exc)) from exc
+        _cache_summary(memory, saved, summary, name)
+        return saved
+
+    @server.tool()
+    async def session_recall(ctx: Context, name: str | None = None) -> dict[str, Any]:
+        """The named saved session, or the latest ones (within 72 h of the newest)."""
+        try:
+            found = recall(_memory(ctx), name=name)
+        except KenningError as exc:
+            raise ToolError(str(exc)) from exc
+        return {"sessions": found}
+
+
+def _cache_summary(memory: Any, saved: Any, summary: str, name: str | None) -> None:
+    """What SessionStart (stdlib, no YAML) shows as the last saved session."""
+    from kenning.core.redact import redact
+    from kenning.hooks.base import now_iso, write_json
+
+    label = saved.get("name") if isinstance(saved, dict) else None
+    write_json(str(memory.project.local_dir / "last-session.json"),
+               {"name": redact(label or name or "latest"), "summary": redact(summary),
+                "saved": now_iso()})
+
+
+def serve() -> None:
+    build_server().run("stdio")
+
+
+if __name__ == "__main__":
+    serve()

@@ -1,0 +1,159 @@
+"""The code/doc half of search: keyword and vector legs over chunks, and hit rendering."""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kenning.core.textutil import query_terms, split_identifier
+from kenning.search.coderank import CHUNK_TYPES, chunk_type
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from kenning.index.embed import Embedder
+
+# bm25 column weights: symbol, path, text, identifier terms
+CHUNK_BM25_WEIGHTS = (4.0, 2.0, 1.0, 1.0)
+MIN_COSINE = 0.15
+# Identifiers with something to split (an underscore, a digit or a capital after the first
+# letter): a plain lower-case word is its own split, and the tokenizer is uncased.
+# Tried from a word's first character only, so a long plain word costs one linear scan.
+_IDENTIFIER = re.compile(
+    r"(?<![A-Za-z0-9_])(?:_[A-Za-z0-9_]*|[A-Za-z][A-Za-z0-9_]*?[A-Z0-9_][A-Za-z0-9_]*)")
+
+
+def identifier_words(text: str) -> str:
+    """Identifiers spelled out as words for the embedder: `sortedLastIndex` -> `sorted last
+    index`. Its word-piece vocabulary would cut the joined name into meaningless pieces
+    (`sorted ##las ##tin ##de ##x`). Chunks (index/code.py) and queries both pass through it.
+    """
+    return _IDENTIFIER.sub(lambda m: " ".join(split_identifier(m.group(0))) or m.group(0), text)
+
+
+@dataclass(frozen=True)
+class ChunkRow:
+    id: int
+    path: str
+    start_line: int
+    end_line: int
+    kind: str
+    symbol: str
+    lang: str
+    doc: bool
+
+    @property
+    def type(self) -> str:
+        """'code', 'doc' or 'config' (data and configuration files)."""
+        return chunk_type(self.lang, self.doc)
+
+
+@dataclass(frozen=True)
+class ChunkFilter:
+    types: frozenset[str] = frozenset(CHUNK_TYPES)
+    lang: str | None = None
+    path_glob: str | None = None
+
+    @property
+    def is_open(self) -> bool:
+        """Nothing filtered out: a leg's first results are its results."""
+        return self.types >= frozenset(CHUNK_TYPES) and not self.lang and not self.path_glob
+
+    def accepts(self, row: ChunkRow) -> bool:
+        if row.type not in self.types:
+            return False
+        if self.lang and row.lang != self.lang:
+            return False
+        return not self.path_glob or fnmatch.fnmatch(row.path, self.path_glob)
+
+
+class ChunkSearcher:
+    """Holds the chunk vector matrix for repeated searches in one process."""
+
+    def __init__(self, conn: sqlite3.Connection, cache_dir: Path | None = None):
+        self.conn = conn
+        self.cache_dir = cache_dir
+        self._vectors: tuple[list[int], np.ndarray] | None = None
+        self._generation: str | None = None
+
+    def rows(self, ids: list[int]) -> dict[int, ChunkRow]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self.conn.execute(
+            f"SELECT id, path, start_line, end_line, kind, symbol, lang, doc FROM chunks "
+            f"WHERE id IN ({marks})", ids,
+        )
+        return {r[0]: ChunkRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]))
+                for r in rows}
+
+    def text(self, chunk_id: int) -> str:
+        """A chunk's text, fetched only for the hits that are shown."""
+        row = self.conn.execute("SELECT text FROM chunks WHERE id = ?", (chunk_id,)).fetchone()
+        return row[0] if row else ""
+
+    def keyword(self, match: str, depth: int) -> list[int]:
+        weights = ", ".join(str(w) for w in CHUNK_BM25_WEIGHTS)
+        try:
+            rows = self.conn.execute(
+                f"SELECT rowid FROM (SELECT rowid, bm25(chunks_fts, {weights}) AS s "
+                f"FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?) ORDER BY s, rowid",
+                (match, depth),
+            ).fetchall()
+        except sqlite3.OperationalError:
+            return []
+        return [r[0] for r in rows]
+
+    def matrix(self, generation: str | None) -> tuple[list[int], np.ndarray]:
+        """Chunk ids and their float32 vectors, from memory, the file cache or the index."""
+        if self._vectors is None or generation != self._generation:
+            from kenning.index.vector_cache import load_chunk_vectors
+
+            self._vectors = load_chunk_vectors(self.conn, self.cache_dir, generation)
+            self._generation = generation
+        return self._vectors
+
+    def query_vector(self, query: str, embedder: Embedder) -> np.ndarray | None:
+        import numpy as np
+
+        if not query_terms(query):
+            return None
+        return np.asarray(embedder.encode([identifier_words(query)])[0], dtype=np.float32)
+
+    def semantic(
+        self, query: str, embedder: Embedder, depth: int, generation: str | None
+    ) -> list[tuple[int, float]]:
+        qvec = self.query_vector(query, embedder)
+        if qvec is None:
+            return []
+        ids, matrix = self.matrix(generation)
+        return nearest(ids, matrix, qvec, depth)
+
+
+def nearest(ids: list, matrix: np.ndarray, qvec: np.ndarray, depth: int,
+            min_cosine: float = MIN_COSINE) -> list[tuple]:
+    """The `depth` best (id, cosine) by one matrix-vector product; ties by position, so a
+    rebuilt index ranks alike. Pure numpy: safe to run on a worker thread."""
+    import numpy as np
+
+    if not ids or matrix.shape[1] != qvec.shape[0]:
+        return []
+    scores = matrix @ qvec
+    k = min(depth, len(ids))
+    top = np.argpartition(-scores, k - 1)[:k]
+    order = top[np.lexsort((top, -scores[top]))]
+    return [(ids[i], float(scores[i])) for i in order if scores[i] >= min_cosine]
+
+
+def filtered(
+    ranked: list[int], rows: Callable[[list[int]], dict[int, ChunkRow]], flt: ChunkFilter,
+    limit: int,
+) -> tuple[list[int], dict[int, ChunkRow]]:
+    found = rows(ranked)
+    kept = [cid for cid in ranked if cid in found and flt.accepts(found[cid])][:limit]
+    return kept, found

@@ -1,0 +1,142 @@
+"""Code-side ranking rules, pure and stdlib only: what a chunk is (code, doc, config), which
+chunks are tests, examples or benchmarks, and the factors and boosts fusion gives a chunk for
+one query.
+
+General rules, not fits to one codebase: a question asked in prose may be answered by prose,
+anything else wants code first; test, example and benchmark code is demoted softly (found
+still, and not demoted when the query asks for tests or examples); a chunk whose own name or
+file the query names moves up.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from kenning.core.textutil import STOPWORDS, split_identifier
+
+# Data and configuration files: neither the code nor the prose about it.
+CONFIG_LANGS = frozenset(
+    {"yaml", "yml", "toml", "json", "jsonc", "json5", "ini", "cfg", "conf", "csv", "tsv", "xml",
+     "lock", "properties", "plist", "env", "editorconfig", "gitignore", "gitattributes",
+     "svg", "sum", "mod", "in"}
+)  # fmt: skip
+CHUNK_TYPES = ("code", "doc", "config")
+
+# Multipliers on a chunk's fused score. Tests, examples and benchmarks restate the code
+# they exercise in the same words; prose and config mention every name.
+ROLE_FACTORS = {"test": 0.5, "example": 0.6, "bench": 0.6}
+TYPE_FACTORS = {"doc": 0.6, "config": 0.4}
+# A chunk named by the query (`parse_args`, `RetryPolicy`) gains a #1 rank's worth, one whose
+# file stem the query names (`coalesce` -> coalesce.rs) a quarter of it (RRF scale, k = 60).
+NAME_BOOST = 1 / 61
+LOOKUP_WORDS = 3
+STEM_BOOST = 0.25 / 61
+
+_TEST_FILE = re.compile(
+    r"(?:^|/)(?:test_[^/]*|[^/]*_test|[^/]*_spec|conftest|[^/]*\.(?:test|spec)|"
+    r"[^/]*(?<![a-z])Tests?|[^/]*Spec|[^/]*Suite)\.[A-Za-z0-9]+$"
+)
+_TEST_DIR = re.compile(r"(?:^|/)(?:tests?|__tests__|__mocks__|spec|specs|testing|testdata|"
+                       r"test_?data|fixtures|e2e)/")
+_EXAMPLE_DIR = re.compile(r"(?:^|/)(?:_?examples?|samples?|demos?|docs?_src|tutorials?)/")
+_BENCH_DIR = re.compile(r"(?:^|/)(?:bench|benches|benchmarks?)/")
+# Rust `#[cfg(test)] mod tests`, Go's and others' test modules show in the qualified name.
+_TEST_SYMBOL = re.compile(r"(?:^|\.)(?:tests?|test_\w*|Test\w*)(?:\.|$)")
+
+_GENERIC_STEMS = frozenset("index main init core base common utils util helpers helper types "
+                           "module package readme changelog setup config".split())
+_QUESTION = frozenset("how why what when where which who whom whose should can could does do "
+                      "is are was were will would".split())
+_ASKS = {"test": re.compile(r"\b(?:tests?|testing|spec|specs|unittest|pytest|fixtures?|mock)\b",
+                            re.I),
+         "example": re.compile(r"\b(?:examples?|samples?|demos?|tutorial)\b", re.I),
+         "bench": re.compile(r"\b(?:bench(?:mark)?s?|benchmarking)\b", re.I)}
+_IDENTIFIER = re.compile(
+    r"`([^`]+)`|\b([A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::|->|#)[A-Za-z_][A-Za-z0-9_]*)+)\b"
+    r"|\b(_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*"
+    r"|[A-Za-z]+[0-9]+[A-Za-z0-9]*)\b"
+)
+
+
+def chunk_type(lang: str, doc: bool) -> str:
+    """`config` for data and configuration files, `doc` for prose, else `code`."""
+    if lang in CONFIG_LANGS:
+        return "config"
+    return "doc" if doc else "code"
+
+
+@lru_cache(maxsize=8192)
+def role(path: str, symbol: str = "") -> str | None:
+    """'test', 'example', 'bench' or None, by path and by the language's test conventions."""
+    if _TEST_FILE.search(path) or _TEST_DIR.search(path) or \
+            (symbol and _TEST_SYMBOL.search(symbol)):
+        return "test"
+    if _EXAMPLE_DIR.search(path):
+        return "example"
+    if _BENCH_DIR.search(path):
+        return "bench"
+    return None
+
+
+@dataclass(frozen=True)
+class QueryIntent:
+    """What a query asks for, read once per search."""
+
+    prose: bool  # asked as a question: prose may answer it
+    asks: frozenset[str]  # roles the query names (tests, examples, benchmarks)
+    names: frozenset[str]  # identifiers the query names, lower-cased last parts
+    words: frozenset[str]  # plain content words, for file-stem matches
+    lookup: bool = False  # a few words, one an identifier: looking a name up
+
+
+def intent(query: str) -> QueryIntent:
+    text = query.strip()
+    first = text.split(maxsplit=1)[0].lower() if text else ""
+    prose = text.endswith("?") or first in _QUESTION
+    asks = frozenset(r for r, pattern in _ASKS.items() if pattern.search(text))
+    names = set()
+    for match in _IDENTIFIER.finditer(text):
+        ident = next(g for g in match.groups() if g)
+        last = re.split(r"\.|::|->|#|\(", ident.strip())
+        last = [p for p in last if p]
+        if last and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", last[-1]):
+            names.add(last[-1].lower())
+    words = frozenset(w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9]{3,}", text)
+                      if w.lower() not in STOPWORDS)
+    lookup = bool(names) and len(text.split()) <= LOOKUP_WORDS and not prose
+    return QueryIntent(prose, asks, frozenset(names), words, lookup)
+
+
+def factors(ctype: str, path: str, symbol: str, want: QueryIntent) -> list[tuple[str, float]]:
+    """Named multipliers for one chunk: prose and config below code unless the query is a
+    question; tests, examples and benchmarks below the code unless the query asks for them."""
+    out = []
+    if ctype != "code" and not (want.prose and ctype == "doc"):
+        out.append((ctype, TYPE_FACTORS[ctype]))
+    kind = role(path, symbol)
+    if kind is not None and kind not in want.asks:
+        out.append((kind, ROLE_FACTORS[kind]))
+    return out
+
+
+def boosts(path: str, symbol: str, want: QueryIntent) -> list[tuple[str, float]]:
+    """Additive boosts for one chunk when the query is a lookup (a few words naming
+    identifiers): the chunk's own name named, or its file's stem. A sentence that mentions an
+    identifier describes something else in terms of it (`like _.map but ...`): measured on
+    the development corpora, boosting there cost 3-9 % MRR."""
+    out: list[tuple[str, float]] = []
+    if not want.lookup:
+        return out
+    if symbol and want.names:
+        last = symbol.rsplit(".", 1)[-1].lower()
+        if last in want.names:
+            out.append(("name match", NAME_BOOST))
+    if want.words:
+        stem = "".join(split_identifier(posixpath.splitext(posixpath.basename(path))[0]))
+        named = want.words | {n.replace("_", "") for n in want.names}
+        if stem in named and stem not in _GENERIC_STEMS:
+            out.append(("file name match", STEM_BOOST))
+    return out
