@@ -1,4 +1,5 @@
-"""Each hook keeps to its import list (DESIGN §7), checked with `python -X importtime`."""
+"""Each hook keeps to its import list (docs/design.md, "The hook contract"), checked with
+`python -X importtime`."""
 
 from __future__ import annotations
 
@@ -32,11 +33,12 @@ NEVER = {
 }
 
 CORE = {"kenning", "kenning.hooks.runner", "kenning.hooks", "kenning.hooks.base",
-        "kenning.core", "kenning.core.lines"}
+        "kenning.core", "kenning.core.lines", "kenning.core.localdir", "kenning.core.errorlog"}
 INJECTING = CORE | {
     "kenning.hooks.state",
     "kenning.hooks.inject",
     "kenning.hooks.context",
+    "kenning.core.mcpnames",
     "kenning.store",
     "kenning.store.injectlog",
     "kenning.lifecycle",
@@ -57,6 +59,7 @@ ALLOWED = {
     "session-start": INJECTING
     | {
         "kenning.hooks.session_start",
+        "kenning.store.activity",
         "kenning.hooks.factdb",
         "kenning.core.textutil",
         "kenning.plugin",

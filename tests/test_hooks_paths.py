@@ -8,8 +8,9 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kenning.core import localdir as base
 from kenning.core.paths import Project, kenning_home, project_id, project_root
-from kenning.hooks import base, context
+from kenning.hooks import context
 
 
 def test_project_id_matches_the_core_rule(tmp_path: Path):

@@ -10,13 +10,14 @@ import anyio
 import pytest
 from mcp import Client, StdioServerParameters
 
+from kenning.core.mcpnames import MCP_TOOLS
 from kenning.core.paths import current_project
 from kenning.core.records import Anchor
 from kenning.mcp.server import build_server
 from kenning.store.facts import FactStore
 
 REPO = Path(__file__).resolve().parents[1]
-TOOLS = {"knowledge_search", "knowledge_add", "knowledge_forget", "code_search"}
+TOOLS = set(MCP_TOOLS)
 
 
 def call(client: Client, name: str, args: dict):
@@ -35,10 +36,11 @@ def run(coro_fn):
 
 
 def test_tools_are_listed_with_their_arguments(isolated):
+    """Exactly the tools the hooks name to the agent (kenning.core.mcpnames)."""
     async def go():
         async with Client(build_server()) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
-        assert TOOLS <= set(tools)
+        assert set(tools) == TOOLS
         add = tools["knowledge_add"].input_schema
         assert set(add["required"]) == {"text", "kind"}
         assert {"about", "rationale", "tags", "topic", "supersedes"} <= set(add["properties"])

@@ -150,7 +150,8 @@ def test_a_server_that_cannot_start_answers_with_the_reason_and_logs_it(isolated
     bare.chmod(0o755)
     env = {**os.environ, "KENNING_PYTHON": str(bare), "CLAUDE_PLUGIN_DATA": ""}
     code = ("import sys; sys.path.insert(0, sys.argv[1]); "
-            "from kenning.plugin import runtime; runtime.best_python = lambda root=None: sys.argv[2]; "
+            "from kenning.plugin import runtime; "
+            "runtime.best_python = lambda root=None: sys.argv[2]; "
             "from kenning.mcp.front import main; main()")
     front = Stdio([sys.executable, "-I", "-S", "-c", code, str(REPO / "src"), str(bare)],
                   env, isolated)

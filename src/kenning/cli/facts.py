@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 
 import click
 
 from kenning.cli import app
 from kenning.cli.app import cli, fact_ids
 from kenning.core.errors import KenningError
-from kenning.core.records import KINDS, Hit
+from kenning.core.records import KINDS
 
 
 # ---- add ----------------------------------------------------------------------------------
@@ -84,7 +83,7 @@ def search(query, limit, hit_type, kinds, statuses, include_archived, lang, path
         memory = app.open_memory()
         hits = memory.search(" ".join(query), **options)
     if as_json:
-        click.echo(json.dumps([hit_to_json(h) for h in hits], ensure_ascii=False, indent=1))
+        click.echo(json.dumps([h.to_json() for h in hits], ensure_ascii=False, indent=1))
         return
     if not hits:
         empty = memory is not None and set(types) & {"code", "doc"} \
@@ -103,17 +102,6 @@ def search(query, limit, hit_type, kinds, statuses, include_archived, lang, path
             if hit.anchored_facts:
                 click.echo(f"    facts: {', '.join(hit.anchored_facts)}")
         click.echo(f"    why: {hit.why}")
-
-
-def hit_to_json(hit: Hit) -> dict:
-    data = {k: v for k, v in asdict(hit).items() if k != "anchored_facts"}
-    if hit.type == "fact":
-        data.pop("anchored_facts", None)
-    else:
-        for key in ("id", "kind", "confidence"):
-            data.pop(key, None)
-        data["anchored_facts"] = list(hit.anchored_facts)
-    return data
 
 
 # ---- show / list --------------------------------------------------------------------------

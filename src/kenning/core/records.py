@@ -102,6 +102,19 @@ class Hit:
     confidence: float | None = None
     anchored_facts: tuple[str, ...] = ()
 
+    def to_json(self) -> dict:
+        """The one JSON shape of a hit, for `kenning search --json` and the MCP search tools
+        (the README's "A search hit as JSON"): a field that does not apply is left out, and a
+        code, doc or config hit always lists the facts anchored to it."""
+        data = {"type": self.type, "id": self.id, "kind": self.kind, "path": self.path,
+                "start_line": self.start_line, "end_line": self.end_line,
+                "symbol": self.symbol, "snippet": self.snippet,
+                "confidence": self.confidence, "score": self.score, "why": self.why}
+        out = {key: value for key, value in data.items() if value is not None}
+        if self.type != "fact":
+            out["anchored_facts"] = list(self.anchored_facts)
+        return out
+
 
 @dataclass(frozen=True)
 class Event:

@@ -1,80 +1,18 @@
-"""What every hook shares, on the cheapest imports Python has (os, sys, json, time).
+"""What every hook shares, on the cheapest imports Python has (os, sys, json).
 
-Hooks run in a fresh interpreter on every tool call, so this module deliberately re-states a
-few rules from `kenning.core.paths` (project root, project id, KENNING_HOME) without pathlib,
-dataclasses or hashlib: those imports alone cost more than the whole PostToolUse budget
-(DESIGN §8). `tests/test_hooks_paths.py` keeps the two implementations in agreement.
+Hooks run in a fresh interpreter on every tool call: the paths come from
+`kenning.core.localdir` (no pathlib, no hashlib), log lines go through
+`kenning.core.lines`, errors to `kenning.core.errorlog` (docs/design.md, "The hook contract").
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sys
-import time
 
-from kenning.core import lines
+from kenning.core.localdir import kenning_home, project_id, project_root
 
-MCP_PREFIX = "mcp__plugin_kenning_kenning__"
-MCP_TOOLS = ("knowledge_search", "knowledge_add", "knowledge_forget", "code_search",
-             "session_save", "session_recall")
 MAX_STDIN = 4 * 1024 * 1024
-_SLUG_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
-
-
-def kenning_home() -> str:
-    explicit = os.environ.get("KENNING_HOME")
-    if explicit:
-        return os.path.expanduser(explicit)
-    if sys.platform == "darwin":
-        return os.path.join(os.path.expanduser("~"), "Library", "Application Support", "kenning")
-    xdg = os.environ.get("XDG_DATA_HOME")
-    base = os.path.expanduser(xdg) if xdg else os.path.join(os.path.expanduser("~"), ".local",
-                                                              "share")
-    return os.path.join(base, "kenning")
-
-
-def project_root(cwd: str) -> str:
-    """Same rule as `kenning.core.paths.project_root`: the nearest folder holding `.git`."""
-    start = os.path.realpath(cwd)
-    candidate = start
-    while True:
-        if os.path.exists(os.path.join(candidate, ".git")):
-            return candidate
-        parent = os.path.dirname(candidate)
-        if parent == candidate:
-            return start
-        candidate = parent
-
-
-def _sha256_hex(data: bytes) -> str:
-    # The builtin module avoids loading OpenSSL through hashlib (DESIGN §8 budgets).
-    try:
-        if sys.version_info >= (3, 12):
-            from _sha2 import sha256  # type: ignore[import-not-found]
-        else:
-            from _sha256 import sha256  # type: ignore[import-not-found,no-redef]
-    except ImportError:
-        from hashlib import sha256  # type: ignore[no-redef]
-    return sha256(data).hexdigest()
-
-
-def project_id(root: str) -> str:
-    """Same value as `kenning.core.paths.project_id` for the same root."""
-    name = os.path.basename(root.rstrip(os.sep)) if root != os.sep else ""
-    out: list[str] = []
-    for char in name.lower():
-        if char in _SLUG_CHARS:
-            out.append(char)
-        elif not out or out[-1] != "-":
-            out.append("-")
-    slug = "".join(out).strip("-")[:40] or "root"
-    return f"{slug}-{_sha256_hex(root.encode('utf-8'))[:10]}"
-
-
-def now_iso() -> str:
-    now = time.time()
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1e6):06d}Z"
 
 
 def safe_name(value: str) -> str:
@@ -130,19 +68,6 @@ class Ctx:
         if full.startswith(root.rstrip("/") + "/"):
             return full[len(root.rstrip("/")) + 1:].replace(os.sep, "/")
         return full.replace(os.sep, "/")
-
-
-def append_line(path: str, record: dict) -> None:
-    """One JSON line, written whole (same contract as eventlog)."""
-    record.setdefault("ts", now_iso())
-    data = (json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
-            + "\n").encode("utf-8")
-    if len(data) > 64 * 1024:
-        record = {k: (v[:2000] if isinstance(v, str) else v) for k, v in record.items()}
-        record["truncated"] = True
-        data = (json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
-                + "\n").encode("utf-8")
-    lines.append_line(path, data)
 
 
 def write_json(path: str, data: object) -> None:

@@ -18,16 +18,9 @@ SUMMARY_NAME = "last-session.json"
 
 def refresh_summary(project) -> None:
     """Cache the latest saved session's summary where SessionStart (stdlib) can read it."""
-    try:
-        from kenning.store import (
-            sessions,  # written by the extraction work; optional until it lands
-        )
-    except ImportError:
-        return
-    latest = getattr(sessions, "latest_summary", None)
-    if latest is None:
-        return
-    summary = latest(project)
+    from kenning.store.sessions import latest_summary
+
+    summary = latest_summary(project)
     if summary:
         write_json(str(project.local_dir / SUMMARY_NAME), summary)
 
@@ -53,8 +46,8 @@ def reindex(memory, config) -> None:
 
 
 def main(argv: list[str]) -> None:
+    from kenning.core.errorlog import log_error
     from kenning.hooks.extract_runner import run as extract
-    from kenning.hooks.runner import log_error
     from kenning.plugin.runtime import _try_lock, _unlock
 
     root, session = argv[0], (argv[1] if len(argv) > 1 else "")
@@ -91,7 +84,7 @@ def main(argv: list[str]) -> None:
 
             register_merge_driver(project.root)
     except Exception as exc:  # noqa: BLE001 - a background job reports to the error log
-        log_error(None, "catch-up", exc)
+        log_error("catch-up", exc, local_dir)
     finally:
         _unlock(lock_path, fd)
     extract(local_dir, skip=session or None)

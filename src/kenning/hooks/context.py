@@ -63,6 +63,6 @@ def render(intro: str, facts: list[tuple[str, str]], tail: list[str], budget: in
 
 
 def tool_names_line() -> str:
-    from kenning.hooks.base import MCP_PREFIX, MCP_TOOLS
+    from kenning.core.mcpnames import MCP_PREFIX, MCP_TOOLS
 
     return "kenning MCP tools: " + ", ".join(MCP_PREFIX + name for name in MCP_TOOLS) + "."

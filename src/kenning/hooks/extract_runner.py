@@ -12,7 +12,10 @@ import subprocess
 import sys
 import time
 
-from kenning.hooks.base import append_line, kenning_home, now_iso, read_json, write_json
+from kenning.core import errorlog
+from kenning.core.lines import now_iso
+from kenning.core.localdir import kenning_home
+from kenning.hooks.base import read_json, write_json
 from kenning.hooks.marks import clear, mark_path, pending
 
 LOCK_NAME = "extract.lock"
@@ -53,8 +56,7 @@ def extract_one(local_dir: str, entry: dict, python: str) -> bool:
         clear(local_dir, session)
         return True
     print(f"{now_iso()} extract failed: {problem}", flush=True)
-    append_line(os.path.join(local_dir, "errors.log"),
-                {"ts": now_iso(), "where": f"extract session {session}", "error": problem})
+    errorlog.record(f"extract session {session}", problem, local_dir)
     path = mark_path(local_dir, session)
     data = read_json(path)
     if isinstance(data, dict):

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 
+from kenning.core.lines import append_record as append_line
 from kenning.hooks import context
-from kenning.hooks.base import Ctx, append_line
+from kenning.hooks.base import Ctx
 from kenning.hooks.state import SessionState
 from kenning.store import injectlog
 

@@ -5,7 +5,8 @@ Imports: stdlib only (DESIGN §7), and only what `base` already loaded.
 
 from __future__ import annotations
 
-from kenning.hooks.base import Ctx, append_line
+from kenning.core.lines import append_record as append_line
+from kenning.hooks.base import Ctx
 
 FILE_TOOLS = {"Read": "read", "Edit": "edit", "Write": "edit", "MultiEdit": "edit",
               "NotebookEdit": "edit", "NotebookRead": "read"}

@@ -1,9 +1,9 @@
-"""Entry point behind `hooks/run`: read the payload, call one hook module, print its output.
+"""The hook runner: read the payload, call one hook module, print its output.
 
 Fails open: whatever goes wrong, the process exits 0 with nothing on stdout, and the error
-goes to the project's local error log (or, when that cannot be written, KENNING_HOME's, then
-the temp folder's). Each hook module keeps to the import list DESIGN §7 gives it; this module
-imports nothing beyond `kenning.hooks.base` on the way to a handler.
+goes to the error log (`kenning.core.errorlog`). Each hook module keeps to its import list
+(docs/design.md, "The hook contract"); on the way to a handler this module imports nothing
+beyond `kenning.hooks.base` and the error log.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import json
 import os
 import sys
 
-from kenning.hooks.base import MAX_STDIN, Ctx, append_line, kenning_home
+from kenning.core.errorlog import log_error
+from kenning.hooks.base import MAX_STDIN, Ctx
 
 # launcher argument -> module in kenning.hooks
 EVENTS = {
@@ -28,21 +29,7 @@ EVENTS = {
 
 
 def main(argv: list[str]) -> None:
-    if argv[:1] == ["mcp"]:
-        from kenning.mcp.front import main as serve
-
-        serve()
-        return
-    if argv[:1] == ["cli"]:
-        from kenning.plugin.runtime import launch_cli
-
-        launch_cli(argv[1:])
-        return
-    if argv[:1] == ["catchup"]:
-        from kenning.hooks.catchup import main as catchup
-
-        catchup(argv[1:])
-        return
+    """`hooks/run <event>` (through `kenning.launch`): run the hook named by argv[0]."""
     run_hook(argv[0] if argv else "")
 
 
@@ -69,32 +56,4 @@ def run_hook(name: str) -> None:
     except BaseException as exc:  # noqa: BLE001 - fail open, always
         if isinstance(exc, SystemExit) and not exc.code:
             return
-        log_error(ctx, f"hook {name}", exc)
-
-
-def log_error(ctx: Ctx | None, where: str, exc: BaseException) -> None:
-    """Never raises: tries the project's log, then KENNING_HOME's, then the temp folder's."""
-    record = {"where": where, "error": f"{type(exc).__name__}: {exc}"}
-    candidates = []
-    try:
-        # Without a payload, the project is the one Claude Code started in.
-        candidates.append((ctx or Ctx({}, "")).local("errors.log"))
-    except Exception:  # noqa: BLE001
-        pass
-    try:
-        candidates.append(os.path.join(kenning_home(), "errors.log"))
-    except Exception:  # noqa: BLE001
-        pass
-    try:
-        import tempfile
-
-        uid = os.getuid() if hasattr(os, "getuid") else "user"
-        candidates.append(os.path.join(tempfile.gettempdir(), f"kenning-{uid}", "errors.log"))
-    except Exception:  # noqa: BLE001
-        pass
-    for path in candidates:
-        try:
-            append_line(path, dict(record))
-            return
-        except Exception:  # noqa: BLE001
-            continue
+        log_error(f"hook {name}", exc, ctx.local_dir if ctx else None)

@@ -31,9 +31,9 @@ def _semantic_lines(ctx: Ctx, conn, prompt: str, now, seen: set[str],
 
         pairs = cosine_rows(ctx, conn, prompt, now, tuple(lexical))
     except Exception as exc:  # noqa: BLE001 - the optional leg must not cost the FTS result
-        from kenning.hooks.runner import log_error
+        from kenning.core.errorlog import log_error
 
-        log_error(ctx, "hook user-prompt-submit (hybrid leg)", exc)
+        log_error("hook user-prompt-submit (hybrid leg)", exc, ctx.local_dir)
         return []
     return [(row.id, context.fact_line(row.id, row.kind, row.current, row.text,
                                        f"similar to the prompt, cos {cos:.2f}"))

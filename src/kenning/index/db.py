@@ -18,10 +18,6 @@ BUSY_TIMEOUT_MS = 10_000
 SCHEMA_VERSION = 4
 
 
-class IndexUnavailable(Exception):
-    """The index file exists but cannot be used as is."""
-
-
 def connect(path: Path) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():  # private like the other local files (it holds the facts' text)

@@ -193,9 +193,9 @@ def _backend_env() -> dict[str, str]:
 
 
 def _log(exc: BaseException) -> None:
-    from kenning.hooks.runner import log_error
+    from kenning.core.errorlog import log_error
 
-    log_error(None, "mcp server", exc)
+    log_error("mcp server", exc)
 
 
 def main() -> None:

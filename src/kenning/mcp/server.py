@@ -8,6 +8,7 @@ Plugin users see the tools as `mcp__plugin_kenning_kenning__<tool>`.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,7 +21,9 @@ from mcp.server.mcpserver.exceptions import ToolError
 from kenning import __version__
 from kenning.core.errors import KenningError
 from kenning.core.ids import canonical
-from kenning.core.records import KINDS, Hit
+from kenning.core.records import KINDS
+from kenning.store import sessions
+from kenning.store.facts import parse_about
 
 HIT_TYPES = ("fact", "code", "doc", "config", "all")
 
@@ -65,20 +68,6 @@ def _choice(value: str | None, allowed: tuple[str, ...], field: str) -> str | No
     return value
 
 
-def hit_json(hit: Hit) -> dict[str, Any]:
-    data: dict[str, Any] = {"type": hit.type, "id": hit.id, "kind": hit.kind,
-                            "text": hit.snippet, "confidence": hit.confidence,
-                            "score": hit.score, "why": hit.why}
-    if hit.path:
-        data["path"] = hit.path
-        data["lines"] = [hit.start_line, hit.end_line] if hit.start_line else None
-    if hit.symbol:
-        data["symbol"] = hit.symbol
-    if hit.anchored_facts:
-        data["anchored_facts"] = list(hit.anchored_facts)
-    return {k: v for k, v in data.items() if v is not None}
-
-
 def fact_json(fact) -> dict[str, Any]:
     return {"id": fact.id, "kind": fact.kind, "text": fact.text,
             "confidence": fact.confidence / 100, "status": fact.status,
@@ -91,7 +80,14 @@ def _code_hits(memory: Any, query: str, limit: int, path_glob: str | None,
     anchored to it."""
     hits = memory.search(query, types=("code",), limit=limit, path_glob=path_glob,
                          lang=language, record="mcp")
-    return [hit_json(h) for h in hits]
+    return [h.to_json() for h in hits]
+
+
+def _check_query(query: str, limit: int) -> None:
+    if not query.strip():
+        raise ToolError("query is empty; send a few words or an identifier to look for")
+    if not 1 <= limit <= 50:
+        raise ToolError("limit must be between 1 and 50")
 
 
 def build_server() -> MCPServer:
@@ -102,6 +98,14 @@ def build_server() -> MCPServer:
                       "knowledge_add for a durable fact learned in this session."),
         lifespan=lifespan,
     )
+    _register_search(server)
+    _register_writes(server)
+    _register_sessions(server)
+    return server
+
+
+def _register_search(server: MCPServer) -> None:
+    """knowledge_search and code_search."""
 
     @server.tool()
     async def knowledge_search(query: str, ctx: Context, type: str = "fact",
@@ -111,10 +115,7 @@ def build_server() -> MCPServer:
         kind: codebase | interaction | decision (fact kind); limit 1-50."""
         hit_type = _choice(type, HIT_TYPES, "type") or "fact"
         fact_kind = _choice(kind, KINDS, "kind")
-        if not query.strip():
-            raise ToolError("query is empty; send a few words or an identifier to look for")
-        if not 1 <= limit <= 50:
-            raise ToolError("limit must be between 1 and 50")
+        _check_query(query, limit)
         memory = _memory(ctx)
         types = ("fact", "code", "doc", "config") if hit_type == "all" else (hit_type,)
         try:
@@ -123,7 +124,23 @@ def build_server() -> MCPServer:
                                  include_archived=include_archived, record="mcp")
         except KenningError as exc:
             raise ToolError(str(exc)) from exc
-        return {"hits": [hit_json(h) for h in hits]}
+        return {"hits": [h.to_json() for h in hits]}
+
+    @server.tool()
+    async def code_search(query: str, ctx: Context, path_glob: str | None = None,
+                          language: str | None = None, limit: int = 10) -> dict[str, Any]:
+        """Search the project's source code (for prose use knowledge_search type=doc); each
+        hit carries the facts anchored to it."""
+        _check_query(query, limit)
+        try:
+            hits = _code_hits(_memory(ctx), query, limit, path_glob, language)
+        except KenningError as exc:
+            raise ToolError(str(exc)) from exc
+        return {"hits": hits}
+
+
+def _register_writes(server: MCPServer) -> None:
+    """knowledge_add and knowledge_forget."""
 
     @server.tool()
     async def knowledge_add(text: str, kind: str, ctx: Context, about: list[str] | None = None,
@@ -134,8 +151,6 @@ def build_server() -> MCPServer:
         interaction | decision. about: files or file:Symbol it concerns. topic: an upsert
         key (a new fact on the same topic supersedes the old). Returns the new id, or the
         existing fact it re-confirmed, and any contradiction."""
-        from kenning.store.facts import parse_about
-
         fact_kind = _choice(kind, KINDS, "kind")
         if fact_kind is None:
             raise ToolError(f"kind is required: one of {', '.join(KINDS)}")
@@ -148,14 +163,7 @@ def build_server() -> MCPServer:
         except KenningError as exc:
             raise ToolError(str(exc)) from exc
         _refresh(memory)
-        reply: dict[str, Any] = {"id": result.fact.id, "created": result.created}
-        if not result.created:
-            reply["reconfirmed"] = fact_json(result.fact)
-        if result.superseded:
-            reply["superseded"] = result.superseded
-        if result.contradictions:
-            reply["contradictions"] = [_describe(memory, i) for i in result.contradictions]
-        return reply
+        return _added(memory, result)
 
     @server.tool()
     async def knowledge_forget(id: str, ctx: Context) -> dict[str, Any]:
@@ -169,23 +177,18 @@ def build_server() -> MCPServer:
         _refresh(memory)
         return {"id": fact.id, "status": fact.status}
 
-    @server.tool()
-    async def code_search(query: str, ctx: Context, path_glob: str | None = None,
-                          language: str | None = None, limit: int = 10) -> dict[str, Any]:
-        """Search the project's source code (for prose use knowledge_search type=doc); each
-        hit carries the facts anchored to it."""
-        if not query.strip():
-            raise ToolError("query is empty; send words or an identifier to look for")
-        if not 1 <= limit <= 50:
-            raise ToolError("limit must be between 1 and 50")
-        try:
-            hits = _code_hits(_memory(ctx), query, limit, path_glob, language)
-        except KenningError as exc:
-            raise ToolError(str(exc)) from exc
-        return {"hits": hits}
 
-    _register_sessions(server)
-    return server
+def _added(memory: Any, result: Any) -> dict[str, Any]:
+    """knowledge_add's reply: the id, and what the add re-confirmed, superseded or
+    contradicted."""
+    reply: dict[str, Any] = {"id": result.fact.id, "created": result.created}
+    if not result.created:
+        reply["reconfirmed"] = fact_json(result.fact)
+    if result.superseded:
+        reply["superseded"] = result.superseded
+    if result.contradictions:
+        reply["contradictions"] = [_describe(memory, i) for i in result.contradictions]
+    return reply
 
 
 def _refresh(memory: Any) -> None:
@@ -204,20 +207,7 @@ def _describe(memory: Any, fact_id: str) -> dict[str, Any]:
 
 
 def _register_sessions(server: MCPServer) -> None:
-    """session_save / session_recall, when this version has saved sessions.
-
-    The contract with `kenning.store.sessions`: `save_session(memory, *, summary, decisions,
-    constraints, assumptions, blockers, pending_tasks, files_touched, name=None) -> dict`
-    and `recall_sessions(memory, name=None) -> list[dict]`.
-    """
-    try:
-        from kenning.store import sessions
-    except ImportError:
-        return
-    save = getattr(sessions, "save_session", None)
-    recall = getattr(sessions, "recall_sessions", None)
-    if save is None or recall is None:
-        return
+    """session_save and session_recall (`kenning.store.sessions` does the work)."""
 
     @server.tool()
     async def session_save(summary: str, ctx: Context, decisions: list[str] | None = None,
@@ -234,10 +224,11 @@ def _register_sessions(server: MCPServer) -> None:
             raise ToolError("summary is empty; send 2-4 sentences on the goal and its state")
         memory = _memory(ctx)
         try:
-            saved = save(memory, summary=summary, decisions=decisions or [],
-                         constraints=constraints or [], assumptions=assumptions or [],
-                         blockers=blockers or [], pending_tasks=pending_tasks or [],
-                         files_touched=files_touched or [], name=name)
+            saved = sessions.save_session(
+                memory, summary=summary, decisions=decisions or [],
+                constraints=constraints or [], assumptions=assumptions or [],
+                blockers=blockers or [], pending_tasks=pending_tasks or [],
+                files_touched=files_touched or [], name=name)
         except KenningError as exc:
             raise ToolError(str(exc)) from exc
         _cache_summary(memory, saved, summary, name)
@@ -247,7 +238,7 @@ def _register_sessions(server: MCPServer) -> None:
     async def session_recall(ctx: Context, name: str | None = None) -> dict[str, Any]:
         """The named saved session, or the latest ones (within 72 h of the newest)."""
         try:
-            found = recall(_memory(ctx), name=name)
+            found = sessions.recall_sessions(_memory(ctx), name=name)
         except KenningError as exc:
             raise ToolError(str(exc)) from exc
         return {"sessions": found}
@@ -255,13 +246,15 @@ def _register_sessions(server: MCPServer) -> None:
 
 def _cache_summary(memory: Any, saved: Any, summary: str, name: str | None) -> None:
     """What SessionStart (stdlib, no YAML) shows as the last saved session."""
+    from kenning.core.atomic import write_atomic
+    from kenning.core.lines import now_iso
     from kenning.core.redact import redact
-    from kenning.hooks.base import now_iso, write_json
 
     label = saved.get("name") if isinstance(saved, dict) else None
-    write_json(str(memory.project.local_dir / "last-session.json"),
-               {"name": redact(label or name or "latest"), "summary": redact(summary),
-                "saved": now_iso()})
+    write_atomic(memory.project.local_dir / "last-session.json",
+                 json.dumps({"name": redact(label or name or "latest"),
+                             "summary": redact(summary), "saved": now_iso()},
+                            ensure_ascii=False))
 
 
 def serve() -> None:

@@ -215,9 +215,9 @@ def install_then_catch_up(src: str, project: str, session: str) -> None:
     print(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} install {result} after "
           f"{time.monotonic() - started:.1f} s", flush=True)
     if result == "failed":
-        from kenning.hooks.runner import log_error
+        from kenning.core.errorlog import log_error
 
-        log_error(None, "plugin install",
+        log_error("plugin install",
                   RuntimeError(f"pip failed; see {os.path.join(data_dir() or '', LOG_NAME)}"))
     data = data_dir()
     if result == "ready" and project and data:

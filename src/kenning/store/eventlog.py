@@ -73,11 +73,3 @@ def _parse_lines(data: bytes) -> Iterator[dict[str, Any]]:
             continue
         if isinstance(record, dict):
             yield record
-
-
-def log_error(path: Path, where: str, exc: BaseException) -> None:
-    """Record an internal error without ever raising (hooks call this last)."""
-    try:
-        append(path, {"where": where, "error": f"{type(exc).__name__}: {exc}"})
-    except Exception:  # noqa: BLE001 - the error log must never break a session
-        pass

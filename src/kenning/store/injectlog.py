@@ -13,7 +13,7 @@ FILE_NAME = "injections.jsonl"
 
 def record(local_dir: str, *, session: str | None, event: str, facts: list[str], chars: int,
            detail: str | None = None) -> None:
-    from kenning.hooks.base import append_line
+    from kenning.core.lines import append_record as append_line
 
     entry: dict = {"session": session, "event": event, "facts": facts, "chars": chars}
     if detail:

@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from kenning.core.atomic import write_atomic
+from kenning.core.errors import KenningError
 from kenning.core.paths import Project
 
 MIN_TEXT_NEEDLE = 20
@@ -105,24 +106,37 @@ def _scrub_index(index_path: Path, fact_id: str) -> None:
                 ("graph_edges", "dst", node)):
             try:
                 conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (value,))
-            except sqlite3.OperationalError:
-                pass
+            except sqlite3.OperationalError as exc:
+                _unless_missing(exc)
         try:  # other processes (the MCP server) cache fact rows per generation: reload
             conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 "
                          "WHERE key = 'generation'")
-        except sqlite3.OperationalError:
-            pass
+        except sqlite3.OperationalError as exc:
+            _unless_missing(exc)
         conn.commit()
         try:
             conn.execute("INSERT INTO facts_fts(facts_fts) VALUES ('optimize')")
             conn.commit()
-        except sqlite3.OperationalError:
-            pass
+        except sqlite3.OperationalError as exc:
+            _unless_missing(exc)
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         conn.execute("VACUUM")
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         conn.close()
+
+
+def _unless_missing(exc: sqlite3.OperationalError) -> None:
+    """An older index may lack a table. Any other error is raised, since the fact's text
+    would otherwise stay in the index: a locked one says what to do."""
+    if "no such table" in str(exc):
+        return
+    if "locked" in str(exc):
+        raise KenningError("the index stayed locked by another kenning process (the MCP "
+                           "server, a catch-up); the fact file is deleted but the index still "
+                           "holds its text: stop that process, then run `kenning rebuild`"
+                           ) from exc
+    raise exc
 
 
 def history_instructions(fact_id: str) -> str:
