@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from kenning.core import localdir as base
 from kenning.core.paths import Project, kenning_home, project_id, project_root
 from kenning.hooks import context
+from kenning.hooks.base import Ctx
 
 
 def test_project_id_matches_the_core_rule(tmp_path: Path):
@@ -37,7 +38,7 @@ def test_project_root_and_home_match_the_core_rule(tmp_path: Path, monkeypatch):
 
 def test_hook_context_paths_match_the_project(tmp_path: Path):
     (tmp_path / ".git").mkdir()
-    ctx = base.Ctx({"cwd": str(tmp_path), "session_id": "s"}, "stop")
+    ctx = Ctx({"cwd": str(tmp_path), "session_id": "s"}, "stop")
     project = Project(root=Path(ctx.root), home=kenning_home())
     assert ctx.local_dir == str(project.local_dir)
     assert ctx.events_path == str(project.events_path)
