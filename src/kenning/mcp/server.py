@@ -100,12 +100,13 @@ def build_server() -> MCPServer:
     )
     _register_search(server)
     _register_writes(server)
+    _register_code(server)
     _register_sessions(server)
     return server
 
 
 def _register_search(server: MCPServer) -> None:
-    """knowledge_search and code_search."""
+    """knowledge_search: facts, code, docs or config."""
 
     @server.tool()
     async def knowledge_search(query: str, ctx: Context, type: str = "fact",
@@ -125,18 +126,6 @@ def _register_search(server: MCPServer) -> None:
         except KenningError as exc:
             raise ToolError(str(exc)) from exc
         return {"hits": [h.to_json() for h in hits]}
-
-    @server.tool()
-    async def code_search(query: str, ctx: Context, path_glob: str | None = None,
-                          language: str | None = None, limit: int = 10) -> dict[str, Any]:
-        """Search the project's source code (for prose use knowledge_search type=doc); each
-        hit carries the facts anchored to it."""
-        _check_query(query, limit)
-        try:
-            hits = _code_hits(_memory(ctx), query, limit, path_glob, language)
-        except KenningError as exc:
-            raise ToolError(str(exc)) from exc
-        return {"hits": hits}
 
 
 def _register_writes(server: MCPServer) -> None:
@@ -176,6 +165,22 @@ def _register_writes(server: MCPServer) -> None:
             raise ToolError(f"{exc} (knowledge_search returns fact ids)") from exc
         _refresh(memory)
         return {"id": fact.id, "status": fact.status}
+
+
+def _register_code(server: MCPServer) -> None:
+    """code_search."""
+
+    @server.tool()
+    async def code_search(query: str, ctx: Context, path_glob: str | None = None,
+                          language: str | None = None, limit: int = 10) -> dict[str, Any]:
+        """Search the project's source code (for prose use knowledge_search type=doc); each
+        hit carries the facts anchored to it."""
+        _check_query(query, limit)
+        try:
+            hits = _code_hits(_memory(ctx), query, limit, path_glob, language)
+        except KenningError as exc:
+            raise ToolError(str(exc)) from exc
+        return {"hits": hits}
 
 
 def _added(memory: Any, result: Any) -> dict[str, Any]:
