@@ -173,6 +173,26 @@ def test_every_import_follows_the_arrows_in_docs_architecture():
                             "docs/architecture.md:\n" + "\n".join(violations))
 
 
+def private_imports() -> list[str]:
+    """`from kenning.x import _name` where `_name` is not a module: another module's
+    private name (a module's own package's private names count too)."""
+    found = []
+    for importer, imports in GRAPH.items():
+        for line, target, imported in imports:
+            dunder = imported.startswith("__") and imported.endswith("__")
+            if imported.startswith("_") and not dunder and target != importer \
+                    and f"{target}.{imported}" not in MODULES:
+                found.append(f"{MODULES[importer].relative_to(REPO)}:{line}: {importer} "
+                             f"imports {target}.{imported}")
+    return found
+
+
+def test_no_module_imports_another_modules_private_names():
+    found = private_imports()
+    assert not found, (f"{len(found)} import(s) of private names; make the name public "
+                       "or pass it in:\n" + "\n".join(found))
+
+
 # -- cycles -------------------------------------------------------------------------------
 
 
