@@ -98,7 +98,7 @@ def expect(condition: bool, what: str) -> None:
 
 
 # Budgets, as ratios to `python -I -S -c pass` (what the launcher runs) measured interleaved.
-# DESIGN's PostToolUse 2.5x and PreToolUse 4x were stated against `python3 -c pass`, which
+# The first brief's PostToolUse 2.5x and PreToolUse 4x were stated against `python3 -c pass`, which
 # loads site; like for like they are these. Chosen with margin over a quiet 2-core machine
 # and checked with two CPU-bound processes beside the bench. Measured quiet / loaded: Post
 # 2.44 / 2.56, Pre 3.28 / 3.28, prompt FTS 4.25 / 4.0, hybrid 21.7 / 26.8, Stop 2.5 / 2.44,

@@ -46,7 +46,7 @@ def main() -> int:
     failed = [r["name"] for r in rows if not r["ok"] and r.get("gate", True)]
     targets = [r["name"] for r in rows if not r["ok"] and not r.get("gate", True)]
     if targets:
-        print("targets not yet met (open issues, not DESIGN §8 budgets): " + "; ".join(targets),
+        print("targets not yet met (open issues, not budgets): " + "; ".join(targets),
               file=sys.stderr)
     if failed and args.check:
         print("budgets missed: " + "; ".join(failed), file=sys.stderr)

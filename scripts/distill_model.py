@@ -1,4 +1,5 @@
-"""Distil the embedding model that ships inside the kenning package (DESIGN §9).
+"""Distil the embedding model that ships inside the kenning package (docs/design.md, "The
+embedding model").
 
 kenning must embed text offline, so it bundles a small static model instead of downloading one.
 This script is how that model was made; re-run it to reproduce or refresh `src/kenning/model/`.
@@ -168,7 +169,7 @@ def write_model_dir(model, out: Path, teacher: Path, notice: str, card: str) -> 
             path.chmod(0o644)  # safetensors writes 0600; installed package data must be readable
         total = sum(p.stat().st_size for p in staging.rglob("*") if p.is_file())
         if total > MAX_BYTES:
-            sys.exit(f"model is {total} bytes, over the {MAX_BYTES}-byte budget (DESIGN §8)")
+            sys.exit(f"model is {total} bytes, over the {MAX_BYTES}-byte budget (docs/design.md)")
         if out.exists():
             shutil.rmtree(out)
         staging.rename(out)

@@ -132,5 +132,5 @@ def test_hook_imports_only_what_its_list_allows(indexed: Path, event: str) -> No
 def test_post_tool_use_avoids_the_costly_stdlib_modules(indexed: Path) -> None:
     raw = (FIXTURES / "post_tool_use_read.json").read_text(encoding="utf-8")
     names = set(imported_modules("post-tool-use", raw.replace("{cwd}", str(indexed))))
-    # each costs more than the whole PostToolUse budget leaves (DESIGN §8)
+    # each costs more than the whole PostToolUse budget leaves (docs/design.md)
     assert not names & {"pathlib", "dataclasses", "subprocess", "sqlite3", "hashlib", "typing"}

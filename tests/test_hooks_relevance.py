@@ -1,5 +1,5 @@
-"""UserPromptSubmit relevance (DESIGN §7, issue 17): tuned on a calibration split, asserted
-on a test split.
+"""UserPromptSubmit relevance (docs/design.md, "The hook contract"): tuned on a calibration
+split, asserted on a test split.
 
 200 facts (tests/fixtures/hooks/relevance.json). Calibration: its 20 answerable and 20
 irrelevant prompts, with bench/data/unrelated_prompts_dev.yaml (bench/relevance.py chose the

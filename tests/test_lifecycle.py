@@ -1,4 +1,5 @@
-"""Confidence (DESIGN §3): one pure function, exact at week boundaries."""
+"""Confidence (docs/design.md, "Confidence and decay"): one pure function, exact at week
+boundaries."""
 
 from datetime import UTC, datetime, timedelta
 

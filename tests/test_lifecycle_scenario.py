@@ -98,7 +98,7 @@ def test_decay_dry_run_reads_the_index_as_it_is(kenning, repo, at):
     assert result.code == 0
     assert "archived by decay: 1" in result.out and fid in result.out
     assert "kenning review" in result.out
-    # archived facts are found on request (and that counts as use, per DESIGN §3)
+    # archived facts are found on request (and that counts as use, per docs/design.md)
     assert "Deploys" in kenning("search", "--include-archived", "deploy bot account").out
 
 

@@ -166,7 +166,7 @@ class Memory(HybridSearch, CodeIndexing):
             if self._rows is not None and report.usage_events:
                 self._reload_usage()
         if force or report.added or report.updated or report.removed:
-            from kenning.lifecycle.anchors import refresh  # the map PreToolUse reads (DESIGN §7)
+            from kenning.lifecycle.anchors import refresh  # the map PreToolUse reads
 
             refresh(conn, str(self.project.local_dir), str(self.project.root))
         return report

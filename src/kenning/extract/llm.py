@@ -1,7 +1,7 @@
 """Optional LLM extractor: one call per saved session, off unless the user's config says so.
 
 A paid call must never be switched on for a whole team by a committed file, so the settings
-come from the `[llm]` table of `$KENNING_HOME/config.toml` only (DESIGN §4.4):
+come from the `[llm]` table of `$KENNING_HOME/config.toml` only (docs/design.md):
 
     [llm]
     provider = "anthropic"            # or "openai-compatible"

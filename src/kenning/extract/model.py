@@ -2,7 +2,7 @@
 
 They live apart from the code that makes them so that the transcript reader, the rules, the
 command-fix rule, the LLM extractor and the pipeline can all share them without importing
-each other. Frozen dataclasses, stdlib only (DESIGN: frozen dataclasses inside).
+each other. Frozen dataclasses, stdlib only.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Knowledge the session wrote down itself, and the answers the user picked.
 
-Two sources the rest of the rules do not read (issue 16):
+Two sources the rest of the rules do not read (docs/design.md, "Extraction"):
 
 - A knowledge note the agent wrote into Claude Code's own memory folder
   (`~/.claude/projects/<project>/memory/<topic>.md`, the `MEMORY.md` index left out), a file

@@ -9,7 +9,7 @@ deduplicates the result.
 
 Evidence is only ever what the user typed, what a tool printed or a note the agent saved to
 Claude Code's memory folder (`notes.py`): assistant chat text is never evidence, and a
-candidate that repeats a fact kenning itself injected is dropped (DESIGN §3).
+candidate that repeats a fact kenning itself injected is dropped (docs/design.md).
 Pure and stdlib only; the pipeline redacts, dedups and writes.
 """
 
@@ -203,7 +203,7 @@ def extract_candidates(
     for c in out:
         text = machine_paths_out(c.text, root_str)
         if text is None:
-            continue  # a fact never names a folder of this machine (issue 16)
+            continue  # a fact never names a folder of this machine
         c = replace(c, text=text) if text != c.text else c
         key = c.text.lower()
         if key not in seen and not _repeats(c.text, injected):

@@ -10,7 +10,8 @@ from __future__ import annotations
 OPEN = "<kenning-context>"
 CLOSE = "</kenning-context>"
 
-# DESIGN §7: per injection 2,000 characters (SessionStart 4,000), per session 12,000.
+# docs/design.md, "The hook contract": per injection 2,000 characters (SessionStart 4,000), per
+# session 12,000.
 PER_INJECTION = 2000
 SESSION_START = 4000
 PER_SESSION = 12000

@@ -27,7 +27,7 @@ BM25_WEIGHTS = "1.0, 0.5, 0.8, 0.6"
 # dividing by it keeps one threshold valid from 200 facts to 10,000. A fact must also hold at
 # least MIN_TERMS distinct prompt words that are not request words (textutil.GATE_STOPWORDS;
 # a word counts once however many forms, stems or identifier parts of it match: counting
-# word forms let "returns ... return" or "every ... first" pass, issue 17), and its relevance
+# word forms let "returns ... return" or "every ... first" pass), and its relevance
 # times its coverage (the IDF share of the prompt's words it holds) must reach MIN_FOCUS: a
 # long request about something else shares two domain words with many facts, and a fact
 # that answers a prompt holds its heavy words.
@@ -147,7 +147,7 @@ def _match_words(conn: sqlite3.Connection, by_rowid: dict[int, FactRow],
     A word counts once however many of its forms match (an identifier: whole, or all of its
     parts); two prompt words
     of one stem count once; request words (textutil.GATE_STOPWORDS) never count (counting
-    word forms let "returns ... return" or "every ... first" pass, issue 17). A prompt word
+    word forms let "returns ... return" or "every ... first" pass). A prompt word
     matches a fact's word when they agree on all but a short ending (`same_word`), not when
     the stemmer merely folds them together ("generic" / "generated", "US" / "using").
     """

@@ -1,7 +1,7 @@
 """Turning chosen facts into one hook's output: budget, dedup per session, logs. Stdlib only.
 
 Shared by UserPromptSubmit and PreToolUse: both inject facts relevant to something (a
-prompt, a file), both count as the facts' use (DESIGN §3), both are logged.
+prompt, a file), both count as the facts' use (docs/design.md), both are logged.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def inject_facts(ctx: Ctx, event: str, intro: str, facts: list[tuple[str, str]],
         state["facts"].extend(ids)
     injectlog.record(ctx.local_dir, session=ctx.session, event=event, facts=ids, chars=len(text),
                      detail=file_key)
-    # Returned for a prompt or a file: that is use, which postpones decay (DESIGN §3).
+    # Returned for a prompt or a file: that is use, which postpones decay (docs/design.md).
     append_line(ctx.events_path, {"type": "use", "facts": ids, "via": via,
                                   "session": ctx.session})
     return output(event, text)

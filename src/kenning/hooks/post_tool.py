@@ -1,6 +1,6 @@
 """PostToolUse (and PostToolUseFailure): one appended event per tool call. Never blocks.
 
-Imports: stdlib only (DESIGN §7), and only what `base` already loaded.
+Imports: stdlib only (docs/design.md, "The hook contract"), and only what `base` already loaded.
 """
 
 from __future__ import annotations
@@ -77,6 +77,6 @@ def handle(ctx: Ctx) -> None:
     append_line(ctx.events_path, event)
     if event["type"] in EDIT_TYPES and event["outcome"] == "ok":
         for path in event.get("paths", ()):
-            # The code indexer drains this queue (DESIGN §5: an edit queues the file).
+            # The code indexer drains this queue (docs/design.md, "The code index").
             append_line(ctx.local("reindex-queue.jsonl"), {"path": path, "session": ctx.session})
     return None

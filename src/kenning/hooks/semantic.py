@@ -1,9 +1,9 @@
 """The optional hybrid leg of UserPromptSubmit: cosine between the prompt and fact vectors.
 
-Off by default (the stdlib FTS path is the default, DESIGN §7). Switched on by
+Off by default (the stdlib FTS path is the default, docs/design.md). Switched on by
 `[hooks] prompt_search = "hybrid"` in the user's config.toml or KENNING_PROMPT_SEARCH=hybrid,
 and used only when the plugin's dependencies are ready; it imports numpy and the embedding
-model, so it costs ~0.2 s more per prompt (p50 budget 300 ms, DESIGN §8).
+model, so it costs ~0.2 s more per prompt (docs/design.md, "Performance budgets").
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The block holds the most useful facts (confidence × relevance to the branch and
 touched files), hot files of the last 30 days, the latest saved session's summary, how many
 fact files are not yet committed, how many facts decayed into review, and the full MCP tool
 names. Then it spawns the detached catch-up (or the runtime install). Stdlib only; the
-generic list does not count as use (DESIGN §3).
+generic list does not count as use (docs/design.md, "Confidence and decay").
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Stop: mark the session as needing extraction; once per session, maybe ask the agent.
 
 Any output here (additionalContext or a block decision) makes Claude Code start another
-model turn (DESIGN §7), so this handler returns nothing except the one budgeted request of
+model turn (docs/design.md), so this handler returns nothing except the one budgeted request of
 `nudge.py` (at most once per session, only when the session has evidence of durable
 knowledge and saved none; `[extract] ask_agent`). Stdlib only on the usual path.
 """

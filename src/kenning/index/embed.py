@@ -5,9 +5,9 @@ unit L2 norm (cosine is then a dot product); a text with no known tokens gives a
 which scores 0 against everything rather than NaN.
 
 Nothing heavy is imported at module level: hooks import this module on paths with a strict
-import budget (DESIGN §7), and numpy, tokenizers or model2vec load only when an embedder is
+import budget (docs/design.md), and numpy, tokenizers or model2vec load only when an embedder is
 built. The bundled model is read with numpy and `tokenizers` directly because loading it
-through model2vec costs a few hundred milliseconds more in a fresh process (DESIGN §9).
+through model2vec costs a few hundred milliseconds more in a fresh process (docs/design.md).
 """
 
 from __future__ import annotations

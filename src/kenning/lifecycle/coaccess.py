@@ -1,4 +1,4 @@
-"""Co-access clusters (DESIGN §5, issue 6 item 6): files read or edited together.
+"""Co-access clusters (docs/design.md, "Keeping knowledge true"): files read or edited together.
 
 Pure functions over event-log records (`{"type": "read"|"edit", "paths": [...],
 "session": id}`): two files are linked when they were touched in the same session in at

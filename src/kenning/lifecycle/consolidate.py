@@ -1,4 +1,4 @@
-"""Consolidation (issue 6 item 4): merge clear near-duplicates, queue borderline ones.
+"""Consolidation (docs/design.md): merge clear near-duplicates, queue borderline ones.
 
 Pairs are scored with the index's fact vectors (cosine) and rapidfuzz on the normalised
 texts, then judged:

@@ -1,4 +1,4 @@
-"""Contradictions between facts (DESIGN §4, issue 6): pure functions, no I/O.
+"""Contradictions between facts (docs/design.md, "Keeping knowledge true"): pure functions, no I/O.
 
 Two kinds are detected, precision first (a false alarm costs a person a look, but a flood of
 them teaches people to ignore the list):
@@ -93,7 +93,7 @@ _BOUNDARY = re.compile(r"\.(?![0-9])|[;:!?,()\[\]]|\bbut\b|\bhowever\b|\bso\b|\b
 _TOKEN = re.compile(r"v?[0-9]+(?:\.[0-9]+)+|[a-z0-9_']+|\x00neg|\x00contrast")
 # A number after one of these names *when or where* a claim holds (a release, a version, a
 # period), not the claim's value: "release 2.0 dropped X" and "release 3.0 dropped Y" are both
-# true. Claims whose scope numbers differ never contradict (issue 17).
+# true. Claims whose scope numbers differ never contradict.
 # A dotted number ("0.25", "3.2") or a year is read as a version or period too.
 # "since" / "before" ... mark a period before a version or a year ("since 2.0", "until 2023"),
 # not before a duration ("after 30 minutes").

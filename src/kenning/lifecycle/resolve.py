@@ -1,4 +1,4 @@
-"""Resolve `--about file:Symbol` against the code index (DESIGN §5, issue 3 item 6).
+"""Resolve `--about file:Symbol` against the code index (docs/design.md, "The code index").
 
 A person or an agent names a symbol from memory: the name may be misspelled
 (`RetryPolicy.backof`), unqualified (`backoff` for `RetryPolicy.backoff`), or the code may

@@ -1,4 +1,4 @@
-"""The review queue and the decay report (issue 6 items 1 and 7).
+"""The review queue and the decay report (docs/design.md, "Keeping knowledge true").
 
 The queue gathers what needs a person: contradictions, orphaned and drifted anchors,
 borderline duplicates, facts decayed into the archive and extracted facts nobody confirmed.

@@ -1,4 +1,4 @@
-"""Stale anchors (issue 6 item 5): is the code a fact is about still the code it describes?
+"""Stale anchors (docs/design.md): is the code a fact is about still the code it describes?
 
 Each `about:` anchor is checked against the code index's `symbols` table:
 

@@ -1,4 +1,4 @@
-"""The plugin's Python runtime (DESIGN §7): a venv of dependencies under CLAUDE_PLUGIN_DATA.
+"""The plugin's Python runtime: a venv of dependencies under CLAUDE_PLUGIN_DATA.
 
 The code always runs from the plugin's `src/`; the venv holds dependencies only, so a plugin
 update never runs stale code. The venv carries a stamp of (requirements, plugin version,

@@ -1,4 +1,4 @@
-"""Rank fusion and boosts (DESIGN §6): pure functions, no I/O.
+"""Rank fusion and boosts (docs/design.md, "Search"): pure functions, no I/O.
 
 Boosts are expressed on the RRF scale and kept small: a measured peer's usage boost was
 three times the top RRF score, so any often-read file won every query.
@@ -101,7 +101,7 @@ def fuse(
 # ln(N + 1) (the IDF scale, so one threshold holds from 100 facts to 10,000). A query whose
 # rare words a fact shares leans on keywords; a vague paraphrase leans on vectors. Equal-weight
 # RRF (k = 60) flattened ranks so far that a fact both legs liked at #8 beat the keyword
-# leg's clear #1 (issue 17).
+# leg's clear #1.
 KEYWORD_WEIGHT_MIN = 0.2
 KEYWORD_WEIGHT_MAX = 0.8
 KEYWORD_STRENGTH_MID = 1.5  # BM25 / ln(N + 1) where both legs weigh the same

@@ -1,4 +1,5 @@
-"""Search over one project's memory: facts, code and docs in one RRF ranking (DESIGN §6).
+"""Search over one project's memory: facts, code and docs in one RRF ranking
+(docs/design.md, "Search").
 
 A mixin of `Memory` (which owns the index connection, the embedder, the fact rows and the
 caches these methods read): kept apart so each file has one job.
@@ -142,7 +143,7 @@ class HybridSearch:
 
     def _with_cluster_peers(self, ranked, legs, boosts, notes, views, chunks, fusion):
         """Files read or edited together in >= 3 sessions: a top hit's peers move up a
-        little (+0.1 on the confidence scale, DESIGN §5)."""
+        little (+0.1 on the confidence scale, docs/design.md)."""
         peers = self._cluster_peers()
         if not peers or not ranked:
             return ranked

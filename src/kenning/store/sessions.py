@@ -42,7 +42,7 @@ MAX_ITEM_CHARS = 2000
 MAX_SUMMARY_CHARS = 4000
 MAX_FILE_BYTES = 512 * 1024
 RECENT_WINDOW = timedelta(hours=72)
-# DESIGN §4.3: words that mark a session worth more than its fields alone say.
+# docs/design.md, "Saved sessions": words that mark a session worth more than its fields say.
 HIGH_VALUE = ("invalidates if", "do not retry", "failed because", "tried:", "blocked",
               "security", "compliance")
 # Which fact each list yields: (field, fact kind, tag).
@@ -179,7 +179,7 @@ def validate(fields: Mapping[str, Any], now: datetime, session: str | None = Non
 
 
 def value_score(record: SavedSession) -> float:
-    """DESIGN §4.3 (the seed's scale): 0.9 for high-value words, 0.85 with constraints or
+    """docs/design.md, "Saved sessions": 0.9 for high-value words, 0.85 with constraints or
     blockers, 0.7 with decisions or assumptions, else 0.5."""
     texts = [record.summary] + [
         t for items in record.lists.values() for i in items for t in (i.text, i.rationale or "")

@@ -111,7 +111,7 @@ def fact_summary(views: Iterable[FactView]) -> tuple[dict[str, list[int]], dict[
 
 
 def archived_at(view: FactView) -> datetime:
-    """When the fact first counts as archived if nobody uses or confirms it (DESIGN §3)."""
+    """When the fact first counts as archived if nobody uses or confirms it (docs/design.md)."""
     row = view.row
     anchor = row.confirmed if row.last_used is None or row.last_used < row.confirmed \
         else row.last_used
