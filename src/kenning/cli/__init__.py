@@ -5,7 +5,8 @@
 and `extract` register the upkeep and feature commands. This module wires them together and
 holds `main`, which turns every failure a user caused into one `Error: ...` line.
 
-May import: every layer below (it is an entry point); nothing imports it but `__main__`.
+May import: every layer but hooks and mcp (it is an entry point); nothing imports it but
+`kenning.__main__`.
 """
 
 from __future__ import annotations

@@ -1,1 +1,9 @@
-"""TODO"""
+"""Keeping knowledge true. Two layers share this package:
+
+- the rules, pure functions with no I/O: `confidence` (current confidence and decay),
+  `contradictions`, `dedup`. They may import only `kenning.core`.
+- the jobs that apply them: `review`, `stale`, `anchors`, `consolidate`, `resolve`,
+  `coaccess`. They may import core, the rules, store, index and search.
+
+A rule never imports a job (docs/architecture.md).
+"""
