@@ -4,7 +4,7 @@ Claude Code gives a stdio server 30 s to connect; after a timeout it drops the s
 whole session and marks it failed for 15 minutes. The real server (`kenning.mcp.server`: the
 MCP SDK, the index, the model) takes seconds to import and, in a plugin's first session,
 cannot start before its dependencies are installed. So this front answers `initialize`,
-`ping` and `tools/list` itself (from `mcp_spec`, which a test holds equal to the real
+`ping` and `tools/list` itself (from `mcp.spec`, which a test holds equal to the real
 server's answers), starts the real server as a child as soon as the runtime is ready, and
 relays everything else to it unchanged. A tool called before then gets a tool error saying
 what is happening and when to retry. Stdlib only.
