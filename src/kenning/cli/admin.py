@@ -153,11 +153,10 @@ def projects(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows, indent=1))
         return
-    for row in rows:
-        click.echo(f"{row['root']}  facts {row['facts']}  files {row['files']}  "
-                   f"chunks {row['chunks']}  symbols {row['symbols']}")
-    if not rows:
-        click.echo("no indexed projects yet; run `kenning index` in one")
+    app.echo_lines(rows, lambda row: (f"{row['root']}  facts {row['facts']}  files "
+                                      f"{row['files']}  chunks {row['chunks']}  symbols "
+                                      f"{row['symbols']}"),
+                   "no indexed projects yet; run `kenning index` in one")
 
 
 @click.command()
