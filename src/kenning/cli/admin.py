@@ -153,10 +153,12 @@ def projects(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows, indent=1))
         return
-    app.echo_lines(rows, lambda row: (f"{row['root']}  facts {row['facts']}  files "
-                                      f"{row['files']}  chunks {row['chunks']}  symbols "
-                                      f"{row['symbols']}"),
-                   "no indexed projects yet; run `kenning index` in one")
+    app.echo_lines(rows, _project_line, "no indexed projects yet; run `kenning index` in one")
+
+
+def _project_line(row: dict) -> str:
+    return (f"{row['root']}  facts {row['facts']}  files {row['files']}  "
+            f"chunks {row['chunks']}  symbols {row['symbols']}")
 
 
 @click.command()
