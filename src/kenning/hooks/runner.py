@@ -38,7 +38,7 @@ def run_hook(name: str) -> None:
     try:
         module_name = EVENTS.get(name)
         if module_name is None:
-            raise ValueError(f"unknown hook {name!r}; hooks/hooks.json and hooks.runner.EVENTS disagree")
+            raise ValueError(f"unknown hook {name!r}; hooks/hooks.json and runner.EVENTS disagree")
         raw = sys.stdin.buffer.read(MAX_STDIN + 1)
         if len(raw) > MAX_STDIN:
             raise ValueError(f"hook payload over {MAX_STDIN} bytes")
