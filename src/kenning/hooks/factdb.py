@@ -62,17 +62,17 @@ class FactRow:
          self.tags) = row
         self.confidence = int(stored or 0)
         self.current = lifecycle.current_confidence(
-            self.confidence, _time(confirmed) or now, _time(last_used), now)
+            self.confidence, parse_time(confirmed) or now, parse_time(last_used), now)
         self.score = score
         self.matched = 0  # distinct prompt terms the fact contains
         self.stems: tuple[str, ...] = ()  # the prompt words it holds (stems)
         self.coverage = 0.0  # the IDF share of the prompt's words it holds
 
 
-_COLUMNS = ("f.id, f.kind, f.text, f.confidence, f.confirmed, u.last_used, f.about, f.tags")
+COLUMNS = ("f.id, f.kind, f.text, f.confidence, f.confirmed, u.last_used, f.about, f.tags")
 
 
-def _time(value: str | None) -> datetime | None:
+def parse_time(value: str | None) -> datetime | None:
     if not value:
         return None
     try:
@@ -112,7 +112,7 @@ def prompt_matches(conn: sqlite3.Connection, prompt: str, now: datetime,
     quoted = ['"' + t.replace('"', '""') + '"' for t in terms]
     try:
         rows = conn.execute(
-            f"SELECT {_COLUMNS}, bm25(facts_fts, {BM25_WEIGHTS}) AS rank, f.rowid "
+            f"SELECT {COLUMNS}, bm25(facts_fts, {BM25_WEIGHTS}) AS rank, f.rowid "
             "FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid "
             "LEFT JOIN usage u ON u.fact_id = f.id "
             "WHERE facts_fts MATCH ? AND f.status = 'active' ORDER BY rank LIMIT ?",
@@ -240,7 +240,7 @@ def relevant(rows: list[FactRow], threshold: float = RELEVANCE_THRESHOLD,
 def active_facts(conn: sqlite3.Connection, now: datetime) -> list[FactRow]:
     try:
         rows = conn.execute(
-            f"SELECT {_COLUMNS} FROM facts f LEFT JOIN usage u ON u.fact_id = f.id "
+            f"SELECT {COLUMNS} FROM facts f LEFT JOIN usage u ON u.fact_id = f.id "
             "WHERE f.status = 'active'").fetchall()
     except sqlite3.Error:
         return []
@@ -271,19 +271,19 @@ def session_candidates(conn: sqlite3.Connection, now: datetime, hot_paths: list[
             f"SELECT count(*), coalesce(sum({_CURRENT_SQL} < {lifecycle.ARCHIVE_BELOW}), 0) "
             f"{_ACTIVE}", {"now": stamp}).fetchone()
         found = conn.execute(
-            f"SELECT {_COLUMNS} {_ACTIVE} AND (f.about IS NULL OR f.about IN ('', '[]')) "
+            f"SELECT {COLUMNS} {_ACTIVE} AND (f.about IS NULL OR f.about IN ('', '[]')) "
             f"ORDER BY {_CURRENT_SQL} DESC, f.id LIMIT :limit",
             {"now": stamp, "limit": limit}).fetchall()
         for path in hot_paths:
             found += conn.execute(
-                f"SELECT {_COLUMNS} {_ACTIVE} AND (instr(f.about, :a) > 0 OR "
+                f"SELECT {COLUMNS} {_ACTIVE} AND (instr(f.about, :a) > 0 OR "
                 "instr(f.about, :u) > 0) LIMIT :limit",
                 {"a": json.dumps(path), "u": json.dumps(path, ensure_ascii=False),
                  "limit": limit}).fetchall()
         if branch_terms:
             quoted = " OR ".join('"' + t.replace('"', '""') + '"' for t in branch_terms)
             found += conn.execute(
-                f"SELECT {_COLUMNS} FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid "
+                f"SELECT {COLUMNS} FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid "
                 "LEFT JOIN usage u ON u.fact_id = f.id "
                 "WHERE facts_fts MATCH :q AND f.status = 'active' LIMIT :limit",
                 {"q": quoted, "limit": limit}).fetchall()
@@ -297,7 +297,7 @@ def now_utc() -> datetime:
     """`KENNING_NOW` pins the clock (as in the CLI), for tests and demos."""
     pinned = os.environ.get("KENNING_NOW")
     if pinned:
-        parsed = _time(pinned)
+        parsed = parse_time(pinned)
         if parsed:
             return parsed
     return datetime.now(UTC)

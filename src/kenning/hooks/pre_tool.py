@@ -27,16 +27,16 @@ def handle(ctx: Ctx) -> str | None:
     entries = anchors.lookup(ctx.local_dir, rel)
     if not entries:
         return None
-    from kenning.hooks.factdb import _time, now_utc
+    from kenning.hooks.factdb import now_utc, parse_time
 
     now = now_utc()
     scored = []
     for entry in entries:
         if entry.get("state") == "orphaned":
             continue  # the code it was about is gone
-        confirmed = _time(entry.get("confirmed")) or now
+        confirmed = parse_time(entry.get("confirmed")) or now
         current = lifecycle.current_confidence(int(entry.get("confidence") or 0), confirmed,
-                                               _time(entry.get("last_used")), now)
+                                               parse_time(entry.get("last_used")), now)
         if current >= lifecycle.INJECT_FLOOR:
             scored.append((current, entry))
     scored.sort(key=lambda pair: -pair[0])

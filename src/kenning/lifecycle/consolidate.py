@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from kenning.lifecycle.coaccess import UnionFind
 from kenning.lifecycle.contradictions import analyse, check_pair, different_scope
-from kenning.lifecycle.dedup import DUPLICATE_RATIO, _numbers, normalise, same_claim_words
+from kenning.lifecycle.dedup import DUPLICATE_RATIO, normalise, numbers_in, same_claim_words
 
 if TYPE_CHECKING:
     import numpy as np
@@ -85,7 +85,7 @@ class Plan:
 @lru_cache(maxsize=32768)
 def _prepared(text: str) -> tuple[str, list[str]]:
     norm = normalise(text)
-    return norm, _numbers(norm)
+    return norm, numbers_in(norm)
 
 
 def judge(text_a: str, text_b: str, cosine: float) -> tuple[str, float, str]:

@@ -27,7 +27,7 @@ _NUMBER_WORDS = {w: str(n) for n, w in enumerate(
     "sixty": "60", "hundred": "100", "thousand": "1000", "once": "1", "twice": "2"}
 
 
-def _numbers(normalised: str) -> list[str]:
+def numbers_in(normalised: str) -> list[str]:
     """The numbers a text states, digits or words ("five minutes" is "5 minutes")."""
     return sorted(_NUMBER_WORDS.get(w, w) for w in normalised.split()
                   if w in _NUMBER_WORDS or any(c.isdigit() for c in w))
@@ -62,11 +62,11 @@ def find_duplicate(text: str, candidates: Iterable[_HasText]) -> str | None:
     if not pool:
         return None
     query = normalise(text)
-    numbers = _numbers(query)
+    numbers = numbers_in(query)
     for _, _score, fact_id in process.extract(
         query, pool, scorer=fuzz.token_sort_ratio, score_cutoff=DUPLICATE_RATIO, limit=5
     ):
-        if _numbers(pool[fact_id]) == numbers and not opposite(
+        if numbers_in(pool[fact_id]) == numbers and not opposite(
                 analyse(text), analyse(texts[fact_id])) and same_claim_words(
                 text, texts[fact_id]):
             return fact_id
