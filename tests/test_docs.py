@@ -76,3 +76,17 @@ def test_the_quick_start_commands_work(tmp_path, monkeypatch):
         assert result.returncode == 0, (step, result.stderr)
         outputs.append(result.stdout)
     assert "Run the test suite" in outputs[-1]
+
+
+def test_the_readme_hit_table_names_every_field_a_hit_can_have():
+    from kenning.core.records import Hit
+
+    section = README.split("#### A search hit as JSON", 1)[1].split("\n#", 1)[0]
+    documented = {name for row in re.findall(r"^\| (`.*?) \|", section, re.M)
+                  for name in re.findall(r"`(\w+)`", row)}
+    chunk = Hit(type="code", path="a.py", start_line=1, end_line=2, score=0.5, snippet="x",
+                why="w", symbol="f", anchored_facts=("F1",))
+    fact = Hit(type="fact", path="a.py", start_line=None, end_line=None, score=0.5,
+               snippet="t", why="w", symbol="f", id="F1", kind="codebase", confidence=0.7)
+    assert set(chunk.to_json()) | set(fact.to_json()) == documented
+    assert "anchored_facts" not in fact.to_json() and "confidence" not in chunk.to_json()
