@@ -35,6 +35,8 @@ CORE = {"kenning", "kenning.hooks.runner", "kenning.hooks", "kenning.hooks.base"
         "kenning.core", "kenning.core.lines"}
 INJECTING = CORE | {
     "kenning.hooks.state",
+    "kenning.core.locks",
+    "kenning.core.atomic",
     "kenning.hooks.inject",
     "kenning.hooks.context",
     "kenning.store",
@@ -44,9 +46,12 @@ INJECTING = CORE | {
 }
 ALLOWED = {
     "post-tool-use": CORE | {"kenning.hooks.post_tool"},
-    "stop": CORE | {"kenning.hooks.stop", "kenning.hooks.marks", "kenning.hooks.nudge"},
-    "session-end": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks"},
-    "pre-compact": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks"},
+    "stop": CORE | {"kenning.hooks.stop", "kenning.hooks.marks", "kenning.hooks.nudge",
+                    "kenning.core.atomic"},
+    "session-end": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks",
+                           "kenning.core.atomic", "kenning.core.spawn"},
+    "pre-compact": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks",
+                           "kenning.core.atomic", "kenning.core.spawn"},
     "pre-tool-use": INJECTING
     | {"kenning.hooks.pre_tool", "kenning.lifecycle.anchors", "kenning.hooks.factdb",
        "kenning.core.textutil"},
@@ -61,6 +66,9 @@ ALLOWED = {
         "kenning.core.textutil",
         "kenning.plugin",
         "kenning.plugin.runtime",
+        "kenning.plugin.layout",
+        "kenning.plugin.stamp",
+        "kenning.core.spawn",
     },
 }
 PAYLOADS = {

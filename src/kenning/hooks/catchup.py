@@ -53,18 +53,17 @@ def reindex(memory, config) -> None:
 
 
 def main(argv: list[str]) -> None:
+    from kenning.core.locks import FileLock
     from kenning.hooks.extract_runner import run as extract
     from kenning.hooks.runner import log_error
-    from kenning.plugin.runtime import _try_lock, _unlock
 
     root, session = argv[0], (argv[1] if len(argv) > 1 else "")
     from kenning.core.paths import current_project
 
     project = current_project(root)
     local_dir = str(project.local_dir)
-    lock_path = os.path.join(local_dir, LOCK_NAME)
-    fd = _try_lock(lock_path)
-    if fd is None:
+    lock = FileLock(os.path.join(local_dir, LOCK_NAME))
+    if not lock.acquire(wait=False):
         return
     try:
         os.nice(10)  # background work yields to the session
@@ -93,5 +92,5 @@ def main(argv: list[str]) -> None:
     except Exception as exc:  # noqa: BLE001 - a background job reports to the error log
         log_error(None, "catch-up", exc)
     finally:
-        _unlock(lock_path, fd)
+        lock.release()
     extract(local_dir, skip=session or None)

@@ -12,9 +12,10 @@ from __future__ import annotations
 import json
 import os
 
+from kenning.core.spawn import spawn_detached
 from kenning.core.textutil import query_terms
 from kenning.hooks import context, factdb
-from kenning.hooks.base import Ctx, read_json, spawn_detached, write_json
+from kenning.hooks.base import Ctx, read_json, write_json
 from kenning.hooks.inject import output
 from kenning.hooks.state import SessionState
 from kenning.store import injectlog
