@@ -8,10 +8,10 @@ import shutil
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kenning.core.clock import now as now_utc
 from kenning.core.paths import current_project
 from kenning.core.records import Anchor
 from kenning.hooks import factfiles
-from kenning.hooks.factdb import now_utc
 from kenning.store.factfile import render_fact
 from kenning.store.facts import FactStore, scan
 from kenning.store.projectinit import init_project

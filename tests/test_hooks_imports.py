@@ -32,7 +32,7 @@ NEVER = {
 }
 
 CORE = {"kenning", "kenning.hooks.runner", "kenning.hooks", "kenning.hooks.base",
-        "kenning.core", "kenning.core.lines"}
+        "kenning.core", "kenning.core.lines", "kenning.core.clock"}
 INJECTING = CORE | {
     "kenning.hooks.state",
     "kenning.core.locks",
@@ -41,11 +41,13 @@ INJECTING = CORE | {
     "kenning.hooks.context",
     "kenning.store",
     "kenning.store.injectlog",
+    "kenning.store.eventlog",
     "kenning.lifecycle",
     "kenning.lifecycle.confidence",
 }
 ALLOWED = {
-    "post-tool-use": CORE | {"kenning.hooks.post_tool"},
+    "post-tool-use": CORE | {"kenning.hooks.post_tool", "kenning.store",
+                             "kenning.store.eventlog"},
     "stop": CORE | {"kenning.hooks.stop", "kenning.hooks.marks", "kenning.hooks.nudge",
                     "kenning.core.atomic"},
     "session-end": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks",
@@ -69,6 +71,7 @@ ALLOWED = {
         "kenning.plugin.layout",
         "kenning.plugin.stamp",
         "kenning.core.spawn",
+        "kenning.store.events",
     },
 }
 PAYLOADS = {

@@ -234,7 +234,7 @@ def trace_hot(days: int, limit: int, as_json: bool) -> None:
     """Files read or edited most in the last DAYS days (from the hooks' event log)."""
     from datetime import UTC, datetime, timedelta
 
-    from kenning.hooks.session_start import hot_files
+    from kenning.store.events import hot_files
 
     cutoff = (datetime.now(UTC) - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%S")
     rows = hot_files(str(app.project().events_path), cutoff, limit=limit)

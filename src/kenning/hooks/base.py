@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 
 from kenning.core import lines
+from kenning.core.clock import now_iso
 
 MCP_PREFIX = "mcp__plugin_kenning_kenning__"
 MCP_TOOLS = ("knowledge_search", "knowledge_add", "knowledge_forget", "code_search",
@@ -70,11 +70,6 @@ def project_id(root: str) -> str:
             out.append("-")
     slug = "".join(out).strip("-")[:40] or "root"
     return f"{slug}-{_sha256_hex(root.encode('utf-8'))[:10]}"
-
-
-def now_iso() -> str:
-    now = time.time()
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1e6):06d}Z"
 
 
 def safe_name(value: str) -> str:

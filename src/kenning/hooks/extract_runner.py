@@ -12,8 +12,9 @@ import subprocess
 import sys
 import time
 
+from kenning.core.clock import now_iso
 from kenning.core.locks import FileLock
-from kenning.hooks.base import append_line, kenning_home, now_iso, read_json, write_json
+from kenning.hooks.base import append_line, kenning_home, read_json, write_json
 from kenning.hooks.marks import clear, mark_path, pending
 
 LOCK_NAME = "extract.lock"

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 
-from kenning.hooks.base import Ctx, now_iso, read_json, safe_name, write_json
+from kenning.core.clock import now_iso
+from kenning.hooks.base import Ctx, read_json, safe_name, write_json
 
 DIR_NAME = "extract-pending"
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from kenning.core import clock
 from kenning.core.atomic import write_atomic
 from kenning.core.errors import FactFileError, KenningError, NotFoundError
 from kenning.core.ids import is_ulid, new_ulid
@@ -24,7 +25,6 @@ from kenning.store.factfile import (
     normalise_anchor_path,
     read_fact_file,
     render_checked,
-    utc_now,
 )
 
 
@@ -158,7 +158,7 @@ class FactStore:
         """A brand-new fact file; dedup and supersession are the caller's decision."""
         if origin not in ORIGINS:
             raise KenningError(f"unknown origin {origin!r}; use one of: {', '.join(ORIGINS)}")
-        now = now or utc_now()
+        now = now or clock.now()
         fact = Fact(
             format=FORMAT,
             id=new_ulid(int(now.timestamp() * 1000)),
@@ -202,7 +202,7 @@ class FactStore:
         now: datetime | None = None,
     ) -> Fact:
         """A person's correction: confidence 1.00, confirmed now."""
-        now = now or utc_now()
+        now = now or clock.now()
         changes: dict[str, object] = {"confidence": lifecycle.PERSON, "confirmed": now}
         if text is not None:
             changes["text"] = clean_text(text)
@@ -218,7 +218,7 @@ class FactStore:
         self, fact_id: str, last_used: datetime | None, now: datetime | None = None
     ) -> Fact:
         """New evidence: confidence max(current, 0.90), confirmed now."""
-        now = now or utc_now()
+        now = now or clock.now()
         fact = self.get(fact_id)
         value = lifecycle.reconfirmed(fact.confidence, fact.confirmed, last_used, now)
         status = "active" if fact.status == "archived" else fact.status
