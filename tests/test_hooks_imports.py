@@ -47,9 +47,10 @@ INJECTING = CORE | {
 }
 ALLOWED = {
     "post-tool-use": CORE | {"kenning.hooks.post_tool", "kenning.store",
-                             "kenning.store.eventlog"},
+                             "kenning.store.eventlog", "kenning.store.editqueue"},
     "stop": CORE | {"kenning.hooks.stop", "kenning.hooks.marks", "kenning.hooks.nudge",
-                    "kenning.core.atomic"},
+                    "kenning.core.atomic", "kenning.store", "kenning.store.editqueue",
+                    "kenning.store.eventlog"},
     "session-end": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks",
                            "kenning.core.atomic", "kenning.core.spawn"},
     "pre-compact": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks",

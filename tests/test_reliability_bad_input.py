@@ -84,8 +84,8 @@ def test_knowledge_add_over_the_read_cap_is_a_tool_error_and_writes_nothing(proj
 
 
 def test_a_saved_session_over_the_read_cap_is_refused_before_any_fact_is_added(project):
+    from kenning.extract.sessions import save_session
     from kenning.memory import Memory
-    from kenning.store.sessions import session_save
 
     memory = Memory(current_project(), embedder_name="fake")
     before = _fact_files(project["repo"])
@@ -94,7 +94,7 @@ def test_a_saved_session_over_the_read_cap_is_refused_before_any_fact_is_added(p
               "files_touched": [f"f{n}" + "z" * 1900 for n in range(100)],
               "decisions": [f"Decided {n} " + "w" * 1900 for n in range(100)]}
     with pytest.raises(KenningError, match="shorten"):
-        session_save(memory, fields)
+        save_session(memory, fields)
     memory.close()
     assert _fact_files(project["repo"]) == before
     assert not list((project["repo"] / ".kenning" / "sessions").glob("*.yaml"))
@@ -538,13 +538,13 @@ def test_a_local_log_linked_to_dev_zero_is_never_read(kenning, repo):
 
 
 def test_a_saved_session_with_text_that_is_not_utf8_is_refused(project):
+    from kenning.extract.sessions import save_session
     from kenning.memory import Memory
-    from kenning.store.sessions import session_save
 
     memory = Memory(current_project(), embedder_name="fake")
     try:
         with pytest.raises(KenningError, match="not UTF-8"):
-            session_save(memory, {"summary": "A summary with a lone \udcff surrogate."})
+            save_session(memory, {"summary": "A summary with a lone \udcff surrogate."})
     finally:
         memory.close()
     assert not list((project["repo"] / ".kenning" / "sessions").glob("*.yaml"))

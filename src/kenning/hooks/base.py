@@ -13,7 +13,6 @@ import os
 import sys
 
 from kenning.core import lines
-from kenning.core.clock import now_iso
 
 MCP_PREFIX = "mcp__plugin_kenning_kenning__"
 MCP_TOOLS = ("knowledge_search", "knowledge_add", "knowledge_forget", "code_search",
@@ -128,16 +127,8 @@ class Ctx:
 
 
 def append_line(path: str, record: dict) -> None:
-    """One JSON line, written whole (same contract as eventlog)."""
-    record.setdefault("ts", now_iso())
-    data = (json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
-            + "\n").encode("utf-8")
-    if len(data) > 64 * 1024:
-        record = {k: (v[:2000] if isinstance(v, str) else v) for k, v in record.items()}
-        record["truncated"] = True
-        data = (json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
-                + "\n").encode("utf-8")
-    lines.append_line(path, data)
+    """One JSON line, written whole (`core.lines.append_json`)."""
+    lines.append_json(path, record)
 
 
 def write_json(path: str, data: object, durable: bool = True) -> None:

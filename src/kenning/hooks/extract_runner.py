@@ -14,8 +14,8 @@ import time
 
 from kenning.core.clock import now_iso
 from kenning.core.locks import FileLock
-from kenning.hooks.base import append_line, kenning_home, read_json, write_json
-from kenning.hooks.marks import clear, mark_path, pending
+from kenning.hooks.base import Ctx, kenning_home
+from kenning.hooks.marks import clear, count_attempt, pending
 
 LOCK_NAME = "extract.lock"
 LOCK_WAIT_S = 60.0
@@ -54,13 +54,10 @@ def extract_one(local_dir: str, entry: dict, python: str) -> bool:
         clear(local_dir, session)
         return True
     print(f"{now_iso()} extract failed: {problem}", flush=True)
-    append_line(os.path.join(local_dir, "errors.log"),
-                {"ts": now_iso(), "where": f"extract session {session}", "error": problem})
-    path = mark_path(local_dir, session)
-    data = read_json(path)
-    if isinstance(data, dict):
-        data["attempts"] = int(data.get("attempts") or 0) + 1
-        write_json(path, data)
+    from kenning.hooks.runner import log_error
+
+    log_error(Ctx({"cwd": root}, ""), f"extract session {session}", RuntimeError(problem))
+    count_attempt(local_dir, session)
     return False
 
 

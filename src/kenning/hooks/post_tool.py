@@ -5,7 +5,8 @@ Imports: stdlib only (DESIGN §7), and only what `base` already loaded.
 
 from __future__ import annotations
 
-from kenning.hooks.base import Ctx, append_line
+from kenning.hooks.base import Ctx
+from kenning.store.editqueue import queue_edit
 from kenning.store.eventlog import write_event
 
 FILE_TOOLS = {"Read": "read", "Edit": "edit", "Write": "edit", "MultiEdit": "edit",
@@ -79,5 +80,5 @@ def handle(ctx: Ctx) -> None:
     if event["type"] in EDIT_TYPES and event["outcome"] == "ok":
         for path in event.get("paths", ()):
             # The code indexer drains this queue (DESIGN §5: an edit queues the file).
-            append_line(ctx.local("reindex-queue.jsonl"), {"path": path, "session": ctx.session})
+            queue_edit(ctx.local_dir, path, ctx.session)
     return None

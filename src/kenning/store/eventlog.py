@@ -2,18 +2,14 @@
 
 Stdlib only, and cheap: the PostToolUse hook writes through this on every tool call, so it
 takes the fields of `store.events.Event` as keywords instead of importing the record.
-Lines are written whole by `core.lines.append_line` (never interleaved, never glued to a
+Lines are written whole by `core.lines.append_json` (never interleaved, never glued to a
 fragment a full disk left).
 """
 
 from __future__ import annotations
 
-import json
-
 from kenning.core.clock import now_iso
-from kenning.core.lines import append_line
-
-MAX_LINE_BYTES = 64 * 1024
+from kenning.core.lines import append_json
 
 
 def write_event(path: str | object, type: str, *, session: str | None = None,
@@ -34,12 +30,6 @@ def write_event(path: str | object, type: str, *, session: str | None = None,
 
 
 def append(path: str | object, record: dict) -> None:
-    """Append one record as it is; oversized string fields are truncated, never the line
-    split. `write_event` is the way in for events; tests seed logs with this."""
-    record.setdefault("ts", now_iso())
-    line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
-    if len(line.encode("utf-8")) > MAX_LINE_BYTES:
-        record = {k: (v[:2000] if isinstance(v, str) else v) for k, v in record.items()}
-        record["truncated"] = True
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
-    append_line(str(path), (line + "\n").encode("utf-8"))
+    """Append one record as it is (`core.lines.append_json`). `write_event` is the way in
+    for events; tests seed logs with this."""
+    append_json(str(path), record)

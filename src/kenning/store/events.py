@@ -13,7 +13,7 @@ import os
 from collections import namedtuple
 from collections.abc import Iterable, Iterator, Mapping
 
-from kenning.store.eventlog import MAX_LINE_BYTES
+from kenning.core.lines import MAX_LINE_BYTES
 
 
 class Event(namedtuple("Event", "type ts session paths outcome agent data",

@@ -115,6 +115,17 @@ def parse_about(spec: str) -> Anchor:
     return Anchor(file=path, symbol=symbol or None)
 
 
+def write_fact_file(path: Path, fact: Fact) -> None:
+    """Write one fact's YAML at `path`, atomically; refused if the reader would refuse it.
+    Every fact file kenning writes goes through here (the store, the git merge driver)."""
+    write_atomic(path, render_checked(fact))
+
+
+def write_conflict_file(path: Path, ours: str, theirs: str) -> None:
+    """Leave git's ordinary conflict in a fact file (the merge driver could not merge)."""
+    write_atomic(path, f"<<<<<<< ours\n{ours}=======\n{theirs}>>>>>>> theirs\n")
+
+
 class FactStore:
     """Reads and writes facts for one project; callers pass `now` so tests control time."""
 
@@ -139,7 +150,7 @@ class FactStore:
         """Write one fact atomically into its store (or `directory`)."""
         target = directory or self.project.facts_dir_for(fact.kind)
         path = target / f"{fact.id}.yaml"
-        write_atomic(path, render_checked(fact))
+        write_fact_file(path, fact)
         return path
 
     def create(
@@ -188,7 +199,7 @@ class FactStore:
         if updated.status in ("active", "archived") and updated.superseded_by:
             # never active and superseded at once: a restored fact drops the old pointer
             updated = dataclasses.replace(updated, superseded_by=None)
-        write_atomic(stored.path, render_checked(updated))
+        write_fact_file(stored.path, updated)
         return updated
 
     def edit(
