@@ -204,7 +204,8 @@ def test_a_full_disk_keeps_the_index_and_loses_no_event_once_space_returns(
     filler.unlink()
     events = project.local_dir / "events.jsonl"
     eventlog.append(events, {"type": "search", "query": "after the disk was freed"})
-    assert any(r.get("query") == "after the disk was freed" for r in events_reader.iter_records(events))
+    assert any(r.get("query") == "after the disk was freed"
+               for r in events_reader.iter_records(events))
     result = kenning("search", "quokka wrapper", "--json")
     assert result.code == 0 and ids[0] in result.out and "damaged" not in result.err
 
