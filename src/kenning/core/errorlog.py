@@ -25,7 +25,7 @@ def record(where: str, error: str, local_dir: str | None = None) -> None:
     entry = {"where": where, "error": error}
     for path in _candidates(local_dir):
         try:
-            lines.append_record(path, dict(entry))
+            lines.append_json(path, dict(entry))
             return
         except Exception:  # noqa: BLE001 - try the next place
             continue

@@ -1,5 +1,5 @@
-"""Whole-line appends to a log. Only `os`, `stat`, `json` and `time`: the PostToolUse hook
-writes through this.
+"""Whole-line appends to a log. Only `os`, `stat` and `json`: the PostToolUse hook writes
+through this; `append_json` is the one JSON-lines writer every log uses.
 
 One `os.write` per line on an O_APPEND descriptor, so concurrent writers never interleave
 inside a line. A write cut short (a full disk) leaves a fragment without its newline: the next
@@ -11,7 +11,10 @@ written through.
 import json
 import os
 import stat
-import time
+
+from kenning.core.clock import now_iso
+
+MAX_LINE_BYTES = 64 * 1024
 
 # Read and write: the last byte is read to see whether a fragment was left.
 _FLAGS = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
@@ -39,21 +42,13 @@ def append_line(path: str, data: bytes) -> None:
         os.close(fd)
 
 
-def now_iso() -> str:
-    """The `ts` of a log record: UTC, microseconds, `Z`."""
-    now = time.time()
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1e6):06d}Z"
-
-
-def append_record(path: str, record: dict) -> None:
-    """One JSON record as one line, stamped with `ts` unless it has one; a record over 64 KiB
-    has its strings cut to 2,000 characters and is marked `truncated`."""
+def append_json(path: str | os.PathLike[str], record: dict) -> None:
+    """Append `record` as one JSON line, stamped `ts` unless it has one; oversized string
+    fields are truncated (and the record marked), never the line split."""
     record.setdefault("ts", now_iso())
-    data = (json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
-            + "\n").encode("utf-8")
-    if len(data) > 64 * 1024:
+    line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
+    if len(line.encode("utf-8")) > MAX_LINE_BYTES:
         record = {k: (v[:2000] if isinstance(v, str) else v) for k, v in record.items()}
         record["truncated"] = True
-        data = (json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
-                + "\n").encode("utf-8")
-    append_line(path, data)
+        line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
+    append_line(os.fspath(path), (line + "\n").encode("utf-8"))

@@ -114,17 +114,3 @@ class Hit:
         if self.type != "fact":
             out["anchored_facts"] = list(self.anchored_facts)
         return out
-
-
-@dataclass(frozen=True)
-class Event:
-    """One line of the append-only interaction log."""
-
-    ts: str
-    type: str  # read | edit | search | tool | use | inject | ...
-    session: str | None = None
-    tool: str | None = None
-    paths: tuple[str, ...] = ()
-    outcome: str | None = None
-    agent_id: str | None = None
-    data: dict = field(default_factory=dict)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 
+from kenning.core import lines
 from kenning.core.localdir import kenning_home, project_id, project_root
 
 MAX_STDIN = 4 * 1024 * 1024
@@ -70,13 +71,16 @@ class Ctx:
         return full.replace(os.sep, "/")
 
 
-def write_json(path: str, data: object) -> None:
-    """Atomic small-file write (temp file + rename)."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, ensure_ascii=False)
-    os.replace(tmp, path)
+def append_line(path: str, record: dict) -> None:
+    """One JSON line, written whole (`core.lines.append_json`)."""
+    lines.append_json(path, record)
+
+
+def write_json(path: str, data: object, durable: bool = True) -> None:
+    """Replace a small JSON file atomically (the one atomic writer, `core.atomic`)."""
+    from kenning.core.atomic import write_atomic
+
+    write_atomic(path, json.dumps(data, ensure_ascii=False), durable=durable)
 
 
 def read_json(path: str, default: object = None) -> object:
@@ -85,45 +89,3 @@ def read_json(path: str, default: object = None) -> object:
             return json.load(handle)
     except (OSError, ValueError):
         return default
-
-
-def plugin_src() -> str:
-    """The `src/` folder this code runs from (the plugin's, never an installed copy)."""
-    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def spawn_detached(argv: list[str], log_path: str | None = None, cwd: str | None = None,
-                   env: dict | None = None) -> bool:
-    """Start a process that outlives the hook and the session; never raises.
-
-    `KENNING_DISABLE_BACKGROUND=1` turns every spawn off (benchmarks, debugging).
-    """
-    if os.environ.get("KENNING_DISABLE_BACKGROUND") == "1":
-        return False
-    try:
-        import subprocess
-
-        child_env = dict(os.environ if env is None else env)
-        src = plugin_src()
-        child_env["PYTHONPATH"] = src + (os.pathsep + child_env["PYTHONPATH"]
-                                         if child_env.get("PYTHONPATH") else "")
-        out = subprocess.DEVNULL
-        handle = None
-        if log_path:
-            os.makedirs(os.path.dirname(log_path), exist_ok=True)
-            handle = open(log_path, "ab")  # noqa: SIM115 - handed to the child
-            out = handle
-        kwargs: dict = {}
-        if os.name == "nt":
-            kwargs["creationflags"] = 0x00000008 | 0x00000200  # DETACHED | NEW_PROCESS_GROUP
-        else:
-            kwargs["start_new_session"] = True
-        try:
-            subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, cwd=cwd,
-                             env=child_env, close_fds=True, **kwargs)
-        finally:
-            if handle is not None:
-                handle.close()
-        return True
-    except Exception:  # noqa: BLE001 - a failed spawn must never break the session
-        return False

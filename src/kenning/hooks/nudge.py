@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 
-from kenning.core.lines import now_iso
+from kenning.core.clock import now_iso
 from kenning.hooks.base import Ctx, safe_name
 
 DIR_NAME = "asked"

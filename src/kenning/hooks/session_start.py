@@ -13,15 +13,18 @@ import json
 import os
 from datetime import datetime, timedelta
 
+from kenning.core import clock
+from kenning.core.spawn import spawn_detached
 from kenning.core.textutil import query_terms
 from kenning.hooks import context, factdb
-from kenning.hooks.base import Ctx, read_json, spawn_detached, write_json
+from kenning.hooks.base import Ctx, read_json, write_json
 from kenning.hooks.inject import output
 from kenning.hooks.state import SessionState
 from kenning.store import injectlog
-from kenning.store.activity import hot_files
+from kenning.store.events import hot_files
 
 HOT_DAYS = 30
+HOT_FILES = 8
 RESET_SOURCES = ("compact", "clear")
 
 
@@ -132,9 +135,9 @@ def handle(ctx: Ctx) -> str | None:
     if ctx.agent_id:
         return None
     source = str(ctx.payload.get("source") or "startup")
-    now = factdb.now_utc()
+    now = clock.now()
     cutoff = (now - timedelta(days=HOT_DAYS)).strftime("%Y-%m-%dT%H:%M:%S")
-    hot = hot_files(ctx.events_path, cutoff)
+    hot = hot_files(ctx.events_path, cutoff, HOT_FILES)
     branch = git_branch(ctx.root)
     branch_terms = set(query_terms(branch.replace("/", " "))) if branch else set()
     branch_terms -= {"main", "master", "develop", "dev", "trunk", "feature", "fix", "bugfix"}

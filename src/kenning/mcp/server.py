@@ -8,7 +8,6 @@ Plugin users see the tools as `mcp__plugin_kenning_kenning__<tool>`.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -22,8 +21,9 @@ from kenning import __version__
 from kenning.core.errors import KenningError
 from kenning.core.ids import canonical
 from kenning.core.records import KINDS
-from kenning.store import sessions
+from kenning.extract import sessions
 from kenning.store.facts import parse_about
+from kenning.store.sessions import cache_latest_summary
 
 HIT_TYPES = ("fact", "code", "doc", "config", "all")
 
@@ -212,7 +212,7 @@ def _describe(memory: Any, fact_id: str) -> dict[str, Any]:
 
 
 def _register_sessions(server: MCPServer) -> None:
-    """session_save and session_recall (`kenning.store.sessions` does the work)."""
+    """session_save and session_recall (`kenning.extract.sessions` does the work)."""
 
     @server.tool()
     async def session_save(summary: str, ctx: Context, decisions: list[str] | None = None,
@@ -229,37 +229,24 @@ def _register_sessions(server: MCPServer) -> None:
             raise ToolError("summary is empty; send 2-4 sentences on the goal and its state")
         memory = _memory(ctx)
         try:
-            saved = sessions.save_session(
+            saved = sessions.save_for_tool(
                 memory, summary=summary, decisions=decisions or [],
                 constraints=constraints or [], assumptions=assumptions or [],
                 blockers=blockers or [], pending_tasks=pending_tasks or [],
                 files_touched=files_touched or [], name=name)
         except KenningError as exc:
             raise ToolError(str(exc)) from exc
-        _cache_summary(memory, saved, summary, name)
+        cache_latest_summary(memory.project)
         return saved
 
     @server.tool()
     async def session_recall(ctx: Context, name: str | None = None) -> dict[str, Any]:
         """The named saved session, or the latest ones (within 72 h of the newest)."""
         try:
-            found = sessions.recall_sessions(_memory(ctx), name=name)
+            found = sessions.recall_for_tool(_memory(ctx), name=name)
         except KenningError as exc:
             raise ToolError(str(exc)) from exc
         return {"sessions": found}
-
-
-def _cache_summary(memory: Any, saved: Any, summary: str, name: str | None) -> None:
-    """What SessionStart (stdlib, no YAML) shows as the last saved session."""
-    from kenning.core.atomic import write_atomic
-    from kenning.core.lines import now_iso
-    from kenning.core.redact import redact
-
-    label = saved.get("name") if isinstance(saved, dict) else None
-    write_atomic(memory.project.local_dir / "last-session.json",
-                 json.dumps({"name": redact(label or name or "latest"),
-                             "summary": redact(summary), "saved": now_iso()},
-                            ensure_ascii=False))
 
 
 def serve() -> None:
