@@ -42,7 +42,7 @@ _RULES = (
                            r"|\b(?:drop(?:s|ped)? support|removed? support|(?:was|were|is|are|has"
                            r" been|have been) removed)\b", re.I)),
     ("default", re.compile(r"^change[sd]? (?:the )?default\b|\bchanged (?:the )?default\b"
-                           r"|\bdefault (?:is|was) now\b"
+                           r"|\bdefault\b[^.]{0,40}\b(?:is|are) now\b"
                            r"|\bnow defaults? to\b|\bdefaults? (?:changed|is changed)\b"
                            r"|\bdefault\b[^.]{0,60}\bfrom\b[^.]{1,40}\bto\b"
                            r"|\bby default\b[^.]{0,60}\bnow\b", re.I)),

@@ -58,7 +58,7 @@ def plain(text: str) -> str:
     text = _ISSUE_REF.sub("", text)
     text = " ".join(text.split()).strip(" -–").replace(".:", ":")
     text = re.sub(r"\s+([.,;:])", r"\1", text)
-    text = re.sub(r"\(\s*\)|\s*[,;]\s*(?=\.$)", "", text).strip()
+    text = re.sub(r"\s\(\s*\)|\s*[,;]\s*(?=\.$)", "", text).strip()
     if text and text[-1] not in ".!?:`)":
         text += "."
     return text[:1].upper() + text[1:]
