@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from kenning.insight.agents_md import BEGIN, END, MAX_BYTES, splice
 
 
