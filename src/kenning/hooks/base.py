@@ -14,6 +14,7 @@ import sys
 import time
 
 from kenning.core import lines
+from kenning.core.private import scrub
 
 MCP_PREFIX = "mcp__plugin_kenning_kenning__"
 MCP_TOOLS = ("knowledge_search", "knowledge_add", "knowledge_forget", "code_search",
@@ -134,6 +135,7 @@ class Ctx:
 
 def append_line(path: str, record: dict) -> None:
     """One JSON line, written whole (same contract as eventlog)."""
+    record = scrub(record)  # type: ignore[assignment]
     record.setdefault("ts", now_iso())
     data = (json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
             + "\n").encode("utf-8")
@@ -147,6 +149,7 @@ def append_line(path: str, record: dict) -> None:
 
 def write_json(path: str, data: object) -> None:
     """Atomic small-file write (temp file + rename)."""
+    data = scrub(data)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = f"{path}.{os.getpid()}.tmp"
     with open(tmp, "w", encoding="utf-8") as handle:

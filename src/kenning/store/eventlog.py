@@ -14,6 +14,7 @@ from typing import Any
 
 from kenning.core.errors import FileProblemError
 from kenning.core.lines import append_line
+from kenning.core.private import scrub
 from kenning.core.safeio import open_regular
 
 MAX_LINE_BYTES = 64 * 1024
@@ -25,6 +26,7 @@ def now_iso() -> str:
 
 def append(path: Path, record: dict[str, Any]) -> None:
     """Append one record; oversized string fields are truncated, never the line split."""
+    record = scrub(record)  # type: ignore[assignment]
     record.setdefault("ts", now_iso())
     line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
     if len(line.encode("utf-8")) > MAX_LINE_BYTES:

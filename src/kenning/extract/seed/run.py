@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kenning.core.atomic import write_atomic
+from kenning.core.private import strip_private
 from kenning.core.redact import redact
 from kenning.extract.seed import changelogs, commits, documents
 from kenning.extract.seed.model import Proposal
@@ -141,8 +142,9 @@ def _said_once(found: list[Proposal]) -> list[Proposal]:
 
 
 def _redacted(p: Proposal) -> Proposal:
-    return replace(p, text=" ".join(redact(p.text).split()),
-                   rationale=" ".join(redact(p.rationale).split()) if p.rationale else None)
+    return replace(p, text=" ".join(redact(strip_private(p.text)).split()),
+                   rationale=" ".join(redact(strip_private(p.rationale)).split())
+                   if p.rationale else None)
 
 
 @dataclass(frozen=True)
