@@ -177,11 +177,11 @@ def test_keep_a_changelog_sections_give_removals_and_deprecations(tmp_path):
 """, encoding="utf-8")
     found = changelogs.proposals(tmp_path / "CHANGELOG.md", tmp_path)
     assert [(p.text, p.provenance) for p in found] == [
-        ("Changed in 3.0.0 (CHANGELOG.md): The `--legacy` flag of `tool build` (use "
+        ("Removed in 3.0.0 (CHANGELOG.md): The `--legacy` flag of `tool build` (use "
          "`--mode=classic`).", "CHANGELOG.md:7"),
         ("Changed in 2.5.0 (CHANGELOG.md): The default cache directory is now `~/.cache/tool` "
          "instead of `~/.tool`.", "CHANGELOG.md:15"),
-        ("Changed in 2.5.0 (CHANGELOG.md): `tool.compat.load()`; call `tool.load()` instead.",
+        ("Deprecated in 2.5.0 (CHANGELOG.md): `tool.compat.load()`; call `tool.load()` instead.",
          "CHANGELOG.md:17"),
     ]
 

@@ -27,35 +27,56 @@ _HEADING = re.compile(
     r"(?:\s*[-–—:(]\s*.*|\s*)$", re.I)
 _UNDERLINE = re.compile(r"^([=\-~^*+#])\1{2,}\s*$")
 _UNRELEASED = re.compile(r"^(?:#+\s*)?\[?unreleased\]?\s*$|^\s*unreleased\s*$", re.I)
-_SECTION = re.compile(r"^#{2,6}\s*(?P<name>[A-Za-z][\w ]{2,40}?)\s*:?\s*$|"
+_SECTION = re.compile(r"^#{2,6}\s*(?P<name>[A-Za-z][\w -]{2,40}?)\s*:?\s*$|"
                       r"^(?P<bold>\*\*)?(?P<plain>Breaking changes?|Deprecations?|Removals?|"
                       r"Removed|Deprecated|Changed|Backwards[- ]incompatible changes?)"
                       r"(?:\*\*)?\s*:?\s*$", re.I)
 _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*+•]|\d+[.)])\s+(?P<text>\S.*)$")
 
-# What an entry must say to be kept, by category (the rule name).
+# What an entry must say to be kept, by category (the rule name). "No longer" is a breaking
+# change only with a verb of support or use: "X no longer crashes when …" is a fix.
 _RULES = (
-    ("breaking", re.compile(r"\b(?:breaking change|BREAKING|backwards?[- ]incompatible"
-                            r"|no longer|is now required|are now required|must now)\b")),
-    ("deprecation", re.compile(r"\bdeprecat(?:e|es|ed|ion)\b", re.I)),
+    ("breaking", re.compile(
+        r"\b(?:breaking change|BREAKING|backwards?[- ]incompatible|is now required"
+        r"|are now required|must now)\b|\bno longer (?:be |is |are )?(?:supported|a dependency"
+        r"|a requirement|required|used|needed|necessary|available|accepted|allowed|exported"
+        r"|installed|included|shipped|bundled|part of|compatible|supports?|accepts?|depends?"
+        r"|requires?|uses?|has|have|returns?|exposes?|provides?|imports?|works? (?:with|on)"
+        r"|defaults?)\b", re.I)),
+    ("deprecation", re.compile(
+        r"\b(?:is|are|was|were|been|now|considered) deprecated\b|^deprecat(?:e|es|ed)\b"
+        r"|\bdeprecated in favou?r of\b|\bwill be removed\b|\bto be removed\b"
+        r"|\bold names? (?:is|are) deprecated\b", re.I)),
     ("removal", re.compile(r"^(?:remove[ds]?|drop(?:s|ped)?|delete[ds]?|end(?:ed)? support)\b"
-                           r"|\b(?:drop(?:s|ped)? support|removed? support|(?:was|were|is|are|has"
-                           r" been|have been) removed)\b", re.I)),
+                           r"|\b(?:drop(?:s|ped)? support|removed? support|(?:was|were|is|are"
+                           r"|has been|have been) removed)\b|\bnot supported anymore\b"
+                           r"|\baren't supported anymore\b", re.I)),
     ("default", re.compile(r"^change[sd]? (?:the )?default\b|\bchanged (?:the )?default\b"
                            r"|\bdefault\b[^.]{0,40}\b(?:is|are) now\b"
                            r"|\bnow defaults? to\b|\bdefaults? (?:changed|is changed)\b"
-                           r"|\bdefault\b[^.]{0,60}\bfrom\b[^.]{1,40}\bto\b"
-                           r"|\bby default\b[^.]{0,60}\bnow\b", re.I)),
-    ("instead", re.compile(r"^(?:use[sd]?|switch(?:ed)? to|migrate[sd]? to|move[sd]? to"
-                           r"|replace[sd]?)\b.*\b(?:instead of|rather than|with)\b", re.I)),
+                           r"|\bdefault\b[^.]{0,60}\bfrom\b[^.]{1,40}\bto\b", re.I)),
+    ("instead", re.compile(r"^(?:use[sd]?|switch(?:ed)? to|migrate[sd]? to|move[sd]? to)\b.*"
+                           r"\b(?:instead of|rather than)\b|^replace[sd]? .+ with\b", re.I)),
 )
 _SECTION_RULES = {"breaking": "breaking", "backwards incompatible": "breaking",
                   "removed": "removal", "removal": "removal", "deprecated": "deprecation",
                   "deprecation": "deprecation"}
-# Entries about the project's own plumbing or typos are not knowledge about its behaviour.
+# The verb a section heading gives its entries ("### Removed" + "- Python 3.8 support.").
+_SECTION_VERBS = {"breaking": "Breaking change", "backwards incompatible": "Breaking change",
+                  "removed": "Removed", "removal": "Removed", "deprecat": "Deprecated"}
+# Sections whose entries are fixes or additions, whatever words they use.
+_SKIPPED_SECTIONS = re.compile(r"\b(?:fix|fixed|fixes|bug|bugs|security|added|new features?"
+                               r"|features?|documentation|docs|internal|misc)\b", re.I)
+# Entries about the project's own plumbing, typos or cleanups are not knowledge about its
+# behaviour; fixes are about the past.
 _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci\b|workflow"
                     r"|pre-commit|dependabot|test suite|tests? (?:fix|for)|coverage"
-                    r"|version bump|bump(?:ed)? )", re.I)
+                    r"|version bump|bump(?:ed)? |unused|unnecessary|outdated|dead code|shim"
+                    r"|leftover)|^(?:fix(?:e[sd])?|add(?:s|ed)?|improve[sd]?|document(?:s|ed)?)\b"
+                    r"|>>>|```|^\.\. |\bstray\b|\b(?:incorrect|wrong)(?:ly)?\b|\bregression\b"
+                    r"|\bno longer (?:crash|raise|render|fail|break|hang|leak|error|warn|trigger"
+                    r"|gets?|points?|mutate|close|drop|show|print|emit|loses?)\w*", re.I)
+MAX_ENTRY = 600
 
 
 @dataclass(frozen=True)
@@ -156,17 +177,33 @@ def classify(entry: Entry) -> str | None:
 
     An entry must name what it is about (code, a version, a proper name): "Remove previously
     deprecated code." says nothing on its own."""
-    text = entry.text
-    if _NOISE.search(text) or len(text.split()) < 4 or not _NAMED.search(plain(text)[1:]):
+    text = short(plain(entry.text))
+    if _NOISE.search(entry.text) or len(entry.text) > MAX_ENTRY * 2 or len(text.split()) < 4 \
+            or not _NAMED.search(text[1:]):
+        return None
+    section = (entry.section or "").replace("-", " ")
+    if _SKIPPED_SECTIONS.search(section):
         return None
     for name, pattern in _RULES:
         if pattern.search(text):
             return name
-    key = (entry.section or "").replace("-", " ")
     for word, rule in _SECTION_RULES.items():
-        if word in key:
+        if word in section:
             return rule
     return None
+
+
+def short(body: str) -> str:
+    """At most MAX_TEXT characters, cut at a sentence end."""
+    if len(body) <= MAX_TEXT:
+        return body
+    cut = body[:MAX_TEXT]
+    return cut[: cut.rfind(". ") + 1] if ". " in cut else cut.rsplit(" ", 1)[0] + " …"
+
+
+def _verb(section: str | None) -> str:
+    key = (section or "").lower().replace("-", " ")
+    return next((v for k, v in _SECTION_VERBS.items() if k in key), "Changed")
 
 
 def proposals(path: Path, root: Path) -> list[Proposal]:
@@ -174,19 +211,14 @@ def proposals(path: Path, root: Path) -> list[Proposal]:
     text = path.read_text(encoding="utf-8", errors="replace")
     out: list[Proposal] = []
     for entry in entries(text):
-        if entry.version is None:
+        # Unreleased entries may still change, and "in the next release" goes stale.
+        if entry.version is None or entry.version == "unreleased":
             continue
         rule = classify(entry)
         if rule is None:
             continue
-        body = plain(entry.text)
-        if len(body) > MAX_TEXT:
-            cut = body[:MAX_TEXT]
-            body = cut[: cut.rfind(". ") + 1] if ". " in cut else cut.rsplit(" ", 1)[0] + " …"
-        when = "not yet released" if entry.version == "unreleased" else entry.version
-        label = "in the next release" if entry.version == "unreleased" else f"in {when}"
         out.append(Proposal(
             source="changelog", kind="decision" if rule == "instead" else "codebase",
-            text=f"Changed {label} ({rel}): {body}",
+            text=f"{_verb(entry.section)} in {entry.version} ({rel}): {short(plain(entry.text))}",
             provenance=lines_label(rel, entry.first, entry.last), rule=f"changelog-{rule}"))
     return out

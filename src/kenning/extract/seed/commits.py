@@ -45,6 +45,8 @@ _INSTEAD = re.compile(r"^(?:use[sd]?|prefer(?:s|red)?|replace[sd]?|adopt(?:s|ed)
 _DEPRECATE = re.compile(r"^deprecat(?:e|es|ed) (?P<obj>\S.{2,})", re.I)
 _REASON = re.compile(r"\b(?:because|since (?!\d|v\d|version|then|the (?:last|previous|first))"
                      r"|so that|due to|to avoid|in order to|as it (?:is|was)|otherwise)\b", re.I)
+# Code quoted in a subject marks a line-level change ("use 'del d[k]' instead of d.pop(k)").
+_QUOTED = re.compile(r"[\[\]()]|(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"")
 _VAGUE = re.compile(r"^(?:it|this|that|these|those|them|some|stuff|things|code|everything)\b",
                     re.I)
 _PAST = {"switch": "Switched", "switches": "Switched", "migrate": "Migrated",
@@ -162,6 +164,8 @@ def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | No
     sentences = _sentences(body)
     reason = next((s for s in sentences[:4] if _REASON.search(s) and len(s) < 300), None)
     if _REASON.search(subject):
+        if _QUOTED.search(subject):
+            return None  # a line-level change ("use 'del d[k]' instead of d.pop(k) because …")
         rule, text, reason = "reason", subject, None
     elif revert:
         if reason is None:
@@ -172,7 +176,8 @@ def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | No
         if rule is None:
             return None
         text = subject
-        if rule == "instead" and (reason is None or len(subject.split()) < 6):
+        if rule == "instead" and (reason is None or len(subject.split()) < 6
+                                  or _QUOTED.search(subject)):
             return None  # "use rstrip instead of strip" needs its why to mean anything
     if rule == "reason" and not (_decision(subject) or re.match(
             r"^(?:don'?t|never|always|avoid|stop|no longer|keep)\b", subject, re.I)):

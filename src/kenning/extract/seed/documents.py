@@ -113,10 +113,13 @@ def rule_proposals(path: Path, root: Path, source: str) -> list[Proposal]:
 
 
 def _line_of(sentence: str, lines: list[str]) -> int:
-    """The line a (joined, cleaned) sentence starts on: the line holding its first words."""
-    words = re.findall(r"\w+", sentence)[:4]
+    """The line a (joined, cleaned) sentence starts on: the first line holding most of its
+    first six longer words (markup and wrapping differ between the two)."""
+    words = [w.lower() for w in re.findall(r"\w+", sentence) if len(w) > 3][:6]
+    best, best_n = 0, 1
     for n, line in enumerate(lines, 1):
-        found = re.findall(r"\w+", line)
-        if words and all(w in found for w in words[:2]) and words[0] in found:
-            return n
-    return 1
+        found = {w.lower() for w in re.findall(r"\w+", line)}
+        score = sum(1 for w in words if w in found)
+        if score > best:
+            best, best_n = score, n
+    return best_n

@@ -36,6 +36,10 @@ class Proposal:
 
 
 _RST_REF = re.compile(r"\s*:(?:pr|issue|user|ghuser|bug|gh|commit):`[^`]*`[,;]?")
+_MYST_REF = re.compile(r"\s*\{(?:pr|issue|user|ghuser|bug|gh|commit)\}`[^`]*`[,;]?")
+_MYST_PEP = re.compile(r"\{pep\}`(\d+)`")
+_MYST_ROLE = re.compile(r"\{(?:py:)?(?:meth|func|class|attr|mod|data|exc|obj|ref|doc|option"
+                        r"|envvar|program|term)\}`([^`]*)`")
 _RST_ROLE = re.compile(r":(?:meth|func|class|attr|mod|"
                        r"data|exc|obj|ref|doc|option|envvar|program|term|py:\w+):`([^`]*)`")
 _RST_LINK = re.compile(r"`([^`<]+?)\s*<[^>]+>`_+")
@@ -48,6 +52,9 @@ _MENTION = re.compile(r"\s*\(@[\w-]+\)")
 def plain(text: str) -> str:
     """RST / Markdown markup, issue and PR references, thanks to people: gone; one line."""
     text = _RST_REF.sub("", text)
+    text = _MYST_REF.sub("", text)
+    text = _MYST_PEP.sub(r"PEP \1", text)
+    text = _MYST_ROLE.sub(lambda m: f"`{m.group(1).split('<')[0].strip().lstrip('~!')}`", text)
     text = _RST_ROLE.sub(lambda m: m.group(1).split("<")[0].strip().lstrip("~!"), text)
     text = _RST_LINK.sub(r"\1", text)
     text = _MD_LINK.sub(r"\1", text)
