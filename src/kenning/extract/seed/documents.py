@@ -29,6 +29,8 @@ AGENT_DIRS = (".cursor/rules",)
 _STATUS = re.compile(r"^\s*(?:#+\s*)?\**status\**\s*:?\s*\**\s*(?P<value>\w+)?", re.I)
 _BAD_STATUS = re.compile(r"\b(?:proposed|rejected|superseded|deprecated|draft)\b", re.I)
 _SECTION = re.compile(r"^#+\s*(?P<name>.+?)\s*$")
+_DEICTIC = re.compile(r"^(?:for|because of|given|due to) (?:the|these|those) (?:above |stated )?"
+                      r"reasons?,?\s*|^(?:therefore|thus|hence|so),?\s*", re.I)
 
 
 def adr_files(root: Path) -> list[Path]:
@@ -85,6 +87,7 @@ def adr_proposal(path: Path, root: Path) -> Proposal | None:
         return None
     first_line, first = decision[0]
     sentence = re.split(r"(?<=[.!?])\s+", " ".join(t for _, t in decision[:6]))[0]
+    sentence = _DEICTIC.sub("", sentence)
     context = sections.get("context") or sections.get("context and problem statement") or []
     reason = re.split(r"(?<=[.!?])\s+", " ".join(t for _, t in context[:6]))[0] \
         if context else None

@@ -124,7 +124,8 @@ def scan(root: Path, state: dict[str, Any], sources: Iterable[str] = SOURCES,
 def _stems(text: str) -> set[str]:
     from kenning.lifecycle.dedup import normalise
 
-    return {w[:4] for w in normalise(text).split()
+    same = {"drop": "remo", "dele": "remo"}  # dropped / removed / deleted support
+    return {same.get(w[:4], w[:4]) for w in normalise(text).split()
             if (len(w) > 2 or w.isdigit()) and w not in ("commit", "and", "the", "for")}
 
 
