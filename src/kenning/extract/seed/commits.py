@@ -126,6 +126,8 @@ def _decision(subject: str) -> str | None:
         m = pattern.match(subject)
         obj = (m.groupdict().get("obj") or "a named thing") if m else ""
         named = len(obj.split()) >= 2 or re.search(r"[_.`A-Z0-9]", obj)
+        if name == "deprecate":  # "deprecate old callback style" names nothing one can find
+            named = re.search(r"[_.`()0-9]|[a-z][A-Z]|\b[A-Z]{2,}\b|\bsupport for\b", obj)
         if m and not _VAGUE.match(obj) and named:
             return name
     return None
