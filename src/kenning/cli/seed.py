@@ -61,6 +61,9 @@ def seed(accept: bool, dry_run: bool, sources: tuple[str, ...], full: bool,
     click.echo(f"read {report.commits_read} commits and {len(report.files_read)} files; "
                f"{report.count('proposed')} new proposals, {waiting} waiting, "
                f"{report.count('added')} added, {report.count('known')} already known")
+    if report.count("added") and not memory.project.initialised:
+        click.echo("note: this project is not opted in (`kenning init`), so the facts went to "
+                   "your personal store; `kenning init` offers to move them into .kenning/")
     if waiting and not dry_run:
         click.echo("`kenning seed --accept` adds them at 0.70; `kenning review` then "
                    "confirms or rejects each")
