@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import subprocess
 import time
 from pathlib import Path
@@ -175,7 +176,7 @@ def test_keep_a_changelog_sections_give_removals_and_deprecations(tmp_path):
 ### Deprecated
 - `tool.compat.load()`; call `tool.load()` instead.
 """, encoding="utf-8")
-    found = changelogs.proposals(tmp_path / "CHANGELOG.md", tmp_path)
+    found = changelogs.proposals((tmp_path / "CHANGELOG.md").read_text("utf-8"), "CHANGELOG.md")
     assert [(p.text, p.provenance) for p in found] == [
         ("Removed in 3.0.0 (CHANGELOG.md): The `--legacy` flag of `tool build` (use "
          "`--mode=classic`).", "CHANGELOG.md:7"),
@@ -236,18 +237,44 @@ We will store all state in PostgreSQL 15. SQLite stays for tests only.
     (tmp_path / "AGENTS.md").write_text(
         "# Agents\n\nAlways run `make check` before you say a change is done.\n",
         encoding="utf-8")
-    decisions = [documents.adr_proposal(p, tmp_path) for p in documents.adr_files(tmp_path)]
+    def rel(p: Path) -> str:
+        return p.relative_to(tmp_path).as_posix()
+
+    decisions = [documents.adr_proposal(p.read_text("utf-8"), rel(p))
+                 for p in documents.adr_files(tmp_path)]
     assert decisions[1] is None  # superseded
     assert decisions[0].text == ("Decision (docs/adr/0002-use-postgres.md, Use PostgreSQL for "
                                  "persistence): We will store all state in PostgreSQL 15.")
     assert decisions[0].rationale.startswith("We need transactions across tables")
     assert decisions[0].provenance == "docs/adr/0002-use-postgres.md:13"
     rules = [p for f in documents.design_files(tmp_path)
-             for p in documents.rule_proposals(f, tmp_path, "docs")]
+             for p in documents.rule_proposals(f.read_text("utf-8"), rel(f), "docs")]
     assert [(p.text, p.provenance) for p in rules] == [(
         "CONTRIBUTING.md: Never commit directly to `main`; open a pull request.",
         "CONTRIBUTING.md:5")]
     agents = [p for f in documents.agent_files(tmp_path)
-              for p in documents.rule_proposals(f, tmp_path, "agents")]
+              for p in documents.rule_proposals(f.read_text("utf-8"), rel(f), "agents")]
     assert [(p.text, p.provenance) for p in agents] == [(
         "AGENTS.md: Always run `make check` before you say a change is done.", "AGENTS.md:3")]
+
+
+def test_links_fifos_and_linked_folders_are_not_followed(kenning, repo, tmp_path):
+    outside = tmp_path / "outside"
+    (outside / "adr").mkdir(parents=True)
+    secret = "Removed support for the quasarwidget secret API."
+    (outside / "CHANGES.md").write_text(f"## 1.0.0\n\n- {secret}\n", encoding="utf-8")
+    (outside / "adr" / "0001-x.md").write_text(
+        "# 1. Quasarwidget\n\n## Status\n\nAccepted\n\n## Decision\n\nWe use quasarwidget.\n",
+        encoding="utf-8")
+    (repo / "CHANGES.md").symlink_to(outside / "CHANGES.md")
+    (repo / "AGENTS.md").symlink_to("/dev/zero")
+    (repo / "docs").mkdir()
+    (repo / "docs" / "adr").symlink_to(outside / "adr")
+    os.mkfifo(repo / "CONTRIBUTING.md")
+    result = kenning("seed", "--dry-run", "--json")
+    assert result.code == 0, result.err
+    assert "quasarwidget" not in result.out.lower()
+    assert json.loads(result.out)["files_read"] == []
+    exported = kenning("export", "--agents-md")
+    assert exported.code == 1 and "symlink" in exported.err
+    assert (repo / "AGENTS.md").is_symlink()

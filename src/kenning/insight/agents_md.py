@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kenning.core.atomic import write_atomic
+from kenning.core.errors import FileProblemError, KenningError
+from kenning.core.safeio import read_text
 
 if TYPE_CHECKING:
     from kenning.memory import FactView
@@ -28,6 +30,7 @@ END = "<!-- kenning:end -->"
 MAX_FACTS = 40
 MAX_BYTES = 8 * 1024
 MAX_FACT_CHARS = 400
+MAX_FILE_BYTES = 1_000_000
 _BLOCK = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END) + r"\n?", re.S)
 KIND_TITLES = {"decision": "Decisions", "codebase": "How the code works"}
 
@@ -91,7 +94,13 @@ def splice(existing: str, block: str) -> tuple[str, bool]:
 
 
 def write_agents_md(path: Path, views: Iterable[FactView]) -> AgentsMdResult:
-    existing = path.read_text(encoding="utf-8") if path.is_file() else ""
+    try:  # never through a symlink: the block would carry another file's text along
+        existing = read_text(path, MAX_FILE_BYTES)
+    except FileNotFoundError:
+        existing = ""
+    except FileProblemError as exc:
+        raise KenningError(f"{exc}; export --agents-md writes only a regular UTF-8 file "
+                           "under 1 MB (choose another PATH)") from exc
     block, count = render_block(useful(views))
     text, replaced = splice(existing, block)
     if text != existing:

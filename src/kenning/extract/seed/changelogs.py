@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from kenning.extract.seed.model import Proposal, lines_label, plain
+from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
 
 NAMES = re.compile(r"^(?:CHANGES|CHANGELOG|CHANGE_LOG|HISTORY|NEWS|RELEASE[-_ ]?NOTES)"
                    r"(?:\.(?:md|rst|txt|markdown))?$", re.I)
@@ -89,11 +89,11 @@ class Entry:
 
 
 def changelog_files(root: Path) -> list[Path]:
-    found = [p for p in sorted(root.iterdir()) if p.is_file() and NAMES.match(p.name)]
+    found = [p for p in sorted(root.iterdir()) if NAMES.match(p.name) and regular_file(p)]
     docs = root / "docs"
-    if not found and docs.is_dir():
-        found = [p for p in sorted(docs.iterdir()) if p.is_file() and NAMES.match(p.name)]
-    return [p for p in found if p.stat().st_size <= MAX_BYTES]
+    if not found and regular_dir(docs):
+        found = [p for p in sorted(docs.iterdir()) if NAMES.match(p.name) and regular_file(p)]
+    return found
 
 
 def entries(text: str) -> list[Entry]:
@@ -206,9 +206,8 @@ def _verb(section: str | None) -> str:
     return next((v for k, v in _SECTION_VERBS.items() if k in key), "Changed")
 
 
-def proposals(path: Path, root: Path) -> list[Proposal]:
-    rel = path.relative_to(root).as_posix()
-    text = path.read_text(encoding="utf-8", errors="replace")
+def proposals(text: str, rel: str) -> list[Proposal]:
+    """The changelog at `rel` (its text): one proposal per entry a rule keeps."""
     out: list[Proposal] = []
     for entry in entries(text):
         # Unreleased entries may still change, and "in the next release" goes stale.

@@ -11,13 +11,15 @@ gets (`extract.documents`), each kept with its file and line.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 from kenning.extract.documents import requirement_candidates
-from kenning.extract.seed.model import Proposal, lines_label, plain
+from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
 
 MAX_BYTES = 256 * 1024
+MAX_RULE_FILES = 200
 ADR_DIRS = ("docs/adr", "doc/adr", "docs/adrs", "docs/decisions", "doc/decisions",
             "docs/architecture/decisions", "adr", "decisions")
 DESIGN_FILES = ("ARCHITECTURE.md", "DESIGN.md", "CONTRIBUTING.md", "CONTRIBUTING.rst",
@@ -37,34 +39,36 @@ def adr_files(root: Path) -> list[Path]:
     out: list[Path] = []
     for rel in ADR_DIRS:
         folder = root / rel
-        if folder.is_dir():
-            out += sorted(p for p in folder.glob("*.md") if p.is_file()
-                          and p.stat().st_size <= MAX_BYTES and p.name.lower() != "readme.md"
+        if regular_dir(folder):
+            out += sorted(p for p in folder.glob("*.md") if regular_file(p)
+                          and p.name.lower() != "readme.md"
                           and not p.name.lower().startswith("template"))
     return out
 
 
 def design_files(root: Path) -> list[Path]:
-    return [root / rel for rel in DESIGN_FILES if _small(root / rel)]
+    return [root / rel for rel in DESIGN_FILES if regular_file(root / rel)]
 
 
 def agent_files(root: Path) -> list[Path]:
-    out = [root / rel for rel in AGENT_FILES if _small(root / rel)]
+    out = [root / rel for rel in AGENT_FILES if regular_file(root / rel)]
     for rel in AGENT_DIRS:
         folder = root / rel
-        if folder.is_dir():
-            out += sorted(p for p in folder.rglob("*") if p.suffix in (".md", ".mdc")
-                          and _small(p))
+        if not regular_dir(folder):
+            continue
+        found: list[Path] = []
+        for here, _dirs, files in os.walk(folder):  # never into a symlinked folder
+            found += [Path(here) / f for f in files if f.endswith((".md", ".mdc"))
+                      and regular_file(Path(here) / f)]
+            if len(found) >= MAX_RULE_FILES:
+                break
+        out += sorted(found)[:MAX_RULE_FILES]
     return out
 
 
-def _small(path: Path) -> bool:
-    return path.is_file() and path.stat().st_size <= MAX_BYTES
-
-
-def adr_proposal(path: Path, root: Path) -> Proposal | None:
-    rel = path.relative_to(root).as_posix()
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+def adr_proposal(text: str, rel: str) -> Proposal | None:
+    """The decision of the ADR at `rel` (its text), unless it is not (or no longer) accepted."""
+    lines = text.splitlines()
     title = next((re.sub(r"^#+\s*", "", x).strip() for x in lines if x.startswith("#")), None)
     sections: dict[str, list[tuple[int, str]]] = {}
     name = ""
@@ -99,10 +103,8 @@ def adr_proposal(path: Path, root: Path) -> Proposal | None:
                     rationale=plain(reason) if reason else None)
 
 
-def rule_proposals(path: Path, root: Path, source: str) -> list[Proposal]:
-    """The explicit rules in one guide, each with the line it starts on."""
-    rel = path.relative_to(root).as_posix()
-    text = path.read_text(encoding="utf-8", errors="replace")
+def rule_proposals(text: str, rel: str, source: str) -> list[Proposal]:
+    """The explicit rules in the guide at `rel` (its text), each with the line it starts on."""
     lines = text.splitlines()
     out: list[Proposal] = []
     for c in requirement_candidates(text, rel, "doc", rel, None):

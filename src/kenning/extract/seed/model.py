@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import stat
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from kenning.lifecycle.dedup import normalise
 
@@ -69,6 +72,22 @@ def plain(text: str) -> str:
     if text and text[-1] not in ".!?:`)":
         text += "."
     return text[:1].upper() + text[1:]
+
+
+def regular_file(path: Path) -> bool:
+    """A regular file (not a symlink, FIFO or device): a repository may hold any of those."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def regular_dir(path: Path) -> bool:
+    """A real folder, not a symlink to one (which could lead anywhere on the machine)."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def lines_label(path: str, first: int, last: int) -> str:

@@ -21,8 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kenning.core.atomic import write_atomic
+from kenning.core.errors import FileProblemError
 from kenning.core.private import strip_private
 from kenning.core.redact import redact
+from kenning.core.safeio import read_bytes
 from kenning.extract.seed import changelogs, commits, documents
 from kenning.extract.seed.model import Proposal
 
@@ -30,6 +32,8 @@ if TYPE_CHECKING:
     from kenning.memory import Memory
 
 SOURCES = ("commits", "changelog", "docs", "agents")
+MAX_FILE_BYTES = 2_000_000
+Reader = Callable[[str, str], list[Proposal]]
 STATE_FORMAT = 1
 MAX_SEEN = 20_000
 
@@ -68,24 +72,20 @@ def load_state(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) and data.get("format") == STATE_FORMAT else {}
 
 
-def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def file_sources(root: Path) -> list[tuple[str, Path, Callable[[Path, Path], list[Proposal]]]]:
-    """(source, file, reader) for every file a seed reads in this project."""
-    out: list[tuple[str, Path, Callable[[Path, Path], list[Proposal]]]] = []
+def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
+    """(source, file, reader of its text) for every file a seed reads in this project."""
+    out: list[tuple[str, Path, Reader]] = []
     out += [("changelog", p, changelogs.proposals) for p in changelogs.changelog_files(root)]
     out += [("docs", p, _adr) for p in documents.adr_files(root)]
-    out += [("docs", p, lambda f, r: documents.rule_proposals(f, r, "docs"))
+    out += [("docs", p, lambda text, rel: documents.rule_proposals(text, rel, "docs"))
             for p in documents.design_files(root)]
-    out += [("agents", p, lambda f, r: documents.rule_proposals(f, r, "agents"))
+    out += [("agents", p, lambda text, rel: documents.rule_proposals(text, rel, "agents"))
             for p in documents.agent_files(root)]
     return out
 
 
-def _adr(path: Path, root: Path) -> list[Proposal]:
-    found = documents.adr_proposal(path, root)
+def _adr(text: str, rel: str) -> list[Proposal]:
+    found = documents.adr_proposal(text, rel)
     return [found] if found else []
 
 
@@ -112,11 +112,15 @@ def scan(root: Path, state: dict[str, Any], sources: Iterable[str] = SOURCES,
         if source not in wanted:
             continue
         rel = path.relative_to(root).as_posix()
-        digest = _digest(path)
+        try:  # regular files only, capped: a repository is someone else's
+            data = read_bytes(path, MAX_FILE_BYTES)
+        except (FileProblemError, OSError):
+            continue
+        digest = hashlib.sha256(data).hexdigest()
         if not full and cursors["files"].get(rel) == digest:
             continue
         files_read.append(rel)
-        found += reader(path, root)
+        found += reader(data.decode("utf-8", "replace"), rel)
         cursors["files"][rel] = digest
     return _said_once(found), cursors, read_commits, files_read
 
