@@ -188,10 +188,11 @@ def test_keep_a_changelog_sections_give_removals_and_deprecations(tmp_path):
 
 
 def test_commit_rules_keep_decisions_and_drop_bots_reverted_and_vague_commits():
-    def c(subject: str, body: str = "", author: str = "dev") -> commits.Commit:
+    def c(subject: str, body: str = "", author: str = "dev", merge: bool = False
+          ) -> commits.Commit:
         from datetime import UTC, datetime
 
-        return commits.Commit("a" * 40, datetime(2024, 5, 1, tzinfo=UTC), author, False,
+        return commits.Commit("a" * 40, datetime(2024, 5, 1, tzinfo=UTC), author, merge,
                               subject, body)
 
     found = commits.proposals([
@@ -203,11 +204,16 @@ def test_commit_rules_keep_decisions_and_drop_bots_reverted_and_vague_commits():
         c("Don't cache tokens on disk because they are secrets on shared machines"),
         c("Fix the thing"),
         c("Deprecate it"),
+        c("Merge pull request #41 from dev/pnpm", "Migrate to pnpm workspaces\n\nSaves 2 min "
+          "per CI run because installs are shared.", merge=True),
+        c("Merge branch 'main' into feature", merge=True),
     ])
-    assert [p.text for p in found] == [
-        "Switched to uv for dependency management (commit aaaaaaa, 2024-05-01).",
-        "Don't cache tokens on disk because they are secrets on shared machines "
-        "(commit aaaaaaa, 2024-05-01).",
+    assert [(p.text, p.rationale) for p in found] == [
+        ("Switched to uv for dependency management (commit aaaaaaa, 2024-05-01).", None),
+        ("Don't cache tokens on disk because they are secrets on shared machines "
+         "(commit aaaaaaa, 2024-05-01).", None),
+        ("Migrated to pnpm workspaces (commit aaaaaaa, 2024-05-01).",
+         "Saves 2 min per CI run because installs are shared."),
     ]
 
 
