@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from kenning.core import clock
 from kenning.core.paths import Project
 from kenning.core.records import Anchor, Fact, Source
 from kenning.index.codeindex import CodeIndexing
@@ -21,7 +22,6 @@ from kenning.lifecycle import confidence as lifecycle
 from kenning.search.code import ChunkSearcher
 from kenning.search.hybrid import HybridSearch
 from kenning.store import eventlog
-from kenning.store.factfile import utc_now
 from kenning.store.facts import FactStore
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ class Memory(HybridSearch, CodeIndexing):
         self,
         project: Project,
         embedder_name: str = "bundled",
-        clock: Callable[[], datetime] = utc_now,
+        clock: Callable[[], datetime] = clock.now,
     ):
         self.project = project
         self.embedder_name = embedder_name
@@ -364,8 +364,8 @@ class Memory(HybridSearch, CodeIndexing):
         path = self.project.events_path
         before = _size(path)
         now = self.clock().replace(microsecond=0)
-        eventlog.append(path, {"ts": format_time(now), "type": "use", "facts": fact_ids,
-                               "via": via, "session": session})
+        eventlog.write_event(path, "use", ts=format_time(now), session=session,
+                             facts=fact_ids, via=via)
         if self._events_seen == before and self._rows is not None:
             self._events_seen = _size(path)
             for fact_id in fact_ids:

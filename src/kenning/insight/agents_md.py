@@ -93,9 +93,10 @@ def splice(existing: str, block: str) -> tuple[str, bool]:
     return existing[:match.start()] + block + rest, True
 
 
-def write_agents_md(path: Path, views: Iterable[FactView]) -> AgentsMdResult:
+def write_agents_md(agents_md: Path, views: Iterable[FactView]) -> AgentsMdResult:
+    """Put the block into `agents_md` (made if missing), replacing the one already there."""
     try:  # never through a symlink: the block would carry another file's text along
-        existing = read_text(path, MAX_FILE_BYTES)
+        existing = read_text(agents_md, MAX_FILE_BYTES)
     except FileNotFoundError:
         existing = ""
     except FileProblemError as exc:
@@ -104,5 +105,5 @@ def write_agents_md(path: Path, views: Iterable[FactView]) -> AgentsMdResult:
     block, count = render_block(useful(views))
     text, replaced = splice(existing, block)
     if text != existing:
-        write_atomic(path, text)
-    return AgentsMdResult(path, count, len(block.encode("utf-8")), replaced)
+        write_atomic(agents_md, text)
+    return AgentsMdResult(agents_md, count, len(block.encode("utf-8")), replaced)

@@ -60,7 +60,7 @@ class SeedReport:
         return sum(1 for item in self.items if item.action == action)
 
 
-def state_path(memory: Memory) -> Path:
+def state_file(memory: Memory) -> Path:
     return memory.project.local_dir / "seed" / "state.json"
 
 
@@ -164,8 +164,7 @@ def seed(memory: Memory, *, accept: bool = False, dry_run: bool = False,
     from kenning.core.records import Source
     from kenning.lifecycle.dedup import find_duplicate
 
-    path = state_path(memory)
-    state = load_state(path)
+    state = load_state(state_file(memory))
     seen = list(state.get("seen", []))
     seen_set = set(seen)
     pending = [Proposal.from_json(p) for p in state.get("pending", [])]
@@ -201,7 +200,7 @@ def seed(memory: Memory, *, accept: bool = False, dry_run: bool = False,
                                      else "pending"))
             still_pending.append(p)
     if not dry_run:
-        write_atomic(path, json.dumps({
+        write_atomic(state_file(memory), json.dumps({
             "format": STATE_FORMAT, **cursors, "seen": seen[-MAX_SEEN:],
             "pending": [p.to_json() for p in still_pending]}, ensure_ascii=False, indent=1))
     return report
