@@ -139,7 +139,9 @@ def _said_once(found: list[Proposal]) -> list[Proposal]:
     entries = [_stems(p.text) for p in found if p.source == "changelog"]
     out = []
     for p in found:
-        words = _stems(p.text.split(" (commit ")[0]) if p.source == "commits" else None
+        # The commit's verb is left out: "switched to X" is said by "use X instead of Y".
+        words = _stems(p.text.split(" (commit ")[0].split(" ", 1)[-1]) \
+            if p.source == "commits" else None
         if words and any(words <= e for e in entries):
             continue
         out.append(p)
