@@ -33,8 +33,8 @@ NEVER = {
 }
 
 CORE = {"kenning", "kenning.hooks.runner", "kenning.hooks", "kenning.hooks.base",
-        "kenning.core", "kenning.core.lines", "kenning.core.clock", "kenning.core.localdir",
-        "kenning.core.errorlog"}
+        "kenning.core", "kenning.core.lines", "kenning.core.clock", "kenning.core.private",
+        "kenning.core.localdir", "kenning.core.errorlog"}
 INJECTING = CORE | {
     "kenning.hooks.state",
     "kenning.core.locks",
