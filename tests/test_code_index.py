@@ -227,7 +227,7 @@ def test_a_new_embed_recipe_reembeds_unchanged_files_once(repo):
     make_repo(repo)
     memory = Memory(current_project(repo), "fake")
     memory.index_code()
-    conn = memory.conn
+    conn = memory.index.conn
     chunks = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
     before = dict(conn.execute("SELECT chunk_id, vec FROM chunk_vectors"))
     set_meta(conn, "code_embed_recipe", "0")  # an index made by an older kenning

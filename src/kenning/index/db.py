@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from kenning.core.errors import KenningError
@@ -16,10 +18,6 @@ from kenning.core.errors import KenningError
 BUSY_TIMEOUT_MS = 10_000
 # Bump with every new migration in migrations.py (kept here so reads need no sqlite_utils).
 SCHEMA_VERSION = 4
-
-
-class IndexUnavailable(Exception):
-    """The index file exists but cannot be used as is."""
 
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -32,6 +30,20 @@ def connect(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
     return conn
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction: `BEGIN IMMEDIATE` (the write lock up front, so a busy index
+    waits at the start rather than failing half-way), committed on success, rolled back on
+    any exception (KeyboardInterrupt included)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 def get_meta(conn: sqlite3.Connection, key: str) -> str | None:

@@ -37,7 +37,7 @@ from kenning.store import eventlog
 if TYPE_CHECKING:
     import numpy as np
 
-    from kenning.memory import FactView
+    from kenning.index.facts import FactView
 
 EDGE_KINDS = ("link", "import", "tag", "anchor", "coaccess", "semantic")
 MAX_TAG_GROUP = 25

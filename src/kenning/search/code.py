@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from kenning.core.textutil import query_terms, split_identifier
 from kenning.search.coderank import CHUNK_TYPES, chunk_type
+from kenning.search.topk import nearest
 
 if TYPE_CHECKING:
     import numpy as np
@@ -20,7 +21,6 @@ if TYPE_CHECKING:
 
 # bm25 column weights: symbol, path, text, identifier terms
 CHUNK_BM25_WEIGHTS = (4.0, 2.0, 1.0, 1.0)
-MIN_COSINE = 0.15
 # Identifiers with something to split (an underscore, a digit or a capital after the first
 # letter): a plain lower-case word is its own split, and the tokenizer is uncased.
 # Tried from a word's first character only, so a long plain word costs one linear scan.
@@ -133,21 +133,6 @@ class ChunkSearcher:
             return []
         ids, matrix = self.matrix(generation)
         return nearest(ids, matrix, qvec, depth)
-
-
-def nearest(ids: list, matrix: np.ndarray, qvec: np.ndarray, depth: int,
-            min_cosine: float = MIN_COSINE) -> list[tuple]:
-    """The `depth` best (id, cosine) by one matrix-vector product; ties by position, so a
-    rebuilt index ranks alike. Pure numpy: safe to run on a worker thread."""
-    import numpy as np
-
-    if not ids or matrix.shape[1] != qvec.shape[0]:
-        return []
-    scores = matrix @ qvec
-    k = min(depth, len(ids))
-    top = np.argpartition(-scores, k - 1)[:k]
-    order = top[np.lexsort((top, -scores[top]))]
-    return [(ids[i], float(scores[i])) for i in order if scores[i] >= min_cosine]
 
 
 def filtered(
