@@ -199,7 +199,7 @@ def test_files_used_together_in_three_sessions_lift_each_other(repo):
 
 
 def test_identifiers_are_spelled_out_as_words_for_the_embedder():
-    from kenning.search.code import identifier_words
+    from kenning.index.chunktypes import identifier_words
 
     assert identifier_words("sortedLastIndex(array)") == "sorted last index(array)"
     assert identifier_words("def get_default(self):") == "def get default(self):"

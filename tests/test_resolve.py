@@ -33,8 +33,9 @@ def indexed(repo, kenning):
 
 
 def hash_of(memory, path, qualname):
-    return memory.index.conn.execute("SELECT body_hash FROM symbols WHERE path = ? AND qualname = ?",
-                               (path, qualname)).fetchone()[0]
+    return memory.index.conn.execute(
+        "SELECT body_hash FROM symbols WHERE path = ? AND qualname = ?",
+        (path, qualname)).fetchone()[0]
 
 
 def test_an_exact_symbol_gets_its_body_hash(indexed):

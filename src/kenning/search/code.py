@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import fnmatch
-import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kenning.core.textutil import query_terms, split_identifier
-from kenning.search.coderank import CHUNK_TYPES, chunk_type
+from kenning.core.textutil import query_terms
+from kenning.index.chunktypes import CHUNK_TYPES, chunk_type, identifier_words
 from kenning.search.topk import nearest
 
 if TYPE_CHECKING:
@@ -19,23 +18,10 @@ if TYPE_CHECKING:
 
     from kenning.index.embed import Embedder
 
+__all__ = ["ChunkFilter", "ChunkRow", "ChunkSearcher", "filtered", "identifier_words"]
+
 # bm25 column weights: symbol, path, text, identifier terms
 CHUNK_BM25_WEIGHTS = (4.0, 2.0, 1.0, 1.0)
-# Identifiers with something to split (an underscore, a digit or a capital after the first
-# letter): a plain lower-case word is its own split, and the tokenizer is uncased.
-# Tried from a word's first character only, so a long plain word costs one linear scan.
-_IDENTIFIER = re.compile(
-    r"(?<![A-Za-z0-9_])(?:_[A-Za-z0-9_]*|[A-Za-z][A-Za-z0-9_]*?[A-Z0-9_][A-Za-z0-9_]*)")
-
-
-def identifier_words(text: str) -> str:
-    """Identifiers spelled out as words for the embedder: `sortedLastIndex` -> `sorted last
-    index`. Its word-piece vocabulary would cut the joined name into meaningless pieces
-    (`sorted ##las ##tin ##de ##x`). Chunks (index/code.py) and queries both pass through it.
-    """
-    return _IDENTIFIER.sub(lambda m: " ".join(split_identifier(m.group(0))) or m.group(0), text)
-
-
 @dataclass(frozen=True)
 class ChunkRow:
     id: int
