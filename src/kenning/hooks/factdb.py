@@ -14,15 +14,15 @@ from datetime import UTC, datetime
 
 from kenning.core.textutil import (
     GATE_STOPWORDS,
+    fts_or_query,
     identifier_terms,
     prompt_words,
     version_terms,
     words,
 )
+from kenning.index.fts import FACT_BM25
 from kenning.lifecycle import confidence as lifecycle
 
-# bm25 column weights: text, rationale, tags, identifier terms + anchors (as index.reader)
-BM25_WEIGHTS = "1.0, 0.5, 0.8, 0.6"
 # Relevance = -bm25 / ln(N + 1): BM25 grows with the log of the corpus size through IDF, so
 # dividing by it keeps one threshold valid from 200 facts to 10,000. A fact must also hold at
 # least MIN_TERMS distinct prompt words that are not request words (textutil.GATE_STOPWORDS;
@@ -69,7 +69,8 @@ class FactRow:
         self.coverage = 0.0  # the IDF share of the prompt's words it holds
 
 
-_COLUMNS = ("f.id, f.kind, f.text, f.confidence, f.confirmed, u.last_used, f.about, f.tags")
+# The columns a hook row is built from (`FactRow`), in its order.
+COLUMNS = ("f.id, f.kind, f.text, f.confidence, f.confirmed, u.last_used, f.about, f.tags")
 
 
 def _time(value: str | None) -> datetime | None:
@@ -109,14 +110,14 @@ def prompt_matches(conn: sqlite3.Connection, prompt: str, now: datetime,
     total = fact_count(conn)
     if not total:
         return []
-    quoted = ['"' + t.replace('"', '""') + '"' for t in terms]
+    quoted = [fts_or_query("", [t]) for t in terms]
     try:
         rows = conn.execute(
-            f"SELECT {_COLUMNS}, bm25(facts_fts, {BM25_WEIGHTS}) AS rank, f.rowid "
+            f"SELECT {COLUMNS}, {FACT_BM25} AS rank, f.rowid "
             "FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid "
             "LEFT JOIN usage u ON u.fact_id = f.id "
             "WHERE facts_fts MATCH ? AND f.status = 'active' ORDER BY rank LIMIT ?",
-            (" OR ".join(quoted), limit),
+            (fts_or_query(prompt, terms), limit),
         ).fetchall()
         if not rows:
             return []
@@ -240,7 +241,7 @@ def relevant(rows: list[FactRow], threshold: float = RELEVANCE_THRESHOLD,
 def active_facts(conn: sqlite3.Connection, now: datetime) -> list[FactRow]:
     try:
         rows = conn.execute(
-            f"SELECT {_COLUMNS} FROM facts f LEFT JOIN usage u ON u.fact_id = f.id "
+            f"SELECT {COLUMNS} FROM facts f LEFT JOIN usage u ON u.fact_id = f.id "
             "WHERE f.status = 'active'").fetchall()
     except sqlite3.Error:
         return []
@@ -271,19 +272,19 @@ def session_candidates(conn: sqlite3.Connection, now: datetime, hot_paths: list[
             f"SELECT count(*), coalesce(sum({_CURRENT_SQL} < {lifecycle.ARCHIVE_BELOW}), 0) "
             f"{_ACTIVE}", {"now": stamp}).fetchone()
         found = conn.execute(
-            f"SELECT {_COLUMNS} {_ACTIVE} AND (f.about IS NULL OR f.about IN ('', '[]')) "
+            f"SELECT {COLUMNS} {_ACTIVE} AND (f.about IS NULL OR f.about IN ('', '[]')) "
             f"ORDER BY {_CURRENT_SQL} DESC, f.id LIMIT :limit",
             {"now": stamp, "limit": limit}).fetchall()
         for path in hot_paths:
             found += conn.execute(
-                f"SELECT {_COLUMNS} {_ACTIVE} AND (instr(f.about, :a) > 0 OR "
+                f"SELECT {COLUMNS} {_ACTIVE} AND (instr(f.about, :a) > 0 OR "
                 "instr(f.about, :u) > 0) LIMIT :limit",
                 {"a": json.dumps(path), "u": json.dumps(path, ensure_ascii=False),
                  "limit": limit}).fetchall()
         if branch_terms:
-            quoted = " OR ".join('"' + t.replace('"', '""') + '"' for t in branch_terms)
+            quoted = fts_or_query("", branch_terms)
             found += conn.execute(
-                f"SELECT {_COLUMNS} FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid "
+                f"SELECT {COLUMNS} FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid "
                 "LEFT JOIN usage u ON u.fact_id = f.id "
                 "WHERE facts_fts MATCH :q AND f.status = 'active' LIMIT :limit",
                 {"q": quoted, "limit": limit}).fetchall()
