@@ -32,6 +32,25 @@ def connect(path: Path) -> sqlite3.Connection:
     return conn
 
 
+class IndexQueryError(KenningError):
+    """A read of the index failed: the file is busy, damaged or unreadable (never an empty
+    result: a search that could not run is not a knowledge gap)."""
+
+
+def is_query_syntax_error(exc: sqlite3.OperationalError) -> bool:
+    """FTS5 rejected the MATCH expression itself (the query's text), the one expected error."""
+    text = str(exc)
+    return text.startswith(("fts5: syntax error", "unterminated string"))
+
+
+def query_failed(exc: sqlite3.OperationalError) -> IndexQueryError:
+    """The error to raise for a failed index read, saying what to do next."""
+    if "locked" in str(exc) or "busy" in str(exc):
+        return IndexQueryError(f"the index is busy ({exc}); try again in a moment")
+    return IndexQueryError(f"the index could not be searched ({exc}); run `kenning rebuild` "
+                           "to build it again from the fact files")
+
+
 @contextmanager
 def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """One write transaction: `BEGIN IMMEDIATE` (the write lock up front, so a busy index

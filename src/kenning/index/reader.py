@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, TypeVar
 
 from kenning.core.records import Anchor
+from kenning.index.db import is_query_syntax_error, query_failed
 from kenning.index.fts import FACT_BM25
 
 if TYPE_CHECKING:
@@ -69,11 +70,6 @@ def load_fact_rows(conn: sqlite3.Connection) -> dict[str, FactRow]:
     return out
 
 
-def fts_fact_ids(conn: sqlite3.Connection, match: str, limit: int) -> list[str]:
-    """Fact ids ranked by BM25 for an FTS5 MATCH expression (best first)."""
-    return [fid for fid, _ in fts_fact_scores(conn, match, limit)]
-
-
 def fts_fact_scores(conn: sqlite3.Connection, match: str, limit: int) -> list[tuple[str, float]]:
     """(fact id, BM25 score, higher is better) for an FTS5 MATCH expression, best first."""
     try:
@@ -84,8 +80,10 @@ def fts_fact_scores(conn: sqlite3.Connection, match: str, limit: int) -> list[tu
             f"ORDER BY r.s, f.id",
             (match, limit),
         ).fetchall()
-    except sqlite3.OperationalError:
-        return []
+    except sqlite3.OperationalError as exc:
+        if is_query_syntax_error(exc):
+            return []
+        raise query_failed(exc) from exc
     return [(r[0], r[1]) for r in rows]
 
 

@@ -91,8 +91,12 @@ class ChunkSearcher:
                 f"FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?) ORDER BY s, rowid",
                 (match, depth),
             ).fetchall()
-        except sqlite3.OperationalError:
-            return []
+        except sqlite3.OperationalError as exc:
+            from kenning.index.db import is_query_syntax_error, query_failed
+
+            if is_query_syntax_error(exc):
+                return []
+            raise query_failed(exc) from exc
         return [r[0] for r in rows]
 
     def matrix(self, generation: str | None) -> tuple[list[int], np.ndarray]:
