@@ -54,7 +54,8 @@ class Memory:
         self.writer = FactWriter(self.fact_index, close=self.close)
         self.code = CodeIndex(project, self.index, self.embedder,
                               on_change=self.refresh_anchor_map)
-        self.searcher = Search(project, self.index, self.fact_index, self.embedder)
+        self.searcher = Search(project, self.index, self.fact_index, self.embedder,
+                               cluster_peers=self._cluster_peers)
 
     @property
     def store(self) -> FactStore:
@@ -69,6 +70,11 @@ class Memory:
         from kenning.lifecycle.anchors import refresh
 
         refresh(self.index.conn, str(self.project.local_dir), str(self.project.root))
+
+    def _cluster_peers(self) -> dict[str, frozenset[str]]:
+        from kenning.lifecycle.coaccess import load_clusters, peers_map
+
+        return peers_map(load_clusters(self.project.events_path))
 
     def close(self) -> None:
         self.searcher.close()

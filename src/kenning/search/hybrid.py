@@ -14,12 +14,11 @@ from typing import TYPE_CHECKING
 from kenning.core.paths import Project
 from kenning.core.records import Hit
 from kenning.core.textutil import fact_query_terms, fts_or_query, has_exact_tokens, query_terms
-from kenning.lifecycle.coaccess import boosts_for
 from kenning.search.chunks import CHUNK_LEGS, ChunkSide
 from kenning.search.code import ChunkFilter, ChunkRow
 from kenning.search.coderank import CHUNK_TYPES, factors, intent
 from kenning.search.coderank import boosts as code_boosts
-from kenning.search.fusion import LEG_DEPTH, fuse, fuse_facts
+from kenning.search.fusion import LEG_DEPTH, boosts_for, fuse, fuse_facts
 from kenning.search.topk import nearest
 from kenning.store import eventlog
 
@@ -50,8 +49,12 @@ class Search:
     """Hybrid search over one project's facts, code and docs."""
 
     def __init__(self, project: Project, index: Index, facts: FactIndex,
-                 embedder: LazyEmbedder):
+                 embedder: LazyEmbedder,
+                 cluster_peers: Callable[[], dict[str, frozenset[str]]] = dict):
+        """`cluster_peers()` reads the co-access clusters (file -> its peers) from the event
+        log: a lifecycle rule, passed in by the composition root."""
         self.project = project
+        self._load_peers = cluster_peers
         self.index = index
         self.facts = facts
         self.embedder = embedder
@@ -186,10 +189,7 @@ class Search:
         """Co-access clusters from the event log, recomputed when reads/edits were added."""
         total = self.index.activity_total()
         if self._clusters is None or self._clusters[0] != total:
-            from kenning.lifecycle.coaccess import load_clusters, peers_map
-
-            peers = peers_map(load_clusters(self.project.events_path)) if total else {}
-            self._clusters = (total, peers)
+            self._clusters = (total, self._load_peers() if total else {})
         return self._clusters[1]
 
     def _fact_filter(
