@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from kenning.core.paths import Project
-from kenning.lifecycle import confidence as lifecycle
+from kenning.lifecycle.confidence import current_confidence, effective_status
 from kenning.store import eventlog
 from kenning.store.facts import FactStore
 
@@ -150,8 +150,8 @@ class FactIndex:
 
     def view(self, row: FactRow, now: datetime | None = None) -> FactView:
         now = now or self.clock()
-        current = lifecycle.current_confidence(row.confidence, row.confirmed, row.last_used, now)
-        return FactView(row, current, lifecycle.effective_status(row.status, current))
+        current = current_confidence(row.confidence, row.confirmed, row.last_used, now)
+        return FactView(row, current, effective_status(row.status, current))
 
     def views(self) -> list[FactView]:
         now = self.clock()
