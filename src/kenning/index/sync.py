@@ -89,8 +89,8 @@ def _listing(project: Project) -> dict[str, tuple[str, int, int]]:
 
 
 # What `fact_row` puts in the FTS `terms` column; a change re-indexes every fact row.
-# 2: dotted numbers kept whole (textutil.version_terms).
-FACT_TERMS_VERSION = "2"
+# 2: dotted numbers kept whole (textutil.version_terms). 3: CJK runs as character pairs.
+FACT_TERMS_VERSION = "3"
 
 
 def embed_text(fact: Fact) -> str:

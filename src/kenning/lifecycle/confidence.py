@@ -1,4 +1,4 @@
-"""Confidence (DESIGN §3) as pure functions in integer hundredths.
+"""Confidence (docs/design.md, "Confidence") as pure functions in integer hundredths.
 
 Hundredths make week boundaries exact: 70 - 8 * 5 is 30 (still active), where floats
 would give 0.29999999999999993 and archive the fact a week early.
@@ -15,6 +15,7 @@ WEEKLY_DECAY = 5
 ARCHIVE_BELOW = 30
 INJECT_FLOOR = 50
 WEEK = timedelta(weeks=1)
+CLOCK_SKEW = timedelta(days=1)  # a teammate's clock may run this far ahead
 
 
 def initial_confidence(origin: str) -> int:
@@ -26,10 +27,23 @@ def current_confidence(
     confidence: int, confirmed: datetime, last_used: datetime | None, now: datetime
 ) -> int:
     """The stored value minus 0.05 per whole week since max(confirmed, last_used)."""
-    anchor = confirmed if last_used is None or last_used < confirmed else last_used
-    idle = now - anchor
+    idle = _idle(confirmed, last_used, now)
     weeks = idle // WEEK if idle > timedelta(0) else 0
     return max(0, confidence - WEEKLY_DECAY * weeks)
+
+
+def _idle(confirmed: datetime, last_used: datetime | None, now: datetime) -> timedelta:
+    """Time since the latest evidence.
+
+    A date more than a day ahead of `now` is not evidence (a wrong clock or a hand-edited
+    file): when nothing else is, the fact counts as idle for as long as that date is ahead,
+    so a fact dated years in the future decays instead of keeping full confidence forever.
+    """
+    dates = [d for d in (confirmed, last_used) if d is not None]
+    past = [d for d in dates if d <= now + CLOCK_SKEW]
+    if past:
+        return now - max(past)
+    return max(dates) - now
 
 
 def reconfirmed(

@@ -183,6 +183,21 @@ def still_installing() -> str:
             "context.")
 
 
+def relayable(message: dict[str, Any], raw: bytes) -> bytes:
+    """The request as the real server can read it.
+
+    JSON may escape a lone surrogate (`"\\ud800"`): valid JSON, not valid Unicode. The real
+    server's parser drops such a request without a reply, so it is relayed with U+FFFD in
+    the surrogate's place.
+    """
+    text = json.dumps(message, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode("utf-8")
+    return raw
+
+
 def _line(message: dict[str, Any]) -> bytes:
     return json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n"
 
@@ -212,7 +227,7 @@ def main() -> None:
                             "error": {"code": -32700, "message": "Parse error"}})
                 continue
             if isinstance(message, dict):
-                front.handle(message, raw)
+                front.handle(message, relayable(message, raw))
     finally:
         front.close()
     # Relay and call threads may still be blocked on a pipe: leave without finalizing them.
