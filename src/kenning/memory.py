@@ -29,7 +29,6 @@ from kenning.store.factfile import utc_now
 
 if TYPE_CHECKING:
     from kenning.core.records import Fact
-    from kenning.index.reader import FactRow
     from kenning.index.sync import SyncReport
     from kenning.store.facts import FactStore
 
@@ -61,10 +60,6 @@ class Memory:
     def store(self) -> FactStore:
         return self.fact_index.store
 
-    @property
-    def embedder_name(self) -> str:
-        return self.embedder.name
-
     def refresh_anchor_map(self) -> None:
         """The anchors map PreToolUse reads (DESIGN §7), after facts or code changed."""
         from kenning.lifecycle.anchors import refresh
@@ -94,27 +89,12 @@ class Memory:
     def code_counts(self) -> dict[str, int | None]:
         return self.code.counts()
 
-    def problems(self) -> list[str]:
-        return self.fact_index.problems()
-
-    def uncommitted_facts(self) -> int | None:
-        return self.fact_index.uncommitted()
-
     # ---- reads -----------------------------------------------------------------------------
-    def view(self, row: FactRow, now: datetime | None = None) -> FactView:
-        return self.fact_index.view(row, now)
-
     def facts(self) -> list[FactView]:
         return self.fact_index.views()
 
     def get_view(self, fact_id: str) -> FactView:
         return self.fact_index.get_view(fact_id)
-
-    def last_used(self, fact_id: str) -> datetime | None:
-        return self.fact_index.last_used(fact_id)
-
-    def record_use(self, fact_ids: list[str], via: str, session: str | None = None) -> None:
-        self.fact_index.record_use(fact_ids, via, session)
 
     def search(self, query: str, **options: object):  # -> list[Hit]
         return self.searcher.search(query, **options)  # type: ignore[arg-type]

@@ -143,8 +143,9 @@ def sync_facts(
                  for path, row in known.items()}
     problems_before = {r[0] for r in conn.execute("SELECT path FROM problems")}
     to_embed: dict[str, str] = {}
+    racy_after = time.time_ns() - RACY_NS
     with transaction(conn):
-        _index_listing(conn, listing, known, problems_before, report, to_embed)
+        _index_listing(conn, listing, known, problems_before, racy_after, report, to_embed)
         if get_meta(conn, "embedder") != embedder_name:
             to_embed.update(
                 {r[0]: _embed_source(r) for r in conn.execute(
@@ -169,10 +170,10 @@ def sync_facts(
 
 
 def _index_listing(conn: sqlite3.Connection, listing: dict[str, tuple[str, int, int]],
-                   known: dict, problems_before: set[str], report: SyncReport,
+                   known: dict, problems_before: set[str], racy_after: int, report: SyncReport,
                    to_embed: dict[str, str]) -> None:
-    """Drop vanished files, (re)index changed ones and forget problems of vanished files."""
-    racy_after = time.time_ns() - RACY_NS
+    """Drop vanished files, (re)index changed ones and forget problems of vanished files;
+    a file changed after `racy_after` is hashed even when its stat looks unchanged."""
     # Removals first: a fact moved between stores is dropped, then indexed anew.
     for path, old in known.items():
         if path not in listing:
