@@ -101,7 +101,7 @@ def test_prompt_words_keep_an_identifier_as_one_word():
     assert ("rename",) in groups and ("py",) in groups
 
 
-def _gate(repo, texts: list[str], prompt: str) -> list[factdb.FactRow]:
+def _gate(repo, texts: list[str], prompt: str) -> list[factdb.Candidate]:
     memory = Memory(current_project(repo), "fake")
     for text in texts:
         memory.add(text, "codebase", origin="agent")

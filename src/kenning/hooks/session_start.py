@@ -119,8 +119,8 @@ def git_index(root: str) -> str:
     return os.path.join(git, "index")
 
 
-def rank_facts(rows: list[factdb.FactRow], branch_terms: set[str], hot: set[str]
-               ) -> list[tuple[float, factdb.FactRow, str]]:
+def rank_facts(rows: list[factdb.Candidate], branch_terms: set[str], hot: set[str]
+               ) -> list[tuple[float, factdb.Candidate, str]]:
     """(score, row, why) for facts above the floor: confidence × (1 + relevance).
 
     Facts anchored to files come only when their file was touched recently or the branch
@@ -169,7 +169,7 @@ def handle(ctx: Ctx) -> str | None:
     branch_terms = set(query_terms(branch.replace("/", " "))) if branch else set()
     branch_terms -= {"main", "master", "develop", "dev", "trunk", "feature", "fix", "bugfix"}
 
-    rows: list[factdb.FactRow] = []
+    rows: list[factdb.Candidate] = []
     active = decayed = 0
     conn = factdb.connect(ctx.index_path)
     if conn is not None:
