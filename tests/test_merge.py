@@ -36,6 +36,12 @@ def fact(clone: Path, fact_id: str) -> dict:
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
+def _hours_ahead(hours: int) -> str:
+    from datetime import UTC, datetime, timedelta
+
+    return (datetime.now(UTC) + timedelta(hours=hours)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def test_two_clones_merge_both_ways_without_conflict(tmp_path, kenning, monkeypatch):
     alice, bob, (forgotten, tagged, _) = setup_clones(tmp_path, kenning)
     new_ids = {"alice": [], "bob": []}
@@ -44,11 +50,12 @@ def test_two_clones_merge_both_ways_without_conflict(tmp_path, kenning, monkeypa
             out = kenning("-C", str(clone), "add", f"{name} learned fact number {n} today",
                           "--json").out
             new_ids[name].append(json.loads(out)["id"])
-    monkeypatch.setenv("KENNING_NOW", "2030-01-01T00:00:00Z")
+    # Later edits, within the clock skew a fact's date may run ahead by (see confidence.py).
+    monkeypatch.setenv("KENNING_NOW", _hours_ahead(1))
     assert kenning("-C", str(alice), "forget", forgotten).code == 0
     alice_tags = ("--tag", "payments", "--tag", "alice")
     assert kenning("-C", str(alice), "edit", tagged, *alice_tags).code == 0
-    monkeypatch.setenv("KENNING_NOW", "2030-01-02T00:00:00Z")
+    monkeypatch.setenv("KENNING_NOW", _hours_ahead(2))
     assert kenning("-C", str(bob), "confirm", forgotten).code == 0
     assert kenning("-C", str(bob), "edit", tagged, "--tag", "payments", "--tag", "bob").code == 0
     for clone in (alice, bob):

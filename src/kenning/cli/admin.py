@@ -153,11 +153,12 @@ def projects(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows, indent=1))
         return
-    for row in rows:
-        click.echo(f"{row['root']}  facts {row['facts']}  files {row['files']}  "
-                   f"chunks {row['chunks']}  symbols {row['symbols']}")
-    if not rows:
-        click.echo("no indexed projects yet; run `kenning index` in one")
+    app.echo_lines(rows, _project_line, "no indexed projects yet; run `kenning index` in one")
+
+
+def _project_line(row: dict) -> str:
+    return (f"{row['root']}  facts {row['facts']}  files {row['files']}  "
+            f"chunks {row['chunks']}  symbols {row['symbols']}")
 
 
 @click.command()

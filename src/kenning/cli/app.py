@@ -7,7 +7,9 @@ no cycle. The helpers are the only place a command finds its project, config and
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -95,3 +97,11 @@ def echo_consequences(result) -> None:
         click.echo(f"contradicts {other} (see `kenning contradictions`)")
     for note in result.notes:
         click.echo(note)
+
+
+def echo_lines(rows: Sequence[Any], line: Callable[[Any], str], empty: str) -> None:
+    """`line(row)` for each row, or `empty` when there are none."""
+    for row in rows:
+        click.echo(line(row))
+    if not rows:
+        click.echo(empty)

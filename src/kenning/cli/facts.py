@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict
+from typing import TYPE_CHECKING
 
 import click
 
@@ -11,6 +13,10 @@ from kenning.cli import app
 from kenning.cli.app import cli, fact_ids
 from kenning.core.errors import KenningError
 from kenning.core.records import KINDS, Hit
+
+if TYPE_CHECKING:
+    from kenning.core.records import Fact
+    from kenning.memory import Memory
 
 
 # ---- add ----------------------------------------------------------------------------------
@@ -182,11 +188,12 @@ def list_cmd(kinds, statuses, show_all, as_json) -> None:
     if as_json:
         click.echo(json.dumps([view_to_json(v) for v in views], ensure_ascii=False, indent=1))
         return
-    for v in views:
-        click.echo(f"{v.row.id}  {v.row.kind:<11} {app.pct(v.current / 100)} {v.status:<10} "
-                   f"{v.row.text}")
-    if not views:
-        click.echo("no facts")
+    app.echo_lines(views, _list_line, "no facts")
+
+
+def _list_line(view) -> str:
+    return (f"{view.row.id}  {view.row.kind:<11} {app.pct(view.current / 100)} "
+            f"{view.status:<10} {view.row.text}")
 
 
 # ---- edit / confirm / forget / restore ----------------------------------------------------
@@ -200,31 +207,30 @@ def edit(fact_id, text, kind, tags, rationale) -> None:
     """Correct a fact (a person's edit sets confidence to 1.00)."""
     if text is not None and not text.strip():
         raise KenningError("--text is empty; say what the fact should say")
-    memory = app.open_memory()
-    fact = memory.edit(fact_id, text=text, kind=kind, tags=tuple(tags) if tags else None,
-                       rationale=rationale)
-    app.synced(memory)
-    click.echo(f"edited {fact.id} (confidence {app.pct(fact.confidence / 100)})")
+    _change("edited", lambda memory: memory.edit(
+        fact_id, text=text, kind=kind, tags=tuple(tags) if tags else None, rationale=rationale))
 
 
 @cli.command()
 @click.argument("fact_id", callback=fact_ids)
 def confirm(fact_id: str) -> None:
     """Vouch for a fact: confidence 1.00, decay restarts."""
-    memory = app.open_memory()
-    fact = memory.confirm(fact_id)
-    app.synced(memory)
-    click.echo(f"confirmed {fact.id} (confidence {app.pct(fact.confidence / 100)})")
+    _change("confirmed", lambda memory: memory.confirm(fact_id))
 
 
 @cli.command()
 @click.argument("fact_id", callback=fact_ids)
 def restore(fact_id: str) -> None:
     """Bring back a forgotten or archived fact (confidence at least 0.90)."""
+    _change("restored", lambda memory: memory.restore(fact_id))
+
+
+def _change(verb: str, change: Callable[[Memory], Fact]) -> None:
+    """Make one change to a fact, index it at once and say what it did."""
     memory = app.open_memory()
-    fact = memory.restore(fact_id)
+    fact = change(memory)
     app.synced(memory)
-    click.echo(f"restored {fact.id} (confidence {app.pct(fact.confidence / 100)})")
+    click.echo(f"{verb} {fact.id} (confidence {app.pct(fact.confidence / 100)})")
 
 
 @cli.command()

@@ -87,48 +87,51 @@ def _signals(days: int):
     return signals
 
 
+def _ranking_options(command):
+    """--days, --limit and --json, for the analyses that rank files."""
+    command = click.option("--json", "as_json", is_flag=True)(command)
+    command = click.option("--limit", "-n", default=20, show_default=True,
+                           type=click.IntRange(0), help="Rows to show (0: all).")(command)
+    return click.option("--days", default=90, show_default=True, type=click.IntRange(0),
+                        help=DAYS_HELP)(command)
+
+
+def _show_ranking(rows: list, as_json: bool, data: object, header: str, line) -> None:
+    """A ranking of files: `data` as JSON, or `header` and `line(row)` for each row."""
+    if as_json:
+        _dump(data)
+        return
+    click.echo(header)
+    app.echo_lines(rows, line, "no changes in this window")
+
+
 @analyze.command()
-@click.option("--days", default=90, show_default=True, type=click.IntRange(0), help=DAYS_HELP)
-@click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(0),
-              help="Rows to show (0: all).")
-@click.option("--json", "as_json", is_flag=True)
+@_ranking_options
 def churn(days: int, limit: int, as_json: bool) -> None:
     """Files by number of commits that changed them."""
     from kenning.insight.analytics import churn_ranking
 
     signals = _signals(days)
     rows = churn_ranking(signals, limit or None)
-    if as_json:
-        _dump([{**_jsonable(r), "lines_changed": r.lines_changed} for r in rows])
-        return
-    click.echo(f"churn over {signals.window.describe()}")
-    for r in rows:
-        click.echo(f"{r.commits:>5} commits  +{r.added:<6} -{r.deleted:<6} {r.authors} authors  "
-                   f"{r.path}")
-    if not rows:
-        click.echo("no changes in this window")
+    _show_ranking(rows, as_json, [{**_jsonable(r), "lines_changed": r.lines_changed}
+                                  for r in rows],
+                  f"churn over {signals.window.describe()}",
+                  lambda r: (f"{r.commits:>5} commits  +{r.added:<6} -{r.deleted:<6} "
+                             f"{r.authors} authors  {r.path}"))
 
 
 @analyze.command()
-@click.option("--days", default=90, show_default=True, type=click.IntRange(0), help=DAYS_HELP)
-@click.option("--limit", "-n", default=20, show_default=True, type=click.IntRange(0),
-              help="Rows to show (0: all).")
-@click.option("--json", "as_json", is_flag=True)
+@_ranking_options
 def hotspots(days: int, limit: int, as_json: bool) -> None:
     """Files that change often and are big (commits × current lines)."""
     from kenning.insight.analytics import hotspots as rank
 
     signals = _signals(days)
     rows = rank(signals, limit or None)
-    if as_json:
-        _dump(rows)
-        return
-    click.echo(f"hotspots over {signals.window.describe()} (score = commits × lines)")
-    for h in rows:
-        click.echo(f"{h.score:>8}  {h.commits:>4} commits {h.loc:>6} lines {h.reads:>4} reads  "
-                   f"{h.path}")
-    if not rows:
-        click.echo("no changes in this window")
+    _show_ranking(rows, as_json, rows,
+                  f"hotspots over {signals.window.describe()} (score = commits × lines)",
+                  lambda h: (f"{h.score:>8}  {h.commits:>4} commits {h.loc:>6} lines "
+                             f"{h.reads:>4} reads  {h.path}"))
 
 
 @analyze.command()

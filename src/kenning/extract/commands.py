@@ -15,8 +15,8 @@ from pathlib import PurePosixPath
 from typing import NamedTuple
 
 from kenning.extract.model import Candidate, Turn
+from kenning.extract.shell import bash_calls, same_runner_task
 from kenning.extract.vocab import FAMILIES
-from kenning.extract.workflow import bash_calls, same_runner_task
 
 _I = re.IGNORECASE
 _INVOCATION_ERROR = re.compile(
@@ -76,7 +76,7 @@ class _Call(NamedTuple):
 
 
 def _bash_calls(turns: Sequence[Turn]) -> list[_Call]:
-    """workflow.bash_calls, each command line normalised."""
+    """shell.bash_calls, each command line normalised."""
     return [_Call(norm_command(c.raw), c.result_uuid, c.failed, c.output, c.session)
             for c in bash_calls(turns)]
 

@@ -120,88 +120,115 @@ def extract_candidates(
     outside the project).
     """
     root_str = os.fspath(root) if root is not None else None
-    injected = [_content_terms(t) for t in injected_texts]
-    out: list[Candidate] = []
-    commands: list[str] = []  # Bash commands since the user last spoke
-    touched: list[str] = []  # files edited since the user last spoke
-    edit_targets: dict[str, str] = {}  # tool_use_id -> file it would have edited
-    reads: dict[str, tuple[str, str]] = {}  # tool_use_id -> (issue|document|answer, subject)
-    noted: list[tuple[str, str, dict, str, str | None]] = []  # knowledge notes written
-    pending_notes: dict[str, tuple[str, dict, str, str | None]] = {}
+    reader = _SessionReader(root_str)
     for turn in turns:
-        if turn.role == "summary":
-            out.extend(summary_candidates(turn.text, turn.uuid, turn.session_id))
-            continue
-        if turn.role == "assistant":
-            noted = []
-            for tid, name, inp in turn.tool_uses:
-                issue = issue_source(name, inp)
-                doc = None if issue else document_source(name, inp)
-                if issue or doc:
-                    reads[tid] = ("issue", issue) if issue else ("document", doc or "")
-                if name == "AskUserQuestion":
-                    reads[tid] = ("answer", "")
-                subject = note_subject(name, inp)
-                if subject and not turn.is_sidechain:
-                    noted.append((tid, subject, inp, turn.uuid, turn.session_id))
-                target = str(inp.get("file_path") or inp.get("notebook_path") or "")
-                if name == "Bash" and inp.get("command"):
-                    commands.append(norm_command(str(inp["command"])))
-                elif name in ("Edit", "Write", "MultiEdit", "NotebookEdit") and target:
-                    touched.append(target)
-                    edit_targets[tid] = target
-            for tid, subject, inp, uuid, session in noted:
-                pending_notes[tid] = (subject, inp, uuid, session)  # stored once it succeeded
-            continue
-        said: list[tuple[str, list[str]]] = []
-        if turn.role == "user" and not turn.is_sidechain:  # a subagent's "user" is the agent
-            said.append((turn.text, []))
-            out.extend(plan_goal_candidates(turn.text, turn.uuid, turn.session_id))
-        for tid, output, err in turn.tool_results:
-            if tid in reads and not err and reads[tid][0] == "answer":
-                out.extend(answer_candidates(output, turn.uuid, turn.session_id))
-            elif tid in reads and not err:
-                hint, subject = reads[tid]
-                out.extend(requirement_candidates(output, subject, hint, turn.uuid,
-                                                  turn.session_id))
-            if tid in pending_notes and not err:
-                out.extend(note_candidates(*pending_notes.pop(tid)))
-            m = _REJECTED.search(output) if "doesn't want to proceed" in output else None
-            if m:  # the user's reason for rejecting a tool call: their words
-                target = edit_targets.get(tid)
-                said.append((m.group("said"), [target] if target else []))
-        for text, rejected_files in said:
-            for sentence in split_sentences(text):
-                found = sentence_rules(sentence, commands)
-                if not found:
-                    continue
-                kind, fact, rationale, rule = found
-                near = rejected_files or (touched[-2:] if rule == "correction" else [])
-                out.append(
-                    Candidate(
-                        kind=_kind(kind, fact),
-                        text=fact,
-                        rationale=rationale,
-                        about=find_anchors(sentence, near, root_str),
-                        evidence=turn.uuid,
-                        rule=rule,
-                        session=turn.session_id,
-                    )
-                )
-        if turn.role == "user":
-            commands, touched = [], []
+        reader.read(turn)
+    out = reader.out
     fixes = command_fixes(turns)
     out.extend(fixes)
     fixed = {c.evidence for c in fixes}
     out.extend(c for c in failure_fixes(turns, root_str) if c.evidence not in fixed)
     out.extend(verification_workflow(turns))
+    return _ordered_unique(out, turns, root_str, [_content_terms(t) for t in injected_texts])
+
+
+class _SessionReader:
+    """One pass over a session's turns: what the user said, what the tools printed and the
+    notes the agent saved, each read with what the turns before it left behind."""
+
+    def __init__(self, root: str | None) -> None:
+        self.root = root
+        self.out: list[Candidate] = []
+        self.commands: list[str] = []  # Bash commands since the user last spoke
+        self.touched: list[str] = []  # files edited since the user last spoke
+        self.edit_targets: dict[str, str] = {}  # tool_use_id -> file it would have edited
+        # tool_use_id -> (issue|document|answer, subject)
+        self.reads: dict[str, tuple[str, str]] = {}
+        # tool_use_id -> a knowledge note's (subject, input, uuid, session), until its result
+        self.pending_notes: dict[str, tuple[str, dict, str, str | None]] = {}
+
+    def read(self, turn: Turn) -> None:
+        if turn.role == "summary":
+            self.out.extend(summary_candidates(turn.text, turn.uuid, turn.session_id))
+        elif turn.role == "assistant":
+            self._tool_calls(turn)
+        else:
+            self._said(turn, self._tool_results(turn))
+            if turn.role == "user":
+                self.commands, self.touched = [], []
+
+    def _tool_calls(self, turn: Turn) -> None:
+        for tid, name, inp in turn.tool_uses:
+            issue = issue_source(name, inp)
+            doc = None if issue else document_source(name, inp)
+            if issue or doc:
+                self.reads[tid] = ("issue", issue) if issue else ("document", doc or "")
+            if name == "AskUserQuestion":
+                self.reads[tid] = ("answer", "")
+            subject = note_subject(name, inp)
+            if subject and not turn.is_sidechain:  # stored once its call succeeded
+                self.pending_notes[tid] = (subject, inp, turn.uuid, turn.session_id)
+            target = str(inp.get("file_path") or inp.get("notebook_path") or "")
+            if name == "Bash" and inp.get("command"):
+                self.commands.append(norm_command(str(inp["command"])))
+            elif name in ("Edit", "Write", "MultiEdit", "NotebookEdit") and target:
+                self.touched.append(target)
+                self.edit_targets[tid] = target
+
+    def _tool_results(self, turn: Turn) -> list[tuple[str, list[str]]]:
+        """Candidates from what the tools printed; returns the user's own words in this
+        turn, each with the files a rejected edit would have changed."""
+        said: list[tuple[str, list[str]]] = []
+        if turn.role == "user" and not turn.is_sidechain:  # a subagent's "user" is the agent
+            said.append((turn.text, []))
+            self.out.extend(plan_goal_candidates(turn.text, turn.uuid, turn.session_id))
+        for tid, output, err in turn.tool_results:
+            if tid in self.reads and not err and self.reads[tid][0] == "answer":
+                self.out.extend(answer_candidates(output, turn.uuid, turn.session_id))
+            elif tid in self.reads and not err:
+                hint, subject = self.reads[tid]
+                self.out.extend(requirement_candidates(output, subject, hint, turn.uuid,
+                                                       turn.session_id))
+            if tid in self.pending_notes and not err:
+                self.out.extend(note_candidates(*self.pending_notes.pop(tid)))
+            m = _REJECTED.search(output) if "doesn't want to proceed" in output else None
+            if m:  # the user's reason for rejecting a tool call: their words
+                target = self.edit_targets.get(tid)
+                said.append((m.group("said"), [target] if target else []))
+        return said
+
+    def _said(self, turn: Turn, said: list[tuple[str, list[str]]]) -> None:
+        for text, rejected_files in said:
+            for sentence in split_sentences(text):
+                found = sentence_rules(sentence, self.commands)
+                if not found:
+                    continue
+                kind, fact, rationale, rule = found
+                near = rejected_files or (self.touched[-2:] if rule == "correction" else [])
+                self.out.append(
+                    Candidate(
+                        kind=_kind(kind, fact),
+                        text=fact,
+                        rationale=rationale,
+                        about=find_anchors(sentence, near, self.root),
+                        evidence=turn.uuid,
+                        rule=rule,
+                        session=turn.session_id,
+                    )
+                )
+
+
+def _ordered_unique(out: list[Candidate], turns: Sequence[Turn], root: str | None,
+                    injected: Sequence[set[str]]) -> list[Candidate]:
+    """`out` in transcript order, without withdrawn facts, facts that name a folder of this
+    machine, repeats of each other or of what kenning injected."""
     position = {t.uuid: i for i, t in enumerate(turns)}
-    out.sort(key=lambda c: position.get(c.evidence, len(position)))  # stable: rule order kept
+    out = sorted(out, key=lambda c: position.get(c.evidence, len(position)))  # stable
     out = [c for c in out if not _withdrawn(c, turns, position)]
     seen: set[str] = set()
     unique: list[Candidate] = []
     for c in out:
-        text = machine_paths_out(c.text, root_str)
+        text = machine_paths_out(c.text, root)
         if text is None:
             continue  # a fact never names a folder of this machine (issue 16)
         c = replace(c, text=text) if text != c.text else c

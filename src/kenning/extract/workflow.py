@@ -15,21 +15,30 @@ said:
   (another target, not a fix) are never facts.
 
 Absolute paths are never put in a fact: a `cd` into an absolute folder is kept only when it
-lies under the project root, and made relative to it. Pure, stdlib only.
+lies under the project root, and made relative to it. Command lines are read by `shell.py`.
+Pure, stdlib only.
 """
 
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Sequence
-from pathlib import PurePosixPath
-from typing import NamedTuple
 
 from kenning.extract.model import Candidate, Turn
+from kenning.extract.shell import (
+    PATHISH,
+    RUNNERS,
+    Call,
+    Step,
+    bash_calls,
+    exploratory,
+    program,
+    relative_dir,
+    same_task,
+    steps,
+    task,
+)
 
-RUNNERS = frozenset("npm pnpm yarn bun mise make just task uv poetry pdm hatch tox nox "
-                    "cargo deno npx bunx".split())
 # Runners of the project's own named tasks: `mise run lint` is what the team runs, not the
 # `golangci-lint` it wraps.
 TASK_RUNNERS = frozenset("npm pnpm yarn bun mise make just task deno".split())
@@ -42,16 +51,6 @@ _CHECK_WORD = re.compile(
     r"|markdownlint(?:-cli2)?|vale|pyright|black|rspec|jest|vitest|phpunit|mvn|gradle)"
     r"(?=$|[\s:.-])"
 )
-EXPLORATORY = frozenset(
-    """grep rg ag cat ls find head tail sed awk echo printf wc which whereis type file stat
-    tree cut sort uniq jq less more diff cmp pwd env date sleep true false test [ md5 md5sum
-    sha256sum xxd od hexdump readlink realpath basename dirname du df ps kill pkill lsof curl
-    wget open code touch mkdir rm cp mv chmod ln tee xargs""".split()
-)
-_GIT_READ = frozenset("log show diff status blame branch rev-parse ls-files remote config "
-                      "grep cat-file stash reflog fetch".split())
-_ENV = re.compile(r"^[A-Z_][A-Z0-9_]*=\S*$")
-_PATHISH = re.compile(r"[/\\]|\.\w{1,5}$|^\./")
 _REASON = re.compile(
     r"(?:^|\b)(?:error|fatal|hint|usage|unknown|unrecognized|not found|no such|cannot|can't"
     r"|does not (?:contain|exist)|must be run|not a (?:git )?repository|no upstream|denied"
@@ -61,90 +60,13 @@ _REASON = re.compile(
 _NOISE_REASON = re.compile(r"^\s*(?:at |File \"|\d+ \| |[-=]{3,}|\W*$)")
 
 
-class Call(NamedTuple):
-    raw: str
-    result_uuid: str
-    failed: bool
-    output: str
-    session: str | None
-    cwd: str | None = None
-
-
-def bash_calls(turns: Sequence[Turn]) -> list[Call]:
-    """Every Bash call with its result, in transcript order (rejected calls left out)."""
-    commands = {
-        tid: str(inp.get("command", ""))
-        for t in turns
-        if t.role == "assistant"
-        for tid, name, inp in t.tool_uses
-        if name == "Bash" and inp.get("command")
-    }
-    calls: list[Call] = []
-    for t in turns:
-        for tid, output, is_error in t.tool_results:
-            if tid in commands and "doesn't want to proceed" not in output:
-                failed = is_error or output.startswith("Exit code ")
-                calls.append(Call(commands[tid], t.uuid, failed, output, t.session_id, t.cwd))
-    return calls
-
-
-# --- splitting a command line ----------------------------------------------------------------
-
-
-class Step(NamedTuple):
-    cwd: str | None  # the folder a leading `cd` moved into, as written
-    argv: tuple[str, ...]
-
-
-def _tokens(part: str) -> list[str]:
-    try:
-        return shlex.split(part, comments=True)
-    except ValueError:
-        return part.split()
-
-
-def steps(command: str) -> list[Step]:
-    """The simple commands of a command line joined by `&&`, `;` or `||`; pipes keep their
-    first stage; `cd X` is carried onto the commands after it; env assignments dropped."""
-    cut = min((i for i in (command.find("<<"), command.find("$("), command.find("`"))
-               if i >= 0), default=-1)
-    if cut >= 0:  # heredocs and substitutions: read only what comes before them
-        command = command[:cut].replace('"', " ").replace("'", " ")
-    out: list[Step] = []
-    cwd: str | None = None
-    for part in re.split(r"\s*(?:&&|\|\||;|\n)\s*", command):
-        part = re.sub(r"\s+\d?>&?\d?\s*\S*$", "", part.split(" | ")[0].strip())
-        argv = [t for t in _tokens(part)]
-        while argv and _ENV.match(argv[0]):
-            argv.pop(0)
-        if not argv:
-            continue
-        if argv[0] == "cd" and len(argv) == 2:
-            cwd = argv[1]
-            continue
-        argv = [a for a in argv if not re.match(r"^\d?>", a) and a not in ("2>&1",)]
-        out.append(Step(cwd, tuple(argv)))
-    return out
-
-
-def _program(argv: Sequence[str]) -> str:
-    return PurePosixPath(argv[0]).name.lower() if argv else ""
-
-
-def exploratory(argv: Sequence[str]) -> bool:
-    prog = _program(argv)
-    if prog in EXPLORATORY:
-        return True
-    return prog == "git" and len(argv) > 1 and argv[1] in _GIT_READ
-
-
 def check_name(argv: Sequence[str]) -> str | None:
     """The stable name of a build/format/lint/test command (`mise run test:ci`,
     `go test`, `gofmt -l`), or None when `argv` is not one."""
-    prog = _program(argv)
+    prog = program(argv)
     if not prog or exploratory(argv) or prog in ("git", "gh", "cd", "python", "python3", "node"):
         return None
-    words = [a for a in argv[1:] if not _PATHISH.search(a) and not a.startswith("-")]
+    words = [a for a in argv[1:] if not PATHISH.search(a) and not a.startswith("-")]
     if prog in RUNNERS:
         if words[:1] in (["run"], ["exec"], ["x"]) and len(words) > 1:
             name = f"{prog} {words[0]} {words[1]}"
@@ -221,39 +143,12 @@ def _first_line(output: str) -> str:
 def _shape(step: Step) -> tuple[str, ...]:
     """The command without its path-like arguments: two runs with the same shape differ
     only in what they ran on."""
-    return tuple(a for a in step.argv if not _PATHISH.search(a))
-
-
-def _posix_forms(root: str) -> list[str]:
-    """`root` as a shell on this machine may write it: `D:\\x` is also `D:/x` and `/d/x`."""
-    root = root.replace("\\", "/").rstrip("/")
-    forms = [root]
-    m = re.match(r"^([A-Za-z]):(/.*)?$", root)
-    if m:
-        forms.append(f"/{m.group(1).lower()}{m.group(2) or ''}")
-    return forms
-
-
-def relative_dir(folder: str, *roots: str | None) -> str | None:
-    """`folder` as written relative to the project root (or the session's working folder);
-    None when it cannot be (absolute and outside them, or none known)."""
-    folder = folder.replace("\\", "/")
-    if folder.startswith(("/", "~")) or re.match(r"^[A-Za-z]:/", folder):
-        for root in (r for r in roots if r):
-            for form in _posix_forms(root):
-                if folder.rstrip("/") == form:
-                    return "."
-                if folder.lower().startswith(form.lower() + "/"):
-                    rest = folder[len(form) + 1:].strip("/")
-                    return None if ".." in rest.split("/") else rest or "."
-        return None
-    folder = folder.strip("/") or "."
-    return None if ".." in folder.split("/") else folder
+    return tuple(a for a in step.argv if not PATHISH.search(a))
 
 
 def _main_step(call: Call) -> Step | None:
     real = [s for s in steps(call.raw) if not exploratory(s.argv)]
-    commits = [s for s in real if _program(s.argv) == "git" and s.argv[1:2] == ("commit",)]
+    commits = [s for s in real if program(s.argv) == "git" and s.argv[1:2] == ("commit",)]
     if commits:
         return commits[0]  # `git add … && git commit`: the commit is what a gate stops
     return real[-1] if len(real) == 1 else (real[0] if real else None)
@@ -267,10 +162,10 @@ def failure_fixes(turns: Sequence[Turn], root: str | None = None) -> list[Candid
         if not call.failed:
             continue
         bad = _main_step(call)
-        if bad is None or len(call.raw) > (2000 if _program(bad.argv) == "git" else 200):
+        if bad is None or len(call.raw) > (2000 if program(bad.argv) == "git" else 200):
             continue
         reason = _reason(call.output)
-        if _program(bad.argv) == "git":
+        if program(bad.argv) == "git":
             found = _git_fix(bad, call, calls[i + 1 : i + 1 + 5 * LOOKAHEAD],
                              reason or _first_line(call.output))
             if found:
@@ -278,13 +173,13 @@ def failure_fixes(turns: Sequence[Turn], root: str | None = None) -> list[Candid
             continue
         if not reason:
             continue
-        if _program(bad.argv) == "gh":
+        if program(bad.argv) == "gh":
             continue
         for later in calls[i + 1 : i + 1 + LOOKAHEAD]:
             good = _main_step(later)
-            if good is None or _program(good.argv) != _program(bad.argv):
+            if good is None or program(good.argv) != program(bad.argv):
                 continue
-            if not _same_task(bad, good):
+            if not same_task(bad, good):
                 continue
             if later.failed:
                 if _shape(good) == _shape(bad) and good.cwd == bad.cwd:
@@ -315,7 +210,7 @@ def _git_fix(bad: Step, call: Call, later: list[Call], reason: str) -> Candidate
     passed = [(c, s) for c, s in passed if s is not None]
     if sub == "add" and _IGNORED.search(call.output):
         for c, step in passed:
-            if _program(step.argv) == "git" and step.argv[1:2] == ("add",) and "-f" in step.argv:
+            if program(step.argv) == "git" and step.argv[1:2] == ("add",) and "-f" in step.argv:
                 paths = [a for a in step.argv[2:] if a != "-f" and not a.startswith("-")]
                 if len(paths) == 1 and not paths[0].startswith(("/", "~")):
                     text = (f"`{paths[0]}` is ignored by .gitignore but committed: add it with "
@@ -325,7 +220,7 @@ def _git_fix(bad: Step, call: Call, later: list[Call], reason: str) -> Candidate
         return None
     if sub == "push" and _NO_UPSTREAM.search(call.output):
         for c, step in passed:
-            if _program(step.argv) == "git" and step.argv[1:2] == ("push",) and (
+            if program(step.argv) == "git" and step.argv[1:2] == ("push",) and (
                     "-u" in step.argv or "--set-upstream" in step.argv):
                 text = ("A new branch is pushed with `git push -u origin <branch>`: a plain "
                         "`git push` fails with no upstream branch.")
@@ -337,15 +232,15 @@ def _git_fix(bad: Step, call: Call, later: list[Call], reason: str) -> Candidate
     output = call.output.replace("\\n", "\n")  # hooks that print JSON-escaped text
     named = [next(g for g in m.groups() if g) for m in _NAMED.finditer(output)]
     named = [n.strip() for n in named if steps(n) and not exploratory(steps(n)[0].argv)
-             and _program(steps(n)[0].argv) != "git"]
+             and program(steps(n)[0].argv) != "git"]
     for n, (c, step) in enumerate(passed):
-        if _program(step.argv) == "git":
+        if program(step.argv) == "git":
             continue
         ran = " ".join(step.argv)
         fix = next((x for x in named if ran.startswith(" ".join(steps(x)[0].argv))), None)
         if fix is None:
             continue
-        committed = any(_program(s.argv) == "git" and s.argv[1:2] == ("commit",)
+        committed = any(program(s.argv) == "git" and s.argv[1:2] == ("commit",)
                         for _, s in passed[n + 1:])
         if committed and len(fix) <= 80 and not fix.startswith(("/", "~")):
             said = _line_before(output, fix) or reason
@@ -369,24 +264,6 @@ def _line_before(output: str, fix: str) -> str | None:
     return None
 
 
-def _task(step: Step) -> str | None:
-    words = [a for a in step.argv[1:] if not a.startswith("-")]
-    if words[:1] in (["run"], ["exec"]) and len(words) > 1:
-        return words[1]
-    return words[0] if words else None
-
-
-def _same_task(bad: Step, good: Step) -> bool:
-    """A runner's tasks are different commands (`mise run fmt` does not fix `mise run
-    lint`); the variant must run the same task or one that extends it (`lint` → `lint:fix`)."""
-    if _program(bad.argv) not in RUNNERS:
-        return True
-    before, after = _task(bad), _task(good)
-    if before is None or after is None:
-        return False
-    return after == before or after.startswith(before + ":") or after.startswith(before + "-")
-
-
 def _fix_text(bad: Step, good: Step, reason: str, root: str | None,
               cwd: str | None = None) -> str | None:
     cmd = " ".join(good.argv)
@@ -400,23 +277,14 @@ def _fix_text(bad: Step, good: Step, reason: str, root: str | None,
     if _shape(good) == _shape(bad):
         return None  # only the paths changed: another target, not a fix
     if len(good.argv) > 1 and good.argv[1:2] == bad.argv[1:2] and good.argv[2:3] == bad.argv[2:3]:
-        gone = [a for a in bad.argv if a not in good.argv and not _PATHISH.search(a)]
-        added = [a for a in good.argv if a not in bad.argv and not _PATHISH.search(a)]
+        gone = [a for a in bad.argv if a not in good.argv and not PATHISH.search(a)]
+        added = [a for a in good.argv if a not in bad.argv and not PATHISH.search(a)]
         if not gone and not added:
             return None
     before = " ".join(bad.argv)
-    task, task_after = _task(bad), _task(good)
-    if _program(bad.argv) in RUNNERS and task and task_after and task_after != task:
+    task_before, task_after = task(bad), task(good)
+    if program(bad.argv) in RUNNERS and task_before and task_after and task_after != task_before:
         return f"When `{before}` fails with `{reason}`, run `{cmd}`."
     if len(before) > 100 or any(a.startswith(("/", "~")) for a in bad.argv):
         return None
     return f"Use `{cmd}`, not `{before}`: that fails with `{reason}`."
-
-
-def same_runner_task(failed: str, passed: str) -> bool:
-    """For two command lines: False when both run a task runner and the tasks differ (a
-    `mise run test:ci` failure is not fixed by `mise run lint`)."""
-    a, b = steps(failed), steps(passed)
-    if not a or not b or _program(a[0].argv) not in RUNNERS:
-        return True
-    return _same_task(a[0], b[0])

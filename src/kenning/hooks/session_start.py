@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import datetime, timedelta
 
 from kenning.core.textutil import query_terms
 from kenning.hooks import context, factdb
@@ -161,14 +162,34 @@ def handle(ctx: Ctx) -> str | None:
         return None
     source = str(ctx.payload.get("source") or "startup")
     now = factdb.now_utc()
-    from datetime import timedelta
-
     cutoff = (now - timedelta(days=HOT_DAYS)).strftime("%Y-%m-%dT%H:%M:%S")
     hot = hot_files(ctx.events_path, cutoff)
     branch = git_branch(ctx.root)
     branch_terms = set(query_terms(branch.replace("/", " "))) if branch else set()
     branch_terms -= {"main", "master", "develop", "dev", "trunk", "feature", "fix", "bugfix"}
+    rows, active, decayed = _candidates(ctx, now, hot, branch_terms)
+    ranked = rank_facts(rows, branch_terms, {path for path, _ in hot})
+    facts = [(row.id, context.fact_line(row.id, row.kind, row.current, row.text, why))
+             for _, row, why in ranked[:40]]
 
+    name = os.path.basename(ctx.root) or ctx.root
+    intro = (f"kenning project memory for {name}" + (f" (branch {branch})" if branch else "")
+             + f": {active - decayed} active facts"
+             + ("; the most useful follow (kind, confidence, id; why)." if facts else "."))
+    text, ids = _inject(ctx, source, intro, facts, _tail(ctx, hot, decayed))
+    export_for_bash()
+    _spawn_background(ctx)
+    if not text:
+        return None
+    injectlog.record(ctx.local_dir, session=ctx.session, event="SessionStart", facts=ids,
+                     chars=len(text), detail=source)
+    return output("SessionStart", text)
+
+
+def _candidates(ctx: Ctx, now: datetime, hot: list[tuple[str, int]], branch_terms: set[str]
+                ) -> tuple[list[factdb.Candidate], int, int]:
+    """(rows worth ranking, active facts, decayed facts), from the index or, in a fresh
+    clone whose index is not built yet, from the fact files."""
     rows: list[factdb.Candidate] = []
     active = decayed = 0
     conn = factdb.connect(ctx.index_path)
@@ -185,14 +206,12 @@ def handle(ctx: Ctx) -> str | None:
 
         rows = active_facts(os.path.join(ctx.root, ".kenning", "facts"), now)
         active, decayed = len(rows), sum(1 for r in rows if r.current < ARCHIVE_BELOW)
-    ranked = rank_facts(rows, branch_terms, {path for path, _ in hot})
-    facts = [(row.id, context.fact_line(row.id, row.kind, row.current, row.text, why))
-             for _, row, why in ranked[:40]]
+    return rows, active, decayed
 
-    name = os.path.basename(ctx.root) or ctx.root
-    intro = (f"kenning project memory for {name}" + (f" (branch {branch})" if branch else "")
-             + f": {active - decayed} active facts"
-             + ("; the most useful follow (kind, confidence, id; why)." if facts else "."))
+
+def _tail(ctx: Ctx, hot: list[tuple[str, int]], decayed: int) -> list[str]:
+    """The lines after the facts, in order of importance when space runs out: tools, hot
+    files, the last session's summary, counts."""
     tail = []
     if hot:
         tail.append("Most read or edited files in the last 30 days: "
@@ -207,10 +226,13 @@ def handle(ctx: Ctx) -> str | None:
         tail.append(f"{pending} fact files under .kenning/facts are not yet committed.")
     if decayed:
         tail.append(f"{decayed} facts decayed below 0.30 and are listed by `kenning review`.")
-    tail.append(context.tool_names_line())
-    # Order of importance when space runs out: tools, hot files, summary, counts.
-    tail = [tail[-1]] + tail[:-1]
+    return [context.tool_names_line(), *tail]
 
+
+def _inject(ctx: Ctx, source: str, intro: str, facts: list[tuple[str, str]], tail: list[str]
+            ) -> tuple[str, list[str]]:
+    """The block within this session's allowance, counted into the session state (a
+    compaction or /clear starts the count again)."""
     with SessionState(ctx) as state:
         if source in RESET_SOURCES:
             state.clear()
@@ -220,13 +242,7 @@ def handle(ctx: Ctx) -> str | None:
         if text:
             state["chars"] += len(text)
             state["facts"].extend(i for i in ids if i not in state["facts"])
-    export_for_bash()
-    _spawn_background(ctx)
-    if not text:
-        return None
-    injectlog.record(ctx.local_dir, session=ctx.session, event="SessionStart", facts=ids,
-                     chars=len(text), detail=source)
-    return output("SessionStart", text)
+    return text, ids
 
 
 def export_for_bash() -> None:

@@ -151,6 +151,95 @@ def _normalise(text: str) -> str:
     return lowered
 
 
+def _content_term(token: str) -> tuple[str | None, bool]:
+    """The stemmed term `token` stands for (None for a stopword or a neutral word), and
+    whether it is the negative side of an antonym pair."""
+    flip = False
+    if token in _ANTONYMS:
+        token, flip = _ANTONYMS[token][0], True
+    token = _POSITIVE_FORMS.get(token, token)
+    if token not in _KEEP and (token in STOPWORDS or token in _NEUTRAL or len(token) < 2):
+        return None, flip
+    return (token if token in _KEEP else stem(token)), flip
+
+
+class _Reading:
+    """What `analyse` has collected so far from one text, clause by clause."""
+
+    def __init__(self) -> None:
+        self.positive: set[str] = set()
+        self.negated: set[str] = set()
+        self.strong: set[str] = set()
+        self.numbers: list[str] = []
+        self.scoped: set[str] = set()
+        self.scopes: set[str] = set()
+        self.sequence: list[str] = []
+
+    def negate(self, term: str, cue: str) -> None:
+        self.negated.add(term)
+        if cue == "strong":
+            self.strong.add(term)
+
+    def number(self, token: str, previous: str) -> tuple[str, str | None]:
+        """Record a number; when it names a release, version or period, also the cue word
+        before it ("since", or "" for none), which the caller takes as its open cue."""
+        token = token.lstrip("v") if token[1:2].isdigit() else token
+        self.numbers.append(token)
+        versionish = "." in token or (len(token) == 4 and token[:2] in ("19", "20"))
+        if previous not in _VERSION_WORDS and not versionish:
+            return token, None
+        self.scoped.add(token)
+        cue = previous if previous in _SCOPE_CUES else ""
+        self.scopes.add(f"{cue} {token}".strip())
+        return token, cue
+
+    def clause(self, clause: str) -> None:
+        previous = ""
+        cue: str | None = None  # the open cue, until its head term is found
+        scope = 0  # neutral terms left after the head
+        before: list[str] = []  # terms asserted before the cue
+        for token in _TOKEN.findall(clause):
+            token = token.strip("'")
+            if not token:
+                continue
+            if token in _NEGATORS or token == _CONTRAST:
+                cue, scope = ("strong" if token != _CONTRAST else "contrast"), 0
+                continue
+            if _NUMBER.search(token):
+                token, scope_cue = self.number(token, previous)
+                if scope_cue is not None:
+                    cue = scope_cue  # a scoped number leaves a cue open, as it always has
+                previous = token
+                continue
+            previous = token
+            term, flip = _content_term(token)
+            if term is None:
+                continue
+            self.sequence.append(term)
+            if cue is not None:
+                if flip:  # "never disable": the two negations cancel
+                    self.positive.add(term)
+                else:
+                    self.negate(term, cue)
+                cue, scope = None, SCOPE_WORDS
+            elif scope:
+                scope -= 1
+            elif flip:
+                self.negate(term, "strong")
+            else:
+                self.positive.add(term)
+                before.append(term)
+        if cue is not None and before:  # passive: "X is no longer used"
+            self.positive.discard(before[-1])
+            self.negate(before[-1], cue)
+
+    def claim(self) -> Claim:
+        terms = frozenset(self.positive | self.negated | set(self.sequence))
+        return Claim(terms, frozenset(self.positive), frozenset(self.negated),
+                     frozenset(self.strong), tuple(sorted(self.numbers)), tuple(self.sequence),
+                     frozenset(self.scoped), frozenset(self.scopes))
+
+
 @lru_cache(maxsize=32768)
 def analyse(text: str) -> Claim:
     """Terms of `text` with their polarity.
@@ -160,70 +249,10 @@ def analyse(text: str) -> Claim:
     clause, the last one before it ("black is no longer used"). The rest of its scope is
     left neutral, so "don't edit generated files" does not deny that files are generated.
     """
-    positive: set[str] = set()
-    negated: set[str] = set()
-    strong: set[str] = set()
-    numbers: list[str] = []
-    scoped: set[str] = set()
-    scopes: set[str] = set()
-    sequence: list[str] = []
+    reading = _Reading()
     for clause in _BOUNDARY.split(_normalise(text)):
-        previous = ""
-        cue: str | None = None  # the open cue, until its head term is found
-        scope = 0  # neutral terms left after the head
-        before: list[tuple[str, bool]] = []  # (term, flipped) seen before the cue
-        for token in _TOKEN.findall(clause):
-            token = token.strip("'")
-            if not token:
-                continue
-            if token in _NEGATORS or token == _CONTRAST:
-                cue, scope = ("strong" if token != _CONTRAST else "contrast"), 0
-                continue
-            if _NUMBER.search(token):
-                token = token.lstrip("v") if token[1:2].isdigit() else token
-                numbers.append(token)
-                versionish = "." in token or (len(token) == 4 and token[:2] in ("19", "20"))
-                if previous in _VERSION_WORDS or versionish:
-                    scoped.add(token)
-                    cue = previous if previous in _SCOPE_CUES else ""
-                    scopes.add(f"{cue} {token}".strip())
-                previous = token
-                continue
-            previous = token
-            flip = False
-            if token in _ANTONYMS:
-                token, flip = _ANTONYMS[token][0], True
-            token = _POSITIVE_FORMS.get(token, token)
-            if token not in _KEEP and (token in STOPWORDS or token in _NEUTRAL
-                                       or len(token) < 2):
-                continue
-            term = token if token in _KEEP else stem(token)
-            sequence.append(term)
-            if cue is not None:
-                if flip:  # "never disable": the two negations cancel
-                    positive.add(term)
-                else:
-                    negated.add(term)
-                    if cue == "strong":
-                        strong.add(term)
-                cue, scope = None, SCOPE_WORDS
-            elif scope:
-                scope -= 1
-            elif flip:
-                negated.add(term)
-                strong.add(term)
-            else:
-                positive.add(term)
-                before.append((term, flip))
-        if cue is not None and before:  # passive: "X is no longer used"
-            term = before[-1][0]
-            positive.discard(term)
-            negated.add(term)
-            if cue == "strong":
-                strong.add(term)
-    terms = frozenset(positive | negated | set(sequence))
-    return Claim(terms, frozenset(positive), frozenset(negated), frozenset(strong),
-                 tuple(sorted(numbers)), tuple(sequence), frozenset(scoped), frozenset(scopes))
+        reading.clause(clause)
+    return reading.claim()
 
 
 def dice(a: frozenset[str], b: frozenset[str]) -> float:

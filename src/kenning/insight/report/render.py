@@ -6,11 +6,16 @@ stray URL in a fact's text cannot make the browser reach out.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
+from typing import TYPE_CHECKING
 
 from kenning.insight.analytics import CLASSES
 from kenning.insight.report import charts
 from kenning.insight.report.data import BUCKETS, ReportData, Section
+
+if TYPE_CHECKING:
+    from kenning.insight.graph import Community
 
 SECTIONS = (
     ("facts", "Facts by kind and confidence"),
@@ -81,13 +86,28 @@ def render(data: ReportData) -> str:
     return "\n".join(parts) + "\n"
 
 
-def _h2(key: str) -> str:
+def _section(key: str, *parts: str) -> str:
+    """One section: its heading, then `parts`."""
     title = dict(SECTIONS)[key]
-    return f'<section id="{key}"><h2>{escape(title)}</h2>'
+    return f'<section id="{key}"><h2>{escape(title)}</h2>' + "".join(parts) + "</section>"
 
 
 def _empty(text: str) -> str:
     return f'<p class="empty">{escape(text)}</p>'
+
+
+def _muted(html: str) -> str:
+    return f'<p class="muted">{html}</p>'
+
+
+def _table(head: str, rows: Iterable[str]) -> str:
+    """A table: `head` is the header cells, each row its cells (all HTML)."""
+    return f"<table><tr>{head}</tr>" + "".join(f"<tr>{row}</tr>" for row in rows) + "</table>"
+
+
+def _badge(cls: str) -> str:
+    colour = charts.CLASS_COLOURS.get(cls, "#ccc")
+    return f'<span class="cls" style="background:{colour}">{escape(cls)}</span>'
 
 
 def _header(data: ReportData) -> str:
@@ -111,167 +131,147 @@ def _header(data: ReportData) -> str:
 
 
 def _facts(data: ReportData) -> str:
-    out = [_h2("facts")]
     rows = [(kind, counts) for kind, counts in data.by_kind.items()]
     if not any(sum(c) for _, c in rows):
-        out.append(_empty("No facts yet. `kenning add` or a Claude Code session adds some."))
+        chart = _empty("No facts yet. `kenning add` or a Claude Code session adds some.")
     else:
         colours = ("#bab0ac", "#e15759", "#f28e2b", "#4e79a7", "#59a14f")
-        out.append(charts.stacked_bars(rows, BUCKETS, label="facts by kind and confidence",
-                                       colours=colours))
+        chart = charts.stacked_bars(rows, BUCKETS, label="facts by kind and confidence",
+                                    colours=colours)
     statuses = ", ".join(f"{k} {v}" for k, v in sorted(data.statuses.items()))
-    if statuses:
-        out.append(f'<p class="muted">By status: {escape(statuses)}. Confidence is the value '
-                   "now, after decay (−0.05 per unused week; below 0.30 counts as archived)."
-                   "</p>")
-    return "".join(out) + "</section>"
+    note = _muted(f"By status: {escape(statuses)}. Confidence is the value now, after decay "
+                  "(−0.05 per unused week; below 0.30 counts as archived).") if statuses else ""
+    return _section("facts", chart, note)
 
 
 def _decay(data: ReportData) -> str:
-    out = [_h2("decay")]
     if not data.decaying:
-        out.append(_empty("No active facts to decay."))
-        return "".join(out) + "</section>"
-    out.append('<p class="muted">Active facts nobody has used or confirmed lately, in the '
-               "order they will count as archived. Using or confirming one resets its clock."
-               "</p>")
+        return _section("decay", _empty("No active facts to decay."))
     if any(count for _, count in data.decay_weeks):
-        out.append(charts.columns(data.decay_weeks, label="facts archived per coming week"))
+        chart = charts.columns(data.decay_weeks, label="facts archived per coming week")
     else:
-        out.append('<p class="muted">None archives in the next 12 weeks.</p>')
-    out.append("<table><tr><th>archives on</th><th class=num>now</th><th>kind</th>"
-               "<th>fact</th><th>id</th></tr>")
-    for d in data.decaying:
-        out.append(f"<tr><td>{d.archived_at:%Y-%m-%d}</td><td class=num>{d.current / 100:.2f}"
-                   f"</td><td>{escape(d.kind)}</td><td>{escape(d.text)}</td>"
-                   f"<td><code>{escape(d.id)}</code></td></tr>")
-    out.append("</table>")
-    return "".join(out) + "</section>"
+        chart = _muted("None archives in the next 12 weeks.")
+    rows = (f"<td>{d.archived_at:%Y-%m-%d}</td><td class=num>{d.current / 100:.2f}</td>"
+            f"<td>{escape(d.kind)}</td><td>{escape(d.text)}</td>"
+            f"<td><code>{escape(d.id)}</code></td>" for d in data.decaying)
+    return _section(
+        "decay",
+        _muted("Active facts nobody has used or confirmed lately, in the order they will count "
+               "as archived. Using or confirming one resets its clock."),
+        chart,
+        _table("<th>archives on</th><th class=num>now</th><th>kind</th><th>fact</th>"
+               "<th>id</th>", rows),
+    )
 
 
 def _findings(title: str, section: Section) -> str:
-    out = [f"<h3>{escape(title)}</h3>"]
+    heading = f"<h3>{escape(title)}</h3>"
     if not section.available or not section.items:
-        out.append(_empty(section.note or "Nothing to show."))
-        return "".join(out)
-    out.append("<ul>")
+        return heading + _empty(section.note or "Nothing to show.")
+    items = []
     for item in section.items:
         detail = f' <span class="muted">({escape(item.detail)})</span>' if item.detail else ""
         ids = " ".join(f"<code>{escape(i)}</code>" for i in item.ids)
-        out.append(f"<li>{escape(item.title)}{detail} {ids}</li>")
-    out.append("</ul>")
-    return "".join(out)
+        items.append(f"<li>{escape(item.title)}{detail} {ids}</li>")
+    return heading + "<ul>" + "".join(items) + "</ul>"
 
 
 def _problems(data: ReportData) -> str:
-    return (_h2("problems") + _findings("Contradictions", data.contradictions)
-            + _findings("Stale facts", data.stale) + "</section>")
-
-
-def _badge(cls: str) -> str:
-    colour = charts.CLASS_COLOURS.get(cls, "#ccc")
-    return f'<span class="cls" style="background:{colour}">{escape(cls)}</span>'
+    return _section("problems", _findings("Contradictions", data.contradictions),
+                    _findings("Stale facts", data.stale))
 
 
 def _hot(data: ReportData) -> str:
-    out = [_h2("hot")]
     if not data.hot:
-        out.append(_empty("No churn in this window (or no git history): nothing is hot."))
-        return "".join(out) + "</section>"
-    out.append('<p class="muted">Change frequency weighted by size: commits × current lines.'
-               "</p>")
-    out.append(charts.bars([(h.path, h.score) for h in data.hot[:10]], label="hotspot score"))
+        return _section("hot", _empty("No churn in this window (or no git history): nothing "
+                                      "is hot."))
     classes = {r.path: r.cls for r in data.crossover}
-    out.append("<table><tr><th>file</th><th class=num>commits</th><th class=num>lines changed"
-               "</th><th class=num>lines</th><th class=num>reads</th><th>class</th></tr>")
-    for h in data.hot:
-        out.append(f"<tr><td><code>{escape(h.path)}</code></td><td class=num>{h.commits}</td>"
-                   f"<td class=num>{h.lines_changed}</td><td class=num>{h.loc}</td>"
-                   f"<td class=num>{h.reads}</td><td>{_badge(classes.get(h.path, ''))}</td></tr>")
-    out.append("</table>")
-    return "".join(out) + "</section>"
+    rows = (f"<td><code>{escape(h.path)}</code></td><td class=num>{h.commits}</td>"
+            f"<td class=num>{h.lines_changed}</td><td class=num>{h.loc}</td>"
+            f"<td class=num>{h.reads}</td><td>{_badge(classes.get(h.path, ''))}</td>"
+            for h in data.hot)
+    return _section(
+        "hot",
+        _muted("Change frequency weighted by size: commits × current lines."),
+        charts.bars([(h.path, h.score) for h in data.hot[:10]], label="hotspot score"),
+        _table("<th>file</th><th class=num>commits</th><th class=num>lines changed</th>"
+               "<th class=num>lines</th><th class=num>reads</th><th>class</th>", rows),
+    )
 
 
 def _crossover(data: ReportData) -> str:
-    out = [_h2("crossover")]
     t = data.thresholds
-    if t is not None:
-        out.append(f'<p class="muted">High churn: ≥ {t.high_churn} commits (P{t.churn_percentile}'
-                   f" of changed files, at least 2). Many reads: ≥ {t.many_reads} reads "
-                   f"(P{t.reads_percentile} of read files, at least 3).</p>")
+    intro = "" if t is None else _muted(
+        f"High churn: ≥ {t.high_churn} commits (P{t.churn_percentile} of changed files, at "
+        f"least 2). Many reads: ≥ {t.many_reads} reads (P{t.reads_percentile} of read files, "
+        "at least 3).")
     counts = [(c, data.class_counts.get(c, 0)) for c in CLASSES]
-    out.append('<div class="grid"><div>')
-    out.append(charts.bars(counts, label="files per crossover class", width=440,
-                           colours=charts.CLASS_COLOURS))
-    out.append("</div><div><table><tr><th>class</th><th>meaning</th><th class=num>files</th>"
-               "</tr>")
-    for cls, n in counts:
-        out.append(f"<tr><td>{_badge(cls)}</td><td>{escape(CLASS_MEANING[cls])}</td>"
-                   f"<td class=num>{n}</td></tr>")
-    out.append("</table></div></div>")
+    legend = _table("<th>class</th><th>meaning</th><th class=num>files</th>",
+                    (f"<td>{_badge(cls)}</td><td>{escape(CLASS_MEANING[cls])}</td>"
+                     f"<td class=num>{n}</td>" for cls, n in counts))
+    chart = charts.bars(counts, label="files per crossover class", width=440,
+                        colours=charts.CLASS_COLOURS)
+    return _section("crossover", intro, f'<div class="grid"><div>{chart}</div><div>{legend}'
+                    "</div></div>", _crossover_files(data))
+
+
+def _crossover_files(data: ReportData) -> str:
     shown = [r for r in data.crossover if r.cls != "COLD"][:CROSSOVER_ROWS]
     if not data.crossover:
-        out.append(_empty("No files found."))
-    elif not shown:
-        out.append(_empty("Every file is COLD: little churn and little reading in this window."))
-    else:
-        out.append("<table><tr><th>class</th><th>file</th><th class=num>commits</th>"
-                   "<th class=num>lines changed</th><th class=num>reads</th>"
-                   "<th class=num>edits</th></tr>")
-        for r in shown:
-            out.append(f"<tr><td>{_badge(r.cls)}</td><td><code>{escape(r.path)}</code></td>"
-                       f"<td class=num>{r.commits}</td><td class=num>{r.lines_changed}</td>"
-                       f"<td class=num>{r.reads}</td><td class=num>{r.edits}</td></tr>")
-        out.append("</table>")
-        hidden = len(data.crossover) - len(shown)
-        if hidden:
-            out.append(f'<p class="muted">{hidden} more files not shown (COLD, or beyond the '
-                       f"first {CROSSOVER_ROWS}); <code>kenning analyze crossover</code> lists "
-                       "them all.</p>")
-    return "".join(out) + "</section>"
+        return _empty("No files found.")
+    if not shown:
+        return _empty("Every file is COLD: little churn and little reading in this window.")
+    rows = (f"<td>{_badge(r.cls)}</td><td><code>{escape(r.path)}</code></td>"
+            f"<td class=num>{r.commits}</td><td class=num>{r.lines_changed}</td>"
+            f"<td class=num>{r.reads}</td><td class=num>{r.edits}</td>" for r in shown)
+    table = _table("<th>class</th><th>file</th><th class=num>commits</th><th class=num>lines "
+                   "changed</th><th class=num>reads</th><th class=num>edits</th>", rows)
+    hidden = len(data.crossover) - len(shown)
+    if not hidden:
+        return table
+    return table + _muted(f"{hidden} more files not shown (COLD, or beyond the first "
+                          f"{CROSSOVER_ROWS}); <code>kenning analyze crossover</code> lists "
+                          "them all.")
 
 
 def _gaps(data: ReportData) -> str:
-    out = [_h2("gaps")]
     if not data.gaps:
-        out.append(_empty("No knowledge gaps: every search so far found something."))
-        return "".join(out) + "</section>"
-    out.append('<p class="muted">Searches that returned nothing. A repeated one is a fact '
-               "worth writing down.</p><table><tr><th>query</th><th class=num>times</th>"
-               "<th>last</th></tr>")
-    for g in data.gaps:
-        out.append(f"<tr><td>{escape(g.query)}</td><td class=num>{g.count}</td>"
-                   f"<td>{escape(g.last)}</td></tr>")
-    out.append("</table>")
-    return "".join(out) + "</section>"
+        return _section("gaps", _empty("No knowledge gaps: every search so far found "
+                                       "something."))
+    rows = (f"<td>{escape(g.query)}</td><td class=num>{g.count}</td><td>{escape(g.last)}</td>"
+            for g in data.gaps)
+    return _section(
+        "gaps",
+        _muted("Searches that returned nothing. A repeated one is a fact worth writing down."),
+        _table("<th>query</th><th class=num>times</th><th>last</th>", rows),
+    )
 
 
 def _communities(data: ReportData) -> str:
-    out = [_h2("communities")]
     if not data.communities:
-        out.append(_empty("No graph yet: no facts, and no links, imports or co-access between "
-                          "files."))
-        return "".join(out) + "</section>"
+        return _section("communities", _empty("No graph yet: no facts, and no links, imports "
+                                              "or co-access between files."))
     edges = ", ".join(f"{k} {v}" for k, v in data.edge_counts.items())
-    out.append(f'<p class="muted">Louvain communities over files (circles) and facts '
-               f"(squares); size is PageRank. Edges: {escape(edges)}.</p>")
-    out.append('<div class="grid"><div>')
-    out.append(charts.network(data.map_nodes, data.map_edges, label="knowledge graph",
-                              size=480))
-    out.append("</div><div><table><tr><th>#</th><th class=num>files</th><th class=num>facts"
-               "</th><th>most central</th></tr>")
-    for c in data.communities[:12]:
-        colour = charts.PALETTE[c.index % len(charts.PALETTE)]
-        members = "<br>".join(
-            (f"<code>{escape(m.label)}</code>" if m.type == "file" else escape(m.label))
-            for m in c.members[:4])
-        tags = f'<br><span class="muted">{escape(" ".join("#" + t for t in c.tags))}</span>' \
-            if c.tags else ""
-        out.append(f'<tr><td><span class="cls" style="background:{colour}">{c.index}</span>'
-                   f"</td><td class=num>{c.files}</td><td class=num>{c.facts}</td>"
-                   f"<td>{members}{tags}</td></tr>")
-    out.append("</table></div></div>")
-    if len(data.communities) > 12:
-        out.append(f'<p class="muted">{len(data.communities) - 12} smaller communities not '
-                   "shown; <code>kenning graph communities</code> lists them.</p>")
-    return "".join(out) + "</section>"
+    chart = charts.network(data.map_nodes, data.map_edges, label="knowledge graph", size=480)
+    table = _table("<th>#</th><th class=num>files</th><th class=num>facts</th>"
+                   "<th>most central</th>", map(_community_row, data.communities[:12]))
+    more = len(data.communities) - 12
+    return _section(
+        "communities",
+        _muted("Louvain communities over files (circles) and facts (squares); size is "
+               f"PageRank. Edges: {escape(edges)}."),
+        f'<div class="grid"><div>{chart}</div><div>{table}</div></div>',
+        _muted(f"{more} smaller communities not shown; <code>kenning graph communities</code> "
+               "lists them.") if more > 0 else "",
+    )
+
+
+def _community_row(c: Community) -> str:
+    colour = charts.PALETTE[c.index % len(charts.PALETTE)]
+    members = "<br>".join(
+        (f"<code>{escape(m.label)}</code>" if m.type == "file" else escape(m.label))
+        for m in c.members[:4])
+    tags = f'<br><span class="muted">{escape(" ".join("#" + t for t in c.tags))}</span>' \
+        if c.tags else ""
+    return (f'<td><span class="cls" style="background:{colour}">{c.index}</span></td>'
+            f"<td class=num>{c.files}</td><td class=num>{c.facts}</td><td>{members}{tags}</td>")
