@@ -93,12 +93,13 @@ def plugin_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def ready_venv(data: Path, root: Path) -> None:
     """The plugin's data venv as a finished install leaves it: a python that has the
     dependencies (this one) and the stamp of `root`'s pyproject.toml."""
-    from kenning.plugin import runtime
+    from kenning.plugin.layout import STAMP_NAME
+    from kenning.plugin.stamp import wanted_stamp
 
     venv_bin = data / "venv" / "bin"
     venv_bin.mkdir(parents=True)
     (venv_bin / "python").write_text(f'#!/bin/sh\nexec {sys.executable} "$@"\n',
                                      encoding="utf-8")
     (venv_bin / "python").chmod(0o755)
-    (data / "venv" / runtime.STAMP_NAME).write_text(runtime.wanted_stamp(str(root)),
+    (data / "venv" / STAMP_NAME).write_text(wanted_stamp(str(root)),
                                                    encoding="utf-8")

@@ -8,10 +8,12 @@ import sys
 from pathlib import Path
 
 from conftest import plugin_copy
+from kenning.core.locks import FileLock
 from kenning.hooks import extract_runner
 from kenning.hooks.base import Ctx
 from kenning.hooks.marks import mark, pending
 from kenning.plugin import runtime
+from kenning.plugin.layout import LOCK_NAME
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -26,12 +28,13 @@ def marked(project: Path, transcript: Path) -> str:
 def test_extraction_waits_while_the_dependencies_install(isolated, tmp_path, monkeypatch):
     plugin_copy(tmp_path, monkeypatch)
     local_dir = marked(isolated, tmp_path / "t.jsonl")
-    lock = runtime._try_lock(str(tmp_path / "data" / runtime.LOCK_NAME))
+    lock = FileLock(tmp_path / "data" / LOCK_NAME)
+    assert lock.acquire(wait=False)
     try:
         assert runtime.state() == "installing"
         assert extract_runner.run(local_dir) == 0
     finally:
-        runtime._unlock(str(tmp_path / "data" / runtime.LOCK_NAME), lock)
+        lock.release()
     assert [int(e.get("attempts") or 0) for e in pending(local_dir)] == [0]
     assert not (Path(local_dir) / "errors.log").exists()
 

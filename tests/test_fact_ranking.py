@@ -9,6 +9,7 @@ import sqlite3
 from hypothesis import given
 from hypothesis import strategies as st
 
+from kenning.core import clock
 from kenning.core.paths import current_project
 from kenning.core.textutil import fact_query_terms, has_exact_tokens, prompt_words, version_terms
 from kenning.hooks import factdb
@@ -110,7 +111,7 @@ def _gate(repo, texts: list[str], prompt: str) -> list[factdb.Candidate]:
     conn = factdb.connect(str(current_project(repo).index_path))
     assert isinstance(conn, sqlite3.Connection)
     try:
-        return sorted(factdb.prompt_matches(conn, prompt, factdb.now_utc()),
+        return sorted(factdb.prompt_matches(conn, prompt, clock.now()),
                       key=lambda r: r.text)
     finally:
         conn.close()

@@ -8,10 +8,10 @@ import shutil
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kenning.core import clock
 from kenning.core.paths import current_project
 from kenning.core.records import Anchor
 from kenning.hooks import factfiles
-from kenning.hooks.factdb import now_utc
 from kenning.store.factfile import render_fact
 from kenning.store.facts import FactStore, scan
 from kenning.store.projectinit import init_project
@@ -50,7 +50,7 @@ def test_the_stdlib_reader_agrees_with_the_yaml_reader_on_written_files(repo):
     for text in TEXTS:
         store.create(text, "codebase", origin="agent", tags=("a", "b"))
     facts = {s.fact.id: s.fact for s in scan(project).facts}
-    rows = factfiles.active_facts(str(project.project_facts_dir), now_utc())
+    rows = factfiles.active_facts(str(project.project_facts_dir), clock.now())
     assert {r.id for r in rows} == set(facts)
     for row in rows:
         fact = facts[row.id]

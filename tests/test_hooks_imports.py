@@ -32,21 +32,29 @@ NEVER = {
 }
 
 CORE = {"kenning", "kenning.hooks.runner", "kenning.hooks", "kenning.hooks.base",
-        "kenning.core", "kenning.core.lines"}
+        "kenning.core", "kenning.core.lines", "kenning.core.clock"}
 INJECTING = CORE | {
     "kenning.hooks.state",
+    "kenning.core.locks",
+    "kenning.core.atomic",
     "kenning.hooks.inject",
     "kenning.hooks.context",
     "kenning.store",
     "kenning.store.injectlog",
+    "kenning.store.eventlog",
     "kenning.lifecycle",
     "kenning.lifecycle.confidence",
 }
 ALLOWED = {
-    "post-tool-use": CORE | {"kenning.hooks.post_tool"},
-    "stop": CORE | {"kenning.hooks.stop", "kenning.hooks.marks", "kenning.hooks.nudge"},
-    "session-end": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks"},
-    "pre-compact": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks"},
+    "post-tool-use": CORE | {"kenning.hooks.post_tool", "kenning.store",
+                             "kenning.store.eventlog", "kenning.store.editqueue"},
+    "stop": CORE | {"kenning.hooks.stop", "kenning.hooks.marks", "kenning.hooks.nudge",
+                    "kenning.core.atomic", "kenning.store", "kenning.store.editqueue",
+                    "kenning.store.eventlog"},
+    "session-end": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks",
+                           "kenning.core.atomic", "kenning.core.spawn"},
+    "pre-compact": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks",
+                           "kenning.core.atomic", "kenning.core.spawn"},
     "pre-tool-use": INJECTING
     | {"kenning.hooks.pre_tool", "kenning.lifecycle.anchors", "kenning.hooks.factdb",
        "kenning.core.textutil", "kenning.index", "kenning.index.fts"},
@@ -63,6 +71,10 @@ ALLOWED = {
         "kenning.index.fts",
         "kenning.plugin",
         "kenning.plugin.runtime",
+        "kenning.plugin.layout",
+        "kenning.plugin.stamp",
+        "kenning.core.spawn",
+        "kenning.store.events",
     },
 }
 PAYLOADS = {

@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 
 from conftest import plugin_copy, ready_venv
+from kenning.core.locks import FileLock
 from kenning.mcp.spec import SPEC
 from kenning.plugin import runtime
+from kenning.plugin.layout import LOCK_NAME
 
 REPO = Path(__file__).resolve().parents[1]
 HANDSHAKE = {"protocolVersion": "2025-11-25", "capabilities": {},
@@ -104,8 +106,8 @@ def plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_tool_called_during_the_install_says_so_and_works_once_the_venv_is_ready(
         isolated, plugin, tmp_path):
     data = tmp_path / "data"
-    lock = runtime._try_lock(str(data / runtime.LOCK_NAME))  # an install is running
-    assert lock is not None and runtime.state(str(data), str(plugin)) == "installing"
+    lock = FileLock(data / LOCK_NAME)  # an install is running
+    assert lock.acquire(wait=False) and runtime.state(str(data), str(plugin)) == "installing"
     front = Stdio([str(plugin / "hooks" / "run"), "mcp"], dict(os.environ), isolated)
     try:
         init = front.request("initialize", HANDSHAKE, timeout=10)["result"]
@@ -123,8 +125,7 @@ def test_a_tool_called_during_the_install_says_so_and_works_once_the_venv_is_rea
         assert "Retry this tool call" in early["content"][0]["text"]
         # the install finishes: a venv whose python has the dependencies, and its stamp
         ready_venv(data, plugin)
-        runtime._unlock(str(data / runtime.LOCK_NAME), lock)
-        lock = None
+        lock.release()
         later = {}
         for _ in range(20):  # as the model would: retry until the server has started
             later = front.request("tools/call", args)["result"]
@@ -138,8 +139,7 @@ def test_a_tool_called_during_the_install_says_so_and_works_once_the_venv_is_rea
         assert added["id"] in found["content"][0]["text"]
         assert front.request("ping")["result"] == {}
     finally:
-        if lock is not None:
-            runtime._unlock(str(data / runtime.LOCK_NAME), lock)
+        lock.release()
         assert front.close() == 0
 
 

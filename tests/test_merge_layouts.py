@@ -112,9 +112,9 @@ def plugin(tmp_path: Path) -> tuple[Path, Path]:
     deps_venv(data / "venv")
     sys.path.insert(0, str(root / "src"))
     try:
-        from kenning.plugin import runtime
+        from kenning.plugin.stamp import wanted_stamp
 
-        stamp = runtime.wanted_stamp(str(root))
+        stamp = wanted_stamp(str(root))
     finally:
         sys.path.remove(str(root / "src"))
     (data / "venv" / ".kenning-stamp").write_text(stamp, encoding="utf-8")

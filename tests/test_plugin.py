@@ -11,8 +11,11 @@ import sys
 from pathlib import Path
 
 from conftest import ready_venv
+from kenning.core.locks import FileLock
 from kenning.hooks.runner import EVENTS
 from kenning.plugin import runtime
+from kenning.plugin.layout import LOCK_NAME, LOG_NAME, STAMP_NAME, installed_data_dir
+from kenning.plugin.stamp import wanted_stamp
 
 REPO = Path(__file__).resolve().parents[1]
 PREFIX = "mcp__plugin_kenning_kenning__"
@@ -97,18 +100,18 @@ def test_runtime_stamp_tracks_requirements_plugin_version_and_python(tmp_path, m
     venv_bin = data / "venv" / "bin"
     venv_bin.mkdir(parents=True)
     (venv_bin / "python").symlink_to(sys.executable)
-    (data / "venv" / runtime.STAMP_NAME).write_text(runtime.wanted_stamp(), encoding="utf-8")
+    (data / "venv" / STAMP_NAME).write_text(wanted_stamp(), encoding="utf-8")
     assert runtime.state(str(data)) == "ready"
-    stamp = json.loads(runtime.wanted_stamp())
+    stamp = json.loads(wanted_stamp())
     assert stamp["plugin"] == load(".claude-plugin/plugin.json")["version"]
     assert stamp["python"] == f"{sys.version_info[0]}.{sys.version_info[1]}"
     changed = tmp_path / "plugin"
     changed.mkdir()
     (changed / "pyproject.toml").write_text("[project]\ndependencies = ['mcp']\n",
                                             encoding="utf-8")
-    assert json.loads(runtime.wanted_stamp(str(changed)))["pyproject"] != stamp["pyproject"]
+    assert json.loads(wanted_stamp(str(changed)))["pyproject"] != stamp["pyproject"]
     stale = dict(stamp, plugin="0.0.0")
-    (data / "venv" / runtime.STAMP_NAME).write_text(json.dumps(stale, sort_keys=True),
+    (data / "venv" / STAMP_NAME).write_text(json.dumps(stale, sort_keys=True),
                                                     encoding="utf-8")
     assert runtime.state(str(data)) == "stale"
 
@@ -119,7 +122,7 @@ def test_two_sessions_starting_at_once_install_once(tmp_path):
     code = f"""
 import os, sys, time
 sys.path.insert(0, {str(REPO / 'src')!r})
-from kenning.plugin import runtime
+from kenning.plugin.install import install
 
 def fake(argv):
     step = "venv" if argv[1:3] == ["-m", "venv"] else (
@@ -133,7 +136,7 @@ def fake(argv):
     time.sleep(1.0)
     return 0
 
-print(runtime.install({str(data)!r}, runner=fake))
+print(install({str(data)!r}, runner=fake))
 """
     procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
              for _ in range(2)]
@@ -176,7 +179,7 @@ def bin_kenning(root: Path, env: dict[str, str], cwd: Path, *args: str):
 
 def test_bin_kenning_finds_the_data_folder_beside_a_marketplace_install(isolated, tmp_path):
     root, data = marketplace_install(tmp_path)
-    assert runtime.installed_data_dir(str(root)) == str(data)
+    assert installed_data_dir(str(root)) == str(data)
     result = bin_kenning(root, dict(os.environ), isolated, "status")
     assert result.returncode == 0, result.stderr
     assert "fact" in result.stdout.lower()
@@ -194,14 +197,15 @@ def test_bin_kenning_uses_the_data_folder_session_start_exported(isolated, tmp_p
 
 def test_bin_kenning_says_so_while_the_install_runs(isolated, tmp_path):
     root, data = marketplace_install(tmp_path)
-    lock = runtime._try_lock(str(data / runtime.LOCK_NAME))
+    lock = FileLock(data / LOCK_NAME)
+    assert lock.acquire(wait=False)
     try:
         result = bin_kenning(root, dict(os.environ), isolated, "status")
     finally:
-        runtime._unlock(str(data / runtime.LOCK_NAME), lock)
+        lock.release()
     assert result.returncode == 1
     assert result.stderr.startswith("kenning: still installing its dependencies")
-    assert str(data / runtime.LOG_NAME) in result.stderr
+    assert str(data / LOG_NAME) in result.stderr
 
 
 def test_session_start_exports_the_data_folder_for_the_bash_tool(isolated, tmp_path):

@@ -23,6 +23,7 @@ from kenning.core.errors import KenningError
 from kenning.core.paths import current_project
 from kenning.mcp.server import build_server
 from kenning.store import eventlog
+from kenning.store import events as events_reader
 from reliability import SESSION, run_hook
 
 BIG = "word " * 14_000  # 70 KB: over the 64 KB a fact file may hold
@@ -83,8 +84,8 @@ def test_knowledge_add_over_the_read_cap_is_a_tool_error_and_writes_nothing(proj
 
 
 def test_a_saved_session_over_the_read_cap_is_refused_before_any_fact_is_added(project):
+    from kenning.extract.sessions import save_session
     from kenning.memory import Memory
-    from kenning.store.sessions import session_save
 
     memory = Memory(current_project(), embedder_name="fake")
     before = _fact_files(project["repo"])
@@ -93,7 +94,7 @@ def test_a_saved_session_over_the_read_cap_is_refused_before_any_fact_is_added(p
               "files_touched": [f"f{n}" + "z" * 1900 for n in range(100)],
               "decisions": [f"Decided {n} " + "w" * 1900 for n in range(100)]}
     with pytest.raises(KenningError, match="shorten"):
-        session_save(memory, fields)
+        save_session(memory, fields)
     memory.close()
     assert _fact_files(project["repo"]) == before
     assert not list((project["repo"] / ".kenning" / "sessions").glob("*.yaml"))
@@ -203,7 +204,8 @@ def test_a_full_disk_keeps_the_index_and_loses_no_event_once_space_returns(
     filler.unlink()
     events = project.local_dir / "events.jsonl"
     eventlog.append(events, {"type": "search", "query": "after the disk was freed"})
-    assert any(r.get("query") == "after the disk was freed" for r in eventlog.iter_records(events))
+    assert any(r.get("query") == "after the disk was freed"
+               for r in events_reader.iter_records(events))
     result = kenning("search", "quokka wrapper", "--json")
     assert result.code == 0 and ids[0] in result.out and "damaged" not in result.err
 
@@ -269,9 +271,9 @@ def test_a_torn_event_line_is_never_glued_to_the_next_record(tmp_path):
     with log.open("ab") as handle:
         handle.write(b'{"type":"read","n":2,"pa')  # what a short write on a full disk leaves
     eventlog.append(log, {"type": "read", "n": 3})
-    assert [r["n"] for r in eventlog.iter_records(log)] == [1, 3]
-    records, offset = eventlog.read_from(log)
-    assert [r["n"] for r in records] == [1, 3] and offset == log.stat().st_size
+    assert [r["n"] for r in events_reader.iter_records(log)] == [1, 3]
+    found, offset = events_reader.read_from(log)
+    assert [e.data["n"] for e in found] == [1, 3] and offset == log.stat().st_size
 
 
 def test_a_hook_event_after_a_torn_line_is_kept(repo, kenning):
@@ -284,7 +286,7 @@ def test_a_hook_event_after_a_torn_line_is_kept(repo, kenning):
         "tool_name": "Read", "tool_input": {"file_path": str(repo / "README.md")},
         "tool_response": {}})
     assert hook.returncode == 0
-    assert any("README.md" in json.dumps(r) for r in eventlog.iter_records(events))
+    assert any("README.md" in json.dumps(r) for r in events_reader.iter_records(events))
 
 
 # ---- item 10: config --------------------------------------------------------------------------
@@ -463,7 +465,7 @@ def test_an_empty_search_is_an_error_and_not_a_knowledge_gap(kenning, repo):
     assert result.code == 1
     _one_error_line(result.err)
     events = current_project().local_dir / "events.jsonl"
-    assert not [r for r in eventlog.iter_records(events) if r.get("type") == "search"]
+    assert not [r for r in events_reader.iter_records(events) if r.get("type") == "search"]
 
 
 def test_a_lower_case_fact_id_names_the_same_fact(project, kenning):
@@ -537,13 +539,13 @@ def test_a_local_log_linked_to_dev_zero_is_never_read(kenning, repo):
 
 
 def test_a_saved_session_with_text_that_is_not_utf8_is_refused(project):
+    from kenning.extract.sessions import save_session
     from kenning.memory import Memory
-    from kenning.store.sessions import session_save
 
     memory = Memory(current_project(), embedder_name="fake")
     try:
         with pytest.raises(KenningError, match="not UTF-8"):
-            session_save(memory, {"summary": "A summary with a lone \udcff surrogate."})
+            save_session(memory, {"summary": "A summary with a lone \udcff surrogate."})
     finally:
         memory.close()
     assert not list((project["repo"] / ".kenning" / "sessions").glob("*.yaml"))

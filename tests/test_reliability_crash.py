@@ -376,7 +376,7 @@ def _plugin_root(root: Path, deps: list[str]) -> Path:
 INSTALLER = r"""
 import sys
 sys.path.insert(0, sys.argv[1])
-from kenning.plugin.runtime import install
+from kenning.plugin.install import install
 print(install(data=sys.argv[2], root=sys.argv[3]), flush=True)
 """
 
@@ -386,9 +386,9 @@ def _install(data: Path, root: Path, env: dict) -> subprocess.Popen:
 
 
 def _importable(data: Path) -> bool:
-    from kenning.plugin import runtime
+    from kenning.plugin.layout import venv_python
 
-    python = runtime.venv_python(str(data))
+    python = venv_python(str(data))
     return subprocess.run([python, "-c", "import kfakedep.part39; print(kfakedep.VERSION)"],
                           capture_output=True, text=True).stdout.strip()
 

@@ -53,7 +53,7 @@ def _session(path: Path) -> Transcript:
 
 def _wait_idle(local: Path, session: str, timeout: float = 90) -> None:
     """The detached extractor and catch-up the hooks spawned have finished."""
-    from kenning.plugin.runtime import _try_lock, _unlock
+    from kenning.core.locks import is_locked
 
     deadline = time.monotonic() + timeout
     home = Path(os.environ["KENNING_HOME"])
@@ -61,12 +61,8 @@ def _wait_idle(local: Path, session: str, timeout: float = 90) -> None:
     while time.monotonic() < deadline:
         busy = Path(mark_path(str(local), session)).exists()
         for lock in locks:
-            if lock.exists():
-                fd = _try_lock(str(lock))
-                if fd is None:
-                    busy = True
-                else:
-                    _unlock(str(lock), fd)
+            if is_locked(lock):
+                busy = True
         if not busy:
             return
         time.sleep(0.2)

@@ -17,12 +17,12 @@ from mcp import Client
 from kenning.core.errors import KenningError
 from kenning.core.paths import current_project
 from kenning.core.redact import find_secrets
+from kenning.extract.sessions import save_session
 from kenning.memory import Memory
 from kenning.store.sessions import (
     SavedSession,
+    find_sessions,
     latest_summary,
-    session_recall,
-    session_save,
     validate,
     value_score,
 )
@@ -109,7 +109,7 @@ def test_sessions_go_to_the_personal_store_before_init_and_the_project_after(
     assert save("summary: After init.\nname: after\n").code == 0
     assert (repo / ".kenning" / "sessions" / "after.yaml").is_file()
     # both are recalled
-    names = [r.name for r in session_recall(current_project())]
+    names = [r.name for r in find_sessions(current_project())]
     assert sorted(names) == ["after", "before"]
 
 
@@ -158,9 +158,9 @@ def test_secrets_in_a_save_are_redacted_everywhere(save, isolated):
 
 def test_saving_a_name_again_updates_it_and_reconfirms_its_facts(isolated):
     fields = yaml.safe_load(FULL)
-    first = session_save(_memory(), fields, origin="agent")
+    first = save_session(_memory(), fields, origin="agent")
     later = NOW + timedelta(hours=1)
-    second = session_save(_memory(later), {**fields, "pending_tasks": []}, origin="agent")
+    second = save_session(_memory(later), {**fields, "pending_tasks": []}, origin="agent")
     assert first.path == second.path
     assert [a.created for a in second.facts] == [False, False, False]
     assert [a.fact.confidence for a in second.facts] == [90, 90, 90]
@@ -186,17 +186,17 @@ def test_bad_input_is_a_clear_error(save, text, message):
 
 
 def _save_at(name: str, at: datetime, summary: str = "s") -> None:
-    session_save(_memory(at), {"name": name, "summary": summary}, origin="agent")
+    save_session(_memory(at), {"name": name, "summary": summary}, origin="agent")
 
 
 def test_recall_returns_the_named_session_or_the_latest_within_72_hours(kenning, isolated):
     _save_at("old", NOW - timedelta(days=10))
     _save_at("monday", NOW - timedelta(hours=71))
     _save_at("today", NOW, "Where we stand today.")
-    assert [r.name for r in session_recall(current_project())] == ["today", "monday"]
-    assert [r.name for r in session_recall(current_project(), "old")] == ["old"]
+    assert [r.name for r in find_sessions(current_project())] == ["today", "monday"]
+    assert [r.name for r in find_sessions(current_project(), "old")] == ["old"]
     with pytest.raises(KenningError, match="no saved session named 'nope'"):
-        session_recall(current_project(), "nope")
+        find_sessions(current_project(), "nope")
     assert latest_summary(current_project()) == {
         "name": "today", "summary": "Where we stand today.", "saved": "2026-11-29T14:00:00Z",
         "value": 0.5}
@@ -208,7 +208,8 @@ def test_recall_returns_the_named_session_or_the_latest_within_72_hours(kenning,
 
 
 def test_session_start_catch_up_caches_the_latest_summary(isolated):
-    from kenning.hooks.catchup import SUMMARY_NAME, refresh_summary
+    from kenning.hooks.catchup import refresh_summary
+    from kenning.store.sessions import SUMMARY_NAME
 
     _save_at("today", NOW, "Where we stand today.")
     project = current_project()
@@ -226,12 +227,12 @@ def test_recall_with_nothing_saved_says_so(kenning):
 def test_a_broken_session_file_is_skipped(isolated):
     _save_at("good", NOW)
     (_sessions_dir() / "bad.yaml").write_text("summary: [unclosed\n", encoding="utf-8")
-    assert [r.name for r in session_recall(current_project())] == ["good"]
+    assert [r.name for r in find_sessions(current_project())] == ["good"]
 
 
 def test_saved_session_dataclass_round_trips_through_yaml(isolated):
-    session_save(_memory(), yaml.safe_load(FULL), origin="agent")
-    (record,) = session_recall(current_project(), "retry-backoff")
+    save_session(_memory(), yaml.safe_load(FULL), origin="agent")
+    (record,) = find_sessions(current_project(), "retry-backoff")
     assert isinstance(record, SavedSession)
     assert record.saved == NOW and record.value == 0.85
     assert record.lists["pending_tasks"][0].text == "Add jitter to the backoff."

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from kenning.core import clock
 from kenning.core.paths import Project
 from kenning.index.codeindex import CodeIndex
 from kenning.index.connection import Index
@@ -25,7 +26,6 @@ from kenning.index.embed import LazyEmbedder
 from kenning.index.facts import FactIndex, FactView
 from kenning.lifecycle.writes import AddResult, FactWriter
 from kenning.search.hybrid import Search
-from kenning.store.factfile import utc_now
 
 if TYPE_CHECKING:
     from kenning.core.records import Fact
@@ -42,7 +42,7 @@ class Memory:
         self,
         project: Project,
         embedder_name: str = "bundled",
-        clock: Callable[[], datetime] = utc_now,
+        clock: Callable[[], datetime] = clock.now,
     ):
         self.project = project
         self.clock = clock

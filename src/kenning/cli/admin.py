@@ -233,11 +233,11 @@ def trace_injections(session: str | None, limit: int, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True)
 def trace_hot(days: int, limit: int, as_json: bool) -> None:
     """Files read or edited most in the last DAYS days (from the hooks' event log)."""
-    from datetime import UTC, datetime, timedelta
+    from datetime import timedelta
 
-    from kenning.hooks.session_start import hot_files
+    from kenning.store.events import hot_files
 
-    cutoff = (datetime.now(UTC) - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%S")
+    cutoff = (app.clock()() - timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%S")
     rows = hot_files(str(app.project().events_path), cutoff, limit=limit)
     if as_json:
         click.echo(json.dumps([{"path": p, "count": n} for p, n in rows], indent=1))

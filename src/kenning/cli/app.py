@@ -50,14 +50,11 @@ def fact_ids(_ctx, _param, value):
 
 
 def clock():
-    """`KENNING_NOW` (ISO time) pins the clock, for reproducible demos and tests."""
-    from kenning.store.factfile import parse_time, utc_now
+    """The one clock (`core.clock.now`: `KENNING_NOW` pins it); a bad pin fails here, first."""
+    from kenning.core import clock as core_clock
 
-    pinned = os.environ.get("KENNING_NOW")
-    if not pinned:
-        return utc_now
-    moment = parse_time(pinned, "KENNING_NOW", "value")
-    return lambda: moment
+    core_clock.now()
+    return core_clock.now
 
 
 def open_memory():

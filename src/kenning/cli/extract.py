@@ -107,6 +107,7 @@ def extract(path: str, session: str | None, dry_run: bool, from_start: bool, set
 def save(name: str | None, session: str | None, origin: str, no_llm: bool,
          as_json: bool) -> None:
     """Save a session from YAML or JSON on stdin (summary, decisions, constraints, ...)."""
+    from kenning.extract.sessions import save_result_json, save_session
     from kenning.store import sessions
 
     fields = sessions.parse_input(sys.stdin.read())
@@ -115,13 +116,12 @@ def save(name: str | None, session: str | None, origin: str, no_llm: bool,
     memory = app.open_memory()
     try:
         llm = None if no_llm else _llm(memory)
-        result = sessions.session_save(memory, fields, origin=origin, session=session,
-                                       llm=llm)
+        result = save_session(memory, fields, origin=origin, session=session, llm=llm)
     finally:
         memory.close()
     record = result.record
     if as_json:
-        data = {**sessions.save_result_json(result), "record": sessions.to_mapping(record)}
+        data = {**save_result_json(result), "record": sessions.to_mapping(record)}
         click.echo(json.dumps(data, ensure_ascii=False, indent=1))
         return
     click.echo(f"saved session {record.name} (value {record.value:.2f}) to {result.path}")
@@ -152,10 +152,10 @@ def _llm(memory):
 @click.option("--json", "as_json", is_flag=True, help="Print the sessions as JSON.")
 def sessions(name: str | None, as_json: bool) -> None:
     """Recall saved sessions: NAME, or the latest ones (within 72 h of the newest)."""
-    from kenning.store.sessions import LIST_FIELDS, session_recall, to_mapping
+    from kenning.store.sessions import LIST_FIELDS, find_sessions, to_mapping
 
     problems: list[str] = []
-    records = session_recall(app.project(), name, problems)
+    records = find_sessions(app.project(), name, problems)
     for problem in problems:
         click.echo(f"skipped {problem}", err=True)
     if as_json:

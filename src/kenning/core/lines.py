@@ -1,4 +1,5 @@
-"""Whole-line appends to a log. Only `os` and `stat`: the PostToolUse hook writes through this.
+"""Whole-line appends to a log. Only `os`, `stat` and `json`: the PostToolUse hook writes
+through this; `append_json` is the one JSON-lines writer every log uses.
 
 One `os.write` per line on an O_APPEND descriptor, so concurrent writers never interleave
 inside a line. A write cut short (a full disk) leaves a fragment without its newline: the next
@@ -7,8 +8,13 @@ and the new record is never glued to it. A log that is a symlink, a FIFO or a de
 written through.
 """
 
+import json
 import os
 import stat
+
+from kenning.core.clock import now_iso
+
+MAX_LINE_BYTES = 64 * 1024
 
 # Read and write: the last byte is read to see whether a fragment was left.
 _FLAGS = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
@@ -34,3 +40,15 @@ def append_line(path: str, data: bytes) -> None:
             raise OSError(28, f"only {written} of {len(data)} bytes written (disk full?)", path)
     finally:
         os.close(fd)
+
+
+def append_json(path: str | os.PathLike[str], record: dict) -> None:
+    """Append `record` as one JSON line, stamped `ts` unless it has one; oversized string
+    fields are truncated (and the record marked), never the line split."""
+    record.setdefault("ts", now_iso())
+    line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
+    if len(line.encode("utf-8")) > MAX_LINE_BYTES:
+        record = {k: (v[:2000] if isinstance(v, str) else v) for k, v in record.items()}
+        record["truncated"] = True
+        line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
+    append_line(os.fspath(path), (line + "\n").encode("utf-8"))

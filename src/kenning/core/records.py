@@ -101,17 +101,3 @@ class Hit:
     kind: str | None = None
     confidence: float | None = None
     anchored_facts: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Event:
-    """One line of the append-only interaction log."""
-
-    ts: str
-    type: str  # read | edit | search | tool | use | inject | ...
-    session: str | None = None
-    tool: str | None = None
-    paths: tuple[str, ...] = ()
-    outcome: str | None = None
-    agent_id: str | None = None
-    data: dict = field(default_factory=dict)

@@ -31,12 +31,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from kenning.core import clock
 from kenning.core.atomic import write_atomic
 from kenning.core.errors import KenningError
 from kenning.core.records import KINDS
 from kenning.core.redact import redact
 from kenning.extract.model import Candidate
-from kenning.store.factfile import utc_now
 
 PROVIDERS = ("anthropic", "openai-compatible", "claude-cli")
 CLAUDE_CLI_MODEL = "haiku"
@@ -312,7 +312,7 @@ class LLMExtractor:
     failed call says why in `LLMResult.skipped`."""
 
     def __init__(self, settings: LLMSettings, api_key: str | None, ledger: TokenLedger,
-                 clock: Callable[[], datetime] = utc_now):
+                 clock: Callable[[], datetime] = clock.now):
         self.settings = settings
         self.api_key = api_key
         self.ledger = ledger
@@ -344,7 +344,7 @@ class LLMExtractor:
 
 
 def extractor_from_config(table: Mapping[str, Any] | None, environ: Mapping[str, str],
-                          home: Path, clock: Callable[[], datetime] = utc_now
+                          home: Path, clock: Callable[[], datetime] = clock.now
                           ) -> LLMExtractor | None:
     """For entry points: the configured extractor, or None when the user has not turned it
     on. `environ` supplies the key by the name the config gives."""
@@ -355,7 +355,7 @@ def extractor_from_config(table: Mapping[str, Any] | None, environ: Mapping[str,
     return LLMExtractor(settings, key, TokenLedger(home / USAGE_FILE), clock)
 
 
-def configured_extractor(project: Any, clock: Callable[[], datetime] = utc_now
+def configured_extractor(project: Any, clock: Callable[[], datetime] = clock.now
                          ) -> LLMExtractor | None:
     """For entry points: read the user's config and environment (nothing below does)."""
     import os

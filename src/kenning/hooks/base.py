@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 
 from kenning.core import lines
 
@@ -72,11 +71,6 @@ def project_id(root: str) -> str:
     return f"{slug}-{_sha256_hex(root.encode('utf-8'))[:10]}"
 
 
-def now_iso() -> str:
-    now = time.time()
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1e6):06d}Z"
-
-
 def safe_name(value: str) -> str:
     """A session id as a file name (ids are UUIDs; anything else is made safe)."""
     cleaned = "".join(c if c.isalnum() or c in "-_" else "_" for c in value)[:100]
@@ -133,25 +127,15 @@ class Ctx:
 
 
 def append_line(path: str, record: dict) -> None:
-    """One JSON line, written whole (same contract as eventlog)."""
-    record.setdefault("ts", now_iso())
-    data = (json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
-            + "\n").encode("utf-8")
-    if len(data) > 64 * 1024:
-        record = {k: (v[:2000] if isinstance(v, str) else v) for k, v in record.items()}
-        record["truncated"] = True
-        data = (json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
-                + "\n").encode("utf-8")
-    lines.append_line(path, data)
+    """One JSON line, written whole (`core.lines.append_json`)."""
+    lines.append_json(path, record)
 
 
-def write_json(path: str, data: object) -> None:
-    """Atomic small-file write (temp file + rename)."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, ensure_ascii=False)
-    os.replace(tmp, path)
+def write_json(path: str, data: object, durable: bool = True) -> None:
+    """Replace a small JSON file atomically (the one atomic writer, `core.atomic`)."""
+    from kenning.core.atomic import write_atomic
+
+    write_atomic(path, json.dumps(data, ensure_ascii=False), durable=durable)
 
 
 def read_json(path: str, default: object = None) -> object:
@@ -160,45 +144,3 @@ def read_json(path: str, default: object = None) -> object:
             return json.load(handle)
     except (OSError, ValueError):
         return default
-
-
-def plugin_src() -> str:
-    """The `src/` folder this code runs from (the plugin's, never an installed copy)."""
-    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def spawn_detached(argv: list[str], log_path: str | None = None, cwd: str | None = None,
-                   env: dict | None = None) -> bool:
-    """Start a process that outlives the hook and the session; never raises.
-
-    `KENNING_DISABLE_BACKGROUND=1` turns every spawn off (benchmarks, debugging).
-    """
-    if os.environ.get("KENNING_DISABLE_BACKGROUND") == "1":
-        return False
-    try:
-        import subprocess
-
-        child_env = dict(os.environ if env is None else env)
-        src = plugin_src()
-        child_env["PYTHONPATH"] = src + (os.pathsep + child_env["PYTHONPATH"]
-                                         if child_env.get("PYTHONPATH") else "")
-        out = subprocess.DEVNULL
-        handle = None
-        if log_path:
-            os.makedirs(os.path.dirname(log_path), exist_ok=True)
-            handle = open(log_path, "ab")  # noqa: SIM115 - handed to the child
-            out = handle
-        kwargs: dict = {}
-        if os.name == "nt":
-            kwargs["creationflags"] = 0x00000008 | 0x00000200  # DETACHED | NEW_PROCESS_GROUP
-        else:
-            kwargs["start_new_session"] = True
-        try:
-            subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, cwd=cwd,
-                             env=child_env, close_fds=True, **kwargs)
-        finally:
-            if handle is not None:
-                handle.close()
-        return True
-    except Exception:  # noqa: BLE001 - a failed spawn must never break the session
-        return False

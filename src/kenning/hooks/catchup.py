@@ -8,28 +8,15 @@ from __future__ import annotations
 
 import os
 
-from kenning.hooks.base import write_json
-
 LOCK_NAME = "catchup.lock"
-QUEUE_NAME = "reindex-queue.jsonl"
 INDEX_TIME_LIMIT = 60.0
-SUMMARY_NAME = "last-session.json"
 
 
 def refresh_summary(project) -> None:
     """Cache the latest saved session's summary where SessionStart (stdlib) can read it."""
-    try:
-        from kenning.store import (
-            sessions,  # written by the extraction work; optional until it lands
-        )
-    except ImportError:
-        return
-    latest = getattr(sessions, "latest_summary", None)
-    if latest is None:
-        return
-    summary = latest(project)
-    if summary:
-        write_json(str(project.local_dir / SUMMARY_NAME), summary)
+    from kenning.store.sessions import cache_latest_summary
+
+    cache_latest_summary(project)
 
 
 def reindex(memory, config) -> None:
@@ -39,31 +26,32 @@ def reindex(memory, config) -> None:
 
     if not memory.index.is_writable():
         return  # a newer kenning's index is read-only: expected, not an error to log
-    queue = memory.project.local_dir / QUEUE_NAME
+    from kenning.store import editqueue
+
+    local_dir = memory.project.local_dir
     try:
         with exclusive_lock(memory.project.local_dir / "index.lock", wait=False):
             report = memory.index_code(ignore=config.ignore,
                                        max_bytes=config.max_file_kb * 1024,
                                        time_limit=INDEX_TIME_LIMIT)
-            if not report.stopped_early and queue.exists():
-                queue.write_bytes(b"")
+            if not report.stopped_early:
+                editqueue.clear(local_dir)
     except LockBusy:
         return
 
 
 def main(argv: list[str]) -> None:
+    from kenning.core.locks import FileLock
     from kenning.hooks.extract_runner import run as extract
     from kenning.hooks.runner import log_error
-    from kenning.plugin.runtime import _try_lock, _unlock
 
     root, session = argv[0], (argv[1] if len(argv) > 1 else "")
     from kenning.core.paths import current_project
 
     project = current_project(root)
     local_dir = str(project.local_dir)
-    lock_path = os.path.join(local_dir, LOCK_NAME)
-    fd = _try_lock(lock_path)
-    if fd is None:
+    lock = FileLock(os.path.join(local_dir, LOCK_NAME))
+    if not lock.acquire(wait=False):
         return
     try:
         os.nice(10)  # background work yields to the session
@@ -91,5 +79,5 @@ def main(argv: list[str]) -> None:
     except Exception as exc:  # noqa: BLE001 - a background job reports to the error log
         log_error(None, "catch-up", exc)
     finally:
-        _unlock(lock_path, fd)
+        lock.release()
     extract(local_dir, skip=session or None)

@@ -12,8 +12,10 @@ import subprocess
 import sys
 import time
 
-from kenning.hooks.base import append_line, kenning_home, now_iso, read_json, write_json
-from kenning.hooks.marks import clear, mark_path, pending
+from kenning.core.clock import now_iso
+from kenning.core.locks import FileLock
+from kenning.hooks.base import Ctx, kenning_home
+from kenning.hooks.marks import clear, count_attempt, pending
 
 LOCK_NAME = "extract.lock"
 LOCK_WAIT_S = 60.0
@@ -21,16 +23,15 @@ RUN_TIMEOUT_S = 600
 MAX_ATTEMPTS = 3
 
 
-def machine_lock(wait: float = LOCK_WAIT_S):
-    """The per-machine extraction lock (a descriptor), or None after `wait` seconds."""
-    from kenning.plugin.runtime import _try_lock
-
-    path = os.path.join(kenning_home(), LOCK_NAME)
+def machine_lock(wait: float = LOCK_WAIT_S) -> FileLock | None:
+    """The per-machine extraction lock, held, or None after `wait` seconds."""
+    lock = FileLock(os.path.join(kenning_home(), LOCK_NAME))
     deadline = time.monotonic() + wait
     while True:
-        fd = _try_lock(path)
-        if fd is not None or time.monotonic() >= deadline:
-            return fd
+        if lock.acquire(wait=False):
+            return lock
+        if time.monotonic() >= deadline:
+            return None
         time.sleep(0.5)
 
 
@@ -53,13 +54,10 @@ def extract_one(local_dir: str, entry: dict, python: str) -> bool:
         clear(local_dir, session)
         return True
     print(f"{now_iso()} extract failed: {problem}", flush=True)
-    append_line(os.path.join(local_dir, "errors.log"),
-                {"ts": now_iso(), "where": f"extract session {session}", "error": problem})
-    path = mark_path(local_dir, session)
-    data = read_json(path)
-    if isinstance(data, dict):
-        data["attempts"] = int(data.get("attempts") or 0) + 1
-        write_json(path, data)
+    from kenning.hooks.runner import log_error
+
+    log_error(Ctx({"cwd": root}, ""), f"extract session {session}", RuntimeError(problem))
+    count_attempt(local_dir, session)
     return False
 
 
@@ -68,7 +66,7 @@ def run(local_dir: str, sessions: list[str] | None = None, skip: str | None = No
 
     While the plugin's dependencies are still installing, nothing runs and no attempt is
     spent: the install's own catch-up extracts the marked sessions when it is done."""
-    from kenning.plugin.runtime import _unlock, best_python, state
+    from kenning.plugin.runtime import best_python, state
 
     if state() in ("installing", "missing", "stale"):
         return 0
@@ -78,8 +76,8 @@ def run(local_dir: str, sessions: list[str] | None = None, skip: str | None = No
             and int(e.get("attempts") or 0) < MAX_ATTEMPTS]
     if not todo:
         return 0
-    fd = machine_lock()
-    if fd is None:
+    lock = machine_lock()
+    if lock is None:
         return 0
     done = 0
     try:
@@ -87,7 +85,7 @@ def run(local_dir: str, sessions: list[str] | None = None, skip: str | None = No
         for entry in todo:
             done += extract_one(local_dir, entry, python)
     finally:
-        _unlock(os.path.join(kenning_home(), LOCK_NAME), fd)
+        lock.release()
     return done
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import sys
 
-from kenning.hooks.base import Ctx, spawn_detached
+from kenning.core.spawn import spawn_detached
+from kenning.hooks.base import Ctx
 from kenning.hooks.marks import mark
 
 

@@ -296,13 +296,3 @@ def session_candidates(conn: sqlite3.Connection, now: datetime, hot_paths: list[
         return [], 0, 0
     unique = {row[0]: row for row in found}
     return [Candidate(row, now) for row in unique.values()], int(total), int(decayed)
-
-
-def now_utc() -> datetime:
-    """`KENNING_NOW` pins the clock (as in the CLI), for tests and demos."""
-    pinned = os.environ.get("KENNING_NOW")
-    if pinned:
-        parsed = _time(pinned)
-        if parsed:
-            return parsed
-    return datetime.now(UTC)

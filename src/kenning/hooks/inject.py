@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 
 from kenning.hooks import context
-from kenning.hooks.base import Ctx, append_line
+from kenning.hooks.base import Ctx
 from kenning.hooks.state import SessionState
 from kenning.store import injectlog
+from kenning.store.eventlog import write_event
 
 
 def output(event: str, text: str) -> str:
@@ -43,6 +44,5 @@ def inject_facts(ctx: Ctx, event: str, intro: str, facts: list[tuple[str, str]],
     injectlog.record(ctx.local_dir, session=ctx.session, event=event, facts=ids, chars=len(text),
                      detail=file_key)
     # Returned for a prompt or a file: that is use, which postpones decay (DESIGN §3).
-    append_line(ctx.events_path, {"type": "use", "facts": ids, "via": via,
-                                  "session": ctx.session})
+    write_event(ctx.events_path, "use", session=ctx.session, facts=ids, via=via)
     return output(event, text)

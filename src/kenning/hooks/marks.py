@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 
-from kenning.hooks.base import Ctx, now_iso, read_json, safe_name, write_json
+from kenning.core.clock import now_iso
+from kenning.hooks.base import Ctx, read_json, safe_name, write_json
 
 DIR_NAME = "extract-pending"
 
@@ -48,3 +49,12 @@ def clear(local_dir: str, session: str) -> None:
         os.unlink(mark_path(local_dir, session))
     except FileNotFoundError:
         pass
+
+
+def count_attempt(local_dir: str, session: str) -> None:
+    """One more failed extraction of a marked session (it is retried up to a limit)."""
+    path = mark_path(local_dir, session)
+    data = read_json(path)
+    if isinstance(data, dict):
+        data["attempts"] = int(data.get("attempts") or 0) + 1
+        write_json(path, data)

@@ -19,7 +19,8 @@ from __future__ import annotations
 import json
 import os
 
-from kenning.hooks.base import Ctx, now_iso, safe_name
+from kenning.core.clock import now_iso
+from kenning.hooks.base import Ctx, safe_name
 
 DIR_NAME = "asked"
 TAIL_BYTES = 8 * 1024 * 1024

@@ -5,7 +5,9 @@ Imports: stdlib only (DESIGN §7), and only what `base` already loaded.
 
 from __future__ import annotations
 
-from kenning.hooks.base import Ctx, append_line
+from kenning.hooks.base import Ctx
+from kenning.store.editqueue import queue_edit
+from kenning.store.eventlog import write_event
 
 FILE_TOOLS = {"Read": "read", "Edit": "edit", "Write": "edit", "MultiEdit": "edit",
               "NotebookEdit": "edit", "NotebookRead": "read"}
@@ -34,6 +36,7 @@ def _outcome(payload: dict) -> str:
 
 
 def event_for(ctx: Ctx) -> dict:
+    """The event's fields, as `write_event` takes them (`store.events.Event`'s names)."""
     payload = ctx.payload
     tool = str(payload.get("tool_name") or "")
     tool_input = payload.get("tool_input")
@@ -53,9 +56,9 @@ def event_for(ctx: Ctx) -> dict:
         pattern = tool_input.get("pattern")
         if isinstance(pattern, str):
             event["pattern"] = _redact(pattern[:500])
-        for key in ("glob", "type"):
+        for key, name in (("glob", "glob"), ("type", "file_type")):
             if isinstance(tool_input.get(key), str):
-                event[key] = _redact(tool_input[key][:200])
+                event[name] = _redact(tool_input[key][:200])
         rel = ctx.rel(tool_input.get("path"))
         if rel:
             paths.append(rel)
@@ -73,9 +76,9 @@ def event_for(ctx: Ctx) -> dict:
 
 def handle(ctx: Ctx) -> None:
     event = event_for(ctx)
-    append_line(ctx.events_path, event)
+    write_event(ctx.events_path, **event)
     if event["type"] in EDIT_TYPES and event["outcome"] == "ok":
         for path in event.get("paths", ()):
             # The code indexer drains this queue (DESIGN §5: an edit queues the file).
-            append_line(ctx.local("reindex-queue.jsonl"), {"path": path, "session": ctx.session})
+            queue_edit(ctx.local_dir, path, ctx.session)
     return None

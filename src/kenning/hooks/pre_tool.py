@@ -27,9 +27,10 @@ def handle(ctx: Ctx) -> str | None:
     entries = anchors.lookup(ctx.local_dir, rel)
     if not entries:
         return None
-    from kenning.hooks.factdb import _time, now_utc
+    from kenning.core import clock
+    from kenning.hooks.factdb import _time
 
-    now = now_utc()
+    now = clock.now()
     scored = []
     for entry in entries:
         if entry.get("state") == "orphaned":

@@ -34,7 +34,7 @@ def main(argv: list[str]) -> None:
         serve()
         return
     if argv[:1] == ["cli"]:
-        from kenning.plugin.runtime import launch_cli
+        from kenning.plugin.launch import launch_cli
 
         launch_cli(argv[1:])
         return

@@ -13,16 +13,18 @@ import json
 import os
 from datetime import datetime, timedelta
 
+from kenning.core import clock
+from kenning.core.spawn import spawn_detached
 from kenning.core.textutil import query_terms
 from kenning.hooks import context, factdb
-from kenning.hooks.base import Ctx, read_json, spawn_detached, write_json
+from kenning.hooks.base import Ctx, read_json, write_json
 from kenning.hooks.inject import output
 from kenning.hooks.state import SessionState
 from kenning.store import injectlog
+from kenning.store.events import hot_files
 
 HOT_DAYS = 30
 HOT_FILES = 8
-EVENT_TAIL_BYTES = 2 * 1024 * 1024
 RESET_SOURCES = ("compact", "clear")
 
 
@@ -45,34 +47,6 @@ def git_branch(root: str) -> str | None:
         return None
     prefix = "ref: refs/heads/"
     return head[len(prefix):] if head.startswith(prefix) else None
-
-
-def hot_files(events_path: str, now_iso_cutoff: str, limit: int = HOT_FILES
-              ) -> list[tuple[str, int]]:
-    """Files read or edited most since the cutoff, from the tail of the event log."""
-    try:
-        size = os.path.getsize(events_path)
-        with open(events_path, "rb") as handle:
-            if size > EVENT_TAIL_BYTES:
-                handle.seek(size - EVENT_TAIL_BYTES)
-                handle.readline()  # drop the partial first line
-            data = handle.read()
-    except OSError:
-        return []
-    counts: dict[str, int] = {}
-    for raw in data.splitlines():
-        if b'"paths"' not in raw:
-            continue
-        try:
-            event = json.loads(raw)
-        except ValueError:
-            continue
-        if event.get("type") not in ("read", "edit") or str(event.get("ts", "")) < now_iso_cutoff:
-            continue
-        for path in event.get("paths") or ():
-            if isinstance(path, str) and not path.startswith("/"):
-                counts[path] = counts.get(path, 0) + 1
-    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
 
 
 def uncommitted(ctx: Ctx) -> int | None:
@@ -161,9 +135,9 @@ def handle(ctx: Ctx) -> str | None:
     if ctx.agent_id:
         return None
     source = str(ctx.payload.get("source") or "startup")
-    now = factdb.now_utc()
+    now = clock.now()
     cutoff = (now - timedelta(days=HOT_DAYS)).strftime("%Y-%m-%dT%H:%M:%S")
-    hot = hot_files(ctx.events_path, cutoff)
+    hot = hot_files(ctx.events_path, cutoff, HOT_FILES)
     branch = git_branch(ctx.root)
     branch_terms = set(query_terms(branch.replace("/", " "))) if branch else set()
     branch_terms -= {"main", "master", "develop", "dev", "trunk", "feature", "fix", "bugfix"}

@@ -9,12 +9,8 @@ from __future__ import annotations
 import json
 import os
 
+from kenning.core.locks import FileLock
 from kenning.hooks.base import Ctx, safe_name, write_json
-
-try:
-    import fcntl
-except ImportError:  # Windows: no advisory locks; the worst case is a repeated injection
-    fcntl = None  # type: ignore[assignment]
 
 
 def _fresh() -> dict:
@@ -28,15 +24,11 @@ class SessionState:
         name = safe_name(ctx.session or "no-session")
         folder = ctx.local("sessions")
         self.path = os.path.join(folder, name + ".json")
-        self.lock_path = os.path.join(folder, name + ".lock")
-        self._fd: int | None = None
+        self.lock = FileLock(os.path.join(folder, name + ".lock"))
         self.data: dict = _fresh()
 
     def __enter__(self) -> dict:
-        os.makedirs(os.path.dirname(self.path), exist_ok=True)
-        self._fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-        if fcntl is not None:
-            fcntl.flock(self._fd, fcntl.LOCK_EX)
+        self.lock.acquire()
         try:
             with open(self.path, encoding="utf-8") as handle:
                 loaded = json.load(handle)
@@ -49,11 +41,10 @@ class SessionState:
     def __exit__(self, exc_type, exc, tb) -> None:
         try:
             if exc_type is None:
-                write_json(self.path, self.data)
+                # counters a crash may lose (they only limit repeats): no fsync on this path
+                write_json(self.path, self.data, durable=False)
         finally:
-            if self._fd is not None:
-                os.close(self._fd)  # closing releases the flock
-                self._fd = None
+            self.lock.release()
 
     def reset(self) -> None:
         """`compact` and `clear` wipe what the model saw, so everything may be said again."""

@@ -8,8 +8,6 @@ knowledge and saved none; `[extract] ask_agent`). Stdlib only on the usual path.
 
 from __future__ import annotations
 
-import os
-
 from kenning.hooks.base import Ctx
 from kenning.hooks.marks import mark
 
@@ -29,7 +27,6 @@ def handle(ctx: Ctx) -> str | None:
 
 
 def _queued_edits(ctx: Ctx) -> bool:
-    try:
-        return os.path.getsize(ctx.local("reindex-queue.jsonl")) > 0
-    except OSError:
-        return False
+    from kenning.store.editqueue import has_edits
+
+    return has_edits(ctx.local_dir)

@@ -6,6 +6,7 @@ Imports: stdlib only (sqlite3 FTS on the index) by default; with the hybrid leg 
 
 from __future__ import annotations
 
+from kenning.core import clock
 from kenning.hooks import context, factdb
 from kenning.hooks.base import Ctx
 from kenning.hooks.inject import inject_facts
@@ -47,7 +48,7 @@ def handle(ctx: Ctx) -> str | None:
     conn = factdb.connect(ctx.index_path)
     if conn is None:
         return None
-    now = factdb.now_utc()
+    now = clock.now()
     try:
         candidates = factdb.prompt_matches(conn, prompt[:4000], now)
         rows = factdb.relevant(candidates)

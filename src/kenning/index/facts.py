@@ -192,8 +192,8 @@ class FactIndex:
         path = self.project.events_path
         before = _size(path)
         now = self.clock().replace(microsecond=0)
-        eventlog.append(path, {"ts": format_time(now), "type": "use", "facts": fact_ids,
-                               "via": via, "session": session})
+        eventlog.write_event(path, "use", ts=format_time(now), session=session,
+                             facts=fact_ids, via=via)
         if self._events_seen == before and self._rows is not None:
             self._events_seen = _size(path)
             for fact_id in fact_ids:

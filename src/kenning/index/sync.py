@@ -11,7 +11,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,7 +22,8 @@ from kenning.core.records import Fact
 from kenning.core.safeio import display, read_bytes
 from kenning.core.textutil import cjk_terms, identifier_terms, version_terms
 from kenning.index.db import get_meta, set_meta, transaction
-from kenning.store import eventlog
+from kenning.store import events as eventlog
+from kenning.store.events import FileTouch
 from kenning.store.factfile import MAX_FILE_BYTES, format_time, parse_fact
 
 if TYPE_CHECKING:
@@ -294,18 +295,12 @@ def replay_usage(conn: sqlite3.Connection, events_path: Path) -> int:
         conn.execute("DELETE FROM usage")
         conn.execute("DELETE FROM file_activity")
         offset = 0
-    records, new_offset = eventlog.read_from(events_path, offset)
+    events, new_offset = eventlog.read_from(events_path, offset)
+    _fold_activity(conn, eventlog.file_touches(events))
     count = 0
-    for record in records:
-        kind = record.get("type")
-        if kind in ("read", "edit"):
-            _fold_activity(conn, record)
-            continue
-        if kind != "use":
-            continue
-        ts = record.get("ts")
-        ids = record.get("facts")
-        if not isinstance(ts, str) or not isinstance(ids, list):
+    for event in events:
+        ts, ids = event.ts, event.data.get("facts")
+        if event.type != "use" or not ts or not isinstance(ids, list):
             continue
         stamp = ts[:19] + "Z"
         for fact_id in ids:
@@ -321,13 +316,11 @@ def replay_usage(conn: sqlite3.Connection, events_path: Path) -> int:
     return count
 
 
-def _fold_activity(conn: sqlite3.Connection, record: dict) -> None:
-    ts, paths = record.get("ts"), record.get("paths")
-    if not isinstance(ts, str) or not isinstance(paths, list) or record.get("outcome") == "error":
-        return
-    for path in paths:
-        if isinstance(path, str):
+def _fold_activity(conn: sqlite3.Connection, touches: Iterable[FileTouch]) -> None:
+    for touch in touches:
+        if touch.ts:
             conn.execute(
                 "INSERT INTO file_activity(path, day, count) VALUES (?, ?, 1) "
-                "ON CONFLICT(path, day) DO UPDATE SET count = count + 1", (path, ts[:10]),
+                "ON CONFLICT(path, day) DO UPDATE SET count = count + 1",
+                (touch.path, touch.ts[:10]),
             )

@@ -6,13 +6,12 @@ atomically by the first reader after an index change, deleted with the index.
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from kenning.core.atomic import atomic_file
 from kenning.index.reader import stack_vectors
 
 PREFIX = "chunk-vectors-"
@@ -43,11 +42,8 @@ def load_chunk_vectors(
 def _write(cache_dir: Path, generation: str, ids: np.ndarray, half: np.ndarray) -> None:
     """Atomic replace; stale generations removed. A failure only costs the next cold start."""
     try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".chunk-vectors.", suffix=".npz", dir=cache_dir)
-        with os.fdopen(fd, "wb") as handle:
+        with atomic_file(_cache_path(cache_dir, generation), durable=False) as handle:
             np.savez(handle, ids=ids, vectors=half)
-        os.replace(tmp, _cache_path(cache_dir, generation))
         for old in cache_dir.glob(f"{PREFIX}*.npz"):
             if old.name != _cache_path(cache_dir, generation).name:
                 old.unlink(missing_ok=True)

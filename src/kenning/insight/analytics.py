@@ -38,7 +38,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kenning.store import eventlog
+from kenning.store.events import file_touches, iter_events
 
 if TYPE_CHECKING:
     from kenning.index.facts import FactIndex
@@ -251,25 +251,12 @@ def load_reads(events_path: Path, since: datetime | None = None) -> dict[str, Fi
     """Per-file read and edit counts from the event log (within the window)."""
     cutoff = since.strftime("%Y-%m-%dT%H:%M:%S") if since else None
     acc: dict[str, list] = {}
-    for record in eventlog.iter_records(events_path):
-        kind = record.get("type")
-        if kind not in READ_TYPES and kind not in EDIT_TYPES:
-            continue
-        ts = str(record.get("ts") or "")
-        if cutoff and ts[:19] < cutoff:
-            continue
-        paths = record.get("paths")
-        if not isinstance(paths, list):
-            continue
-        for raw in paths:
-            if not isinstance(raw, str) or not raw:
-                continue
-            path = raw.replace("\\", "/").removeprefix("./")
-            entry = acc.setdefault(path, [0, 0, set(), None])
-            entry[0 if kind in READ_TYPES else 1] += 1
-            if record.get("session"):
-                entry[2].add(str(record["session"]))
-            entry[3] = max(entry[3] or "", ts) or None
+    for touch in file_touches(iter_events(events_path), since=cutoff):
+        entry = acc.setdefault(touch.path, [0, 0, set(), None])
+        entry[0 if touch.kind in READ_TYPES else 1] += 1
+        if touch.session:
+            entry[2].add(touch.session)
+        entry[3] = max(entry[3] or "", touch.ts) or None
     return {p: FileReads(p, e[0], e[1], len(e[2]), e[3]) for p, e in acc.items()}
 
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kenning.store import eventlog
+from kenning.store.events import iter_events
 
 if TYPE_CHECKING:
     import numpy as np
@@ -239,7 +239,7 @@ def coaccess_edges(
     from kenning.lifecycle.coaccess import pair_counts, session_files
 
     present = set(files)
-    together = pair_counts(session_files(eventlog.iter_records(events_path)))
+    together = pair_counts(session_files(iter_events(events_path)))
     return [Edge(file_node(a), file_node(b), "coaccess", float(n))
             for (a, b), n in sorted(together.items())
             if n >= min_sessions and a in present and b in present]

@@ -11,6 +11,8 @@ import json
 import os
 import zlib
 
+from kenning.core.atomic import write_atomic
+
 BUCKETS = 64
 DIR_NAME = "anchors"
 
@@ -82,10 +84,9 @@ def write(local_dir: str, mapping: dict[str, list[dict]]) -> int:
             except FileNotFoundError:
                 pass
             continue
-        tmp = f"{target}.{os.getpid()}.tmp"
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(buckets[name], handle, ensure_ascii=False, separators=(",", ":"))
-        os.replace(tmp, target)
+        # derived from the index and rebuilt on the next sync: no fsync for 64 files
+        write_atomic(target, json.dumps(buckets[name], ensure_ascii=False,
+                                        separators=(",", ":")), durable=False)
     return len(mapping)
 
 

@@ -18,12 +18,12 @@ from collections.abc import Iterable, Mapping
 from itertools import combinations
 
 from kenning.search.fusion import PEER_BOOST, boosts_for, peers_map
+from kenning.store.events import Event, file_touches, iter_events
 
 __all__ = ["PEER_BOOST", "boosts_for", "clusters", "load_clusters", "pair_counts", "peers_map",
            "session_files"]
 
 MIN_SESSIONS = 3
-ACCESS_TYPES = frozenset({"read", "edit"})
 MAX_FILES_PER_SESSION = 60
 HUB_SHARE = 0.5
 HUB_MIN_SESSIONS = 10
@@ -55,17 +55,14 @@ class UnionFind:
         return [frozenset(g) for g in out.values()]
 
 
-def session_files(records: Iterable[Mapping]) -> dict[str, set[str]]:
-    """session id -> files read or edited in it (events without a session are ignored)."""
+def session_files(events: Iterable[Event | Mapping]) -> dict[str, set[str]]:
+    """session id -> files read or edited in it (`store.events.file_touches`). Events
+    without a session are ignored, and so are a subagent's: its reads say what it was sent
+    to look at, not what the session works on together."""
     out: dict[str, set[str]] = {}
-    for record in records:
-        if record.get("type") not in ACCESS_TYPES or record.get("agent"):
-            continue
-        session = record.get("session")
-        paths = record.get("paths")
-        if not isinstance(session, str) or not session or not isinstance(paths, list):
-            continue
-        out.setdefault(session, set()).update(p for p in paths if isinstance(p, str) and p)
+    for touch in file_touches(events):
+        if touch.session and not touch.agent:
+            out.setdefault(touch.session, set()).add(touch.path)
     return out
 
 
@@ -84,7 +81,8 @@ def pair_counts(sessions: Mapping[str, set[str]]) -> Counter[tuple[str, str]]:
     return counts
 
 
-def clusters(records: Iterable[Mapping], min_sessions: int = MIN_SESSIONS) -> list[frozenset[str]]:
+def clusters(records: Iterable[Event | Mapping],
+             min_sessions: int = MIN_SESSIONS) -> list[frozenset[str]]:
     """Groups of files read or edited together in >= `min_sessions` sessions, largest first."""
     links = [pair for pair, n in pair_counts(session_files(records)).items() if n >= min_sessions]
     uf = UnionFind()
@@ -95,6 +93,4 @@ def clusters(records: Iterable[Mapping], min_sessions: int = MIN_SESSIONS) -> li
 
 def load_clusters(events_path, min_sessions: int = MIN_SESSIONS) -> list[frozenset[str]]:
     """Clusters from the project's event log (reads the file; everything else is pure)."""
-    from kenning.store.eventlog import iter_records
-
-    return clusters(iter_records(events_path), min_sessions)
+    return clusters(iter_events(events_path), min_sessions)

@@ -206,16 +206,17 @@ def _describe(memory: Any, fact_id: str) -> dict[str, Any]:
 def _register_sessions(server: MCPServer) -> None:
     """session_save / session_recall, when this version has saved sessions.
 
-    The contract with `kenning.store.sessions`: `save_session(memory, *, summary, decisions,
-    constraints, assumptions, blockers, pending_tasks, files_touched, name=None) -> dict`
-    and `recall_sessions(memory, name=None) -> list[dict]`.
+    The contract with `kenning.extract.sessions`: `save_for_tool(memory, *, summary,
+    decisions, constraints, assumptions, blockers, pending_tasks, files_touched, name=None)
+    -> dict` and `recall_for_tool(memory, name=None) -> list[dict]`.
     """
     try:
-        from kenning.store import sessions
+        from kenning.extract import sessions
+        from kenning.store.sessions import cache_latest_summary
     except ImportError:
         return
-    save = getattr(sessions, "save_session", None)
-    recall = getattr(sessions, "recall_sessions", None)
+    save = getattr(sessions, "save_for_tool", None)
+    recall = getattr(sessions, "recall_for_tool", None)
     if save is None or recall is None:
         return
 
@@ -240,7 +241,7 @@ def _register_sessions(server: MCPServer) -> None:
                          files_touched=files_touched or [], name=name)
         except KenningError as exc:
             raise ToolError(str(exc)) from exc
-        _cache_summary(memory, saved, summary, name)
+        cache_latest_summary(memory.project)
         return saved
 
     @server.tool()
@@ -251,17 +252,6 @@ def _register_sessions(server: MCPServer) -> None:
         except KenningError as exc:
             raise ToolError(str(exc)) from exc
         return {"sessions": found}
-
-
-def _cache_summary(memory: Any, saved: Any, summary: str, name: str | None) -> None:
-    """What SessionStart (stdlib, no YAML) shows as the last saved session."""
-    from kenning.core.redact import redact
-    from kenning.hooks.base import now_iso, write_json
-
-    label = saved.get("name") if isinstance(saved, dict) else None
-    write_json(str(memory.project.local_dir / "last-session.json"),
-               {"name": redact(label or name or "latest"), "summary": redact(summary),
-                "saved": now_iso()})
 
 
 def serve() -> None:

@@ -159,8 +159,8 @@ class Search:
         if not hits:
             from kenning.core.redact import redact  # a query may hold the token someone looked for
 
-            eventlog.append(self.project.events_path,
-                            {"type": "gap", "query": redact(query[:500]), "via": record})
+            eventlog.write_event(self.project.events_path, "gap", query=redact(query[:500]),
+                                 via=record)
 
     def _with_cluster_peers(self, ranked, legs, boosts, notes, views, chunks, fusion):
         """Files read or edited together in >= 3 sessions: a top hit's peers move up a

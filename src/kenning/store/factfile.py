@@ -30,10 +30,6 @@ KEY_ORDER = (
 _CONFLICT_PREFIXES = ("<<<<<<< ", "=======", ">>>>>>> ", "||||||| ")
 
 
-def utc_now() -> datetime:
-    return datetime.now(UTC).replace(microsecond=0)
-
-
 def format_time(value: datetime) -> str:
     return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from kenning.core import clock
 from kenning.core.atomic import write_atomic
 from kenning.core.errors import FactFileError, KenningError, NotFoundError
 from kenning.core.ids import is_ulid, new_ulid
@@ -24,7 +25,6 @@ from kenning.store.factfile import (
     normalise_anchor_path,
     read_fact_file,
     render_checked,
-    utc_now,
 )
 
 
@@ -115,6 +115,17 @@ def parse_about(spec: str) -> Anchor:
     return Anchor(file=path, symbol=symbol or None)
 
 
+def write_fact_file(path: Path, fact: Fact) -> None:
+    """Write one fact's YAML at `path`, atomically; refused if the reader would refuse it.
+    Every fact file kenning writes goes through here (the store, the git merge driver)."""
+    write_atomic(path, render_checked(fact))
+
+
+def write_conflict_file(path: Path, ours: str, theirs: str) -> None:
+    """Leave git's ordinary conflict in a fact file (the merge driver could not merge)."""
+    write_atomic(path, f"<<<<<<< ours\n{ours}=======\n{theirs}>>>>>>> theirs\n")
+
+
 class FactStore:
     """Reads and writes facts for one project; callers pass `now` so tests control time."""
 
@@ -139,7 +150,7 @@ class FactStore:
         """Write one fact atomically into its store (or `directory`)."""
         target = directory or self.project.facts_dir_for(fact.kind)
         path = target / f"{fact.id}.yaml"
-        write_atomic(path, render_checked(fact))
+        write_fact_file(path, fact)
         return path
 
     def create(
@@ -158,7 +169,7 @@ class FactStore:
         """A brand-new fact file; dedup and supersession are the caller's decision."""
         if origin not in ORIGINS:
             raise KenningError(f"unknown origin {origin!r}; use one of: {', '.join(ORIGINS)}")
-        now = now or utc_now()
+        now = now or clock.now()
         fact = Fact(
             format=FORMAT,
             id=new_ulid(int(now.timestamp() * 1000)),
@@ -188,7 +199,7 @@ class FactStore:
         if updated.status in ("active", "archived") and updated.superseded_by:
             # never active and superseded at once: a restored fact drops the old pointer
             updated = dataclasses.replace(updated, superseded_by=None)
-        write_atomic(stored.path, render_checked(updated))
+        write_fact_file(stored.path, updated)
         return updated
 
     def edit(
@@ -202,7 +213,7 @@ class FactStore:
         now: datetime | None = None,
     ) -> Fact:
         """A person's correction: confidence 1.00, confirmed now."""
-        now = now or utc_now()
+        now = now or clock.now()
         changes: dict[str, object] = {"confidence": lifecycle.PERSON, "confirmed": now}
         if text is not None:
             changes["text"] = clean_text(text)
@@ -218,7 +229,7 @@ class FactStore:
         self, fact_id: str, last_used: datetime | None, now: datetime | None = None
     ) -> Fact:
         """New evidence: confidence max(current, 0.90), confirmed now."""
-        now = now or utc_now()
+        now = now or clock.now()
         fact = self.get(fact_id)
         value = lifecycle.reconfirmed(fact.confidence, fact.confirmed, last_used, now)
         status = "active" if fact.status == "archived" else fact.status

@@ -8,17 +8,17 @@ from __future__ import annotations
 import json
 import os
 
+from kenning.core.lines import append_json
+
 FILE_NAME = "injections.jsonl"
 
 
 def record(local_dir: str, *, session: str | None, event: str, facts: list[str], chars: int,
            detail: str | None = None) -> None:
-    from kenning.hooks.base import append_line
-
     entry: dict = {"session": session, "event": event, "facts": facts, "chars": chars}
     if detail:
         entry["detail"] = detail[:300]
-    append_line(os.path.join(local_dir, FILE_NAME), entry)
+    append_json(os.path.join(local_dir, FILE_NAME), entry)
 
 
 def read(local_dir: str, session: str | None = None, limit: int | None = None) -> list[dict]:

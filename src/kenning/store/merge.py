@@ -11,11 +11,11 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from kenning.core.atomic import write_atomic
 from kenning.core.errors import FactFileError, FileProblemError, KenningError
 from kenning.core.records import Fact
 from kenning.core.safeio import display, read_text
-from kenning.store.factfile import MAX_FILE_BYTES, parse_fact, render_checked
+from kenning.store.factfile import MAX_FILE_BYTES, parse_fact
+from kenning.store.facts import write_conflict_file, write_fact_file
 
 STATUS_RANK = {"active": 0, "archived": 1, "superseded": 2, "forgotten": 3}
 
@@ -55,7 +55,7 @@ def merge_files(base_path: Path, ours_path: Path, theirs_path: Path) -> bool:
         ours = parse_fact(ours_raw, str(ours_path))
         theirs = parse_fact(theirs_raw, str(theirs_path))
     except FactFileError:
-        _write_conflict(ours_path, ours_raw, theirs_raw)
+        write_conflict_file(ours_path, ours_raw, theirs_raw)
         return False
     try:
         base_raw = read_text(base_path, MAX_FILE_BYTES)
@@ -64,9 +64,9 @@ def merge_files(base_path: Path, ours_path: Path, theirs_path: Path) -> bool:
         base = None
     merged = merge_facts(base, ours, theirs)
     if merged is None:
-        _write_conflict(ours_path, ours_raw, theirs_raw)
+        write_conflict_file(ours_path, ours_raw, theirs_raw)
         return False
-    write_atomic(ours_path, render_checked(merged))
+    write_fact_file(ours_path, merged)  # the fact store writes every fact file
     return True
 
 
@@ -80,7 +80,3 @@ def _read(path: Path) -> str:
     except FileProblemError as exc:
         raise KenningError(f"merge-fact: {exc}") from exc
 
-
-def _write_conflict(path: Path, ours: str, theirs: str) -> None:
-    text = f"<<<<<<< ours\n{ours}=======\n{theirs}>>>>>>> theirs\n"
-    write_atomic(path, text)

@@ -1,37 +1,33 @@
-"""Saved sessions: the `save` skill's structured record, kept as `<sessions_dir>/<name>.yaml`.
+"""Saved session files: the `save` skill's structured record, kept as
+`<sessions_dir>/<name>.yaml`, and the latest one's summary cached for SessionStart.
 
 A saved session is what the agent (or a person) says the session was about: a summary, the
 decisions, constraints and assumptions, blockers, pending tasks and files touched. It lives
 next to the facts (`.kenning/sessions/` once the project is initialised, else the personal
-store) so it travels with the branch. Each decision, constraint and assumption also becomes
-a fact through `Memory.add`, so it is searched, deduplicated and decays like any other.
-Every text is redacted before it is written; files are written atomically.
+store) so it travels with the branch. This module validates, renders, reads and writes those
+files; turning a save into facts is `kenning.extract.sessions`. Every text is redacted before
+it is written; files are written atomically.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
 from kenning.core.atomic import write_atomic
 from kenning.core.errors import FileProblemError, KenningError, NotFoundError
 from kenning.core.paths import Project
-from kenning.core.records import Anchor, Source
 from kenning.core.redact import redact
 from kenning.core.safeio import display
 from kenning.store.factfile import format_time, parse_time
 from kenning.store.yamlio import parse_yaml, read_yaml
-
-if TYPE_CHECKING:
-    from kenning.extract.llm import LLMResult
-    from kenning.memory import AddResult, Memory
 
 FORMAT = 1
 LIST_FIELDS = ("decisions", "constraints", "assumptions", "blockers", "pending_tasks",
@@ -48,6 +44,7 @@ HIGH_VALUE = ("invalidates if", "do not retry", "failed because", "tried:", "blo
 # Which fact each list yields: (field, fact kind, tag).
 FACT_FIELDS = (("decisions", "decision", None), ("constraints", "codebase", "constraint"),
                ("assumptions", "codebase", "assumption"))
+SUMMARY_NAME = "last-session.json"  # in the project's local folder; SessionStart reads it
 _BECAUSE = re.compile(r",?\s+(?:because|since|as)\s+", re.I)
 
 
@@ -68,15 +65,6 @@ class SavedSession:
     session: str | None = None
     lists: dict[str, list[Item]] = field(default_factory=dict)
     facts: list[str] = field(default_factory=list)
-
-
-@dataclass
-class SaveResult:
-    record: SavedSession
-    path: Path
-    facts: list[AddResult] = field(default_factory=list)
-    llm: LLMResult | None = None
-    llm_facts: list[Any] = field(default_factory=list)  # pipeline Outcomes
 
 
 # --- parsing and validation ------------------------------------------------------------------
@@ -292,71 +280,8 @@ def all_sessions(project: Project) -> tuple[list[SavedSession], list[str]]:
     return sorted(found.values(), key=lambda r: r.saved, reverse=True), problems
 
 
-# --- the API entry points call ------------------------------------------------------------------
-
-
-def _anchors(text: str, files: Iterable[Item]) -> tuple[Anchor, ...]:
-    """The touched files this sentence names (only those: anchoring every fact to every
-    touched file would attach it to code it says nothing about)."""
-    from kenning.store.facts import parse_about
-
-    out = []
-    for f in files:
-        if f.text and f.text in text:
-            try:
-                out.append(parse_about(f.text))
-            except KenningError:
-                continue
-    return tuple(out)
-
-
-def session_save(
-    memory: Memory,
-    fields: Mapping[str, Any],
-    *,
-    origin: str = "agent",
-    session: str | None = None,
-    llm: Callable[[str], LLMResult] | None = None,
-) -> SaveResult:
-    """Write `<sessions_dir>/<name>.yaml` and turn its decisions, constraints and
-    assumptions into facts. A name saved again is updated in place.
-
-    `llm`, when given, is called once with the redacted record's words; the facts it
-    returns go through the same redaction and dedup as the rules' (origin 'transcript',
-    rule 'llm').
-    """
-    now = memory.clock()
-    record = validate(fields, now, session)
-    render(record)  # too large: refused before any fact is added
-    path = memory.project.sessions_dir / f"{record.name}.yaml"
-    result = SaveResult(record=record, path=path)
-    files = record.lists.get("files_touched", [])
-    source = Source(origin=origin, session=record.session, rule="session-save")
-    for list_name, kind, tag in FACT_FIELDS:
-        for item in record.lists.get(list_name, []):
-            added = memory.add(item.text, kind, origin=origin, rationale=item.rationale,
-                               tags=(tag,) if tag else (), about=_anchors(item.text, files),
-                               source=source)
-            result.facts.append(added)
-            if added.fact.id not in record.facts:
-                record.facts.append(added.fact.id)
-    write_atomic(path, render(record))
-    if llm is not None:
-        from kenning.extract.pipeline import persist
-
-        result.llm = llm(llm_input(record))
-        if result.llm.candidates:
-            result.llm_facts = persist(memory, result.llm.candidates, session=record.session)
-            new_ids = [o.fact_id for o in result.llm_facts if o.fact_id]
-            record.facts.extend(i for i in new_ids if i not in record.facts)
-            write_atomic(path, render(record))
-    if record.facts:
-        memory.sync()  # the hooks read the index and the anchors map, not the YAML
-    return result
-
-
-def session_recall(project: Project, name: str | None = None,
-                   problems: list[str] | None = None) -> list[SavedSession]:
+def find_sessions(project: Project, name: str | None = None,
+                  problems: list[str] | None = None) -> list[SavedSession]:
     """The named session, or the latest ones: every session saved within 72 hours of the
     newest, newest first. Files that could not be read are added to `problems`."""
     records, found = all_sessions(project)
@@ -374,53 +299,15 @@ def session_recall(project: Project, name: str | None = None,
     return [r for r in records if newest - r.saved <= RECENT_WINDOW]
 
 
-def save_session(
-    memory: Memory,
-    *,
-    summary: str,
-    decisions: Iterable[Any] = (),
-    constraints: Iterable[Any] = (),
-    assumptions: Iterable[Any] = (),
-    blockers: Iterable[Any] = (),
-    pending_tasks: Iterable[Any] = (),
-    files_touched: Iterable[Any] = (),
-    name: str | None = None,
-) -> dict[str, Any]:
-    """The MCP `session_save` tool's call (the agent saving: origin 'agent'); plain data back.
-
-    An entry point's adapter, so it reads the user's `[llm]` config like one.
-    """
-    from kenning.extract.llm import configured_extractor
-
-    fields: dict[str, Any] = {
-        "summary": summary, "decisions": list(decisions), "constraints": list(constraints),
-        "assumptions": list(assumptions), "blockers": list(blockers),
-        "pending_tasks": list(pending_tasks), "files_touched": list(files_touched),
-    }
-    if name:
-        fields["name"] = name
-    result = session_save(memory, fields, origin="agent",
-                          llm=configured_extractor(memory.project, memory.clock))
-    return save_result_json(result)
+def write_session(project: Project, record: SavedSession) -> Path:
+    """Write (or rewrite) `<sessions_dir>/<name>.yaml`; returns its path."""
+    path = session_path(project, record)
+    write_atomic(path, render(record))
+    return path
 
 
-def recall_sessions(memory: Memory, name: str | None = None) -> list[dict[str, Any]]:
-    """The MCP `session_recall` tool's call: the records as plain data."""
-    return [to_mapping(r) for r in session_recall(memory.project, name or None)]
-
-
-def save_result_json(result: SaveResult) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "name": result.record.name, "path": str(result.path), "value": result.record.value,
-        "facts": [{"id": a.fact.id, "kind": a.fact.kind, "text": a.fact.text,
-                   "confidence": a.fact.confidence / 100, "created": a.created,
-                   "contradictions": list(a.contradictions)} for a in result.facts],
-    }
-    if result.llm is not None:
-        data["llm"] = {"skipped": result.llm.skipped, "tokens": result.llm.tokens,
-                       "facts": [{"id": o.fact_id, "action": o.action, "text": o.candidate.text}
-                                 for o in result.llm_facts if o.fact_id]}
-    return data
+def session_path(project: Project, record: SavedSession) -> Path:
+    return project.sessions_dir / f"{record.name}.yaml"
 
 
 def latest_summary(project: Project) -> dict[str, Any] | None:
@@ -431,3 +318,11 @@ def latest_summary(project: Project) -> dict[str, Any] | None:
     r = records[0]
     return {"name": r.name, "summary": r.summary, "saved": format_time(r.saved),
             "value": r.value}
+
+
+def cache_latest_summary(project: Project) -> None:
+    """Write `last-session.json`, what SessionStart (stdlib, no YAML) shows as the last saved
+    session; the only writer of that file."""
+    summary = latest_summary(project)
+    if summary:
+        write_atomic(project.local_dir / SUMMARY_NAME, json.dumps(summary, ensure_ascii=False))

@@ -20,7 +20,7 @@ from kenning.insight.analytics import (
     hotspots,
 )
 from kenning.lifecycle import confidence as lifecycle
-from kenning.store import eventlog
+from kenning.store.events import iter_events
 
 if TYPE_CHECKING:
     from kenning.index.facts import FactIndex, FactView
@@ -140,16 +140,16 @@ def knowledge_gaps(events_path, limit: int = GAP_ROWS) -> list[Gap]:
     counts: Counter[str] = Counter()
     shown: dict[str, str] = {}
     last: dict[str, str] = {}
-    for record in eventlog.iter_records(events_path):
-        if record.get("type") != "gap" or not isinstance(record.get("query"), str):
+    for event in iter_events(events_path):
+        if event.type != "gap" or not isinstance(event.data.get("query"), str):
             continue
-        query = " ".join(record["query"].split())
+        query = " ".join(event.data["query"].split())
         if not query:
             continue
         key = query.lower()
         counts[key] += 1
         shown.setdefault(key, query)
-        last[key] = max(last.get(key, ""), str(record.get("ts") or ""))
+        last[key] = max(last.get(key, ""), event.ts)
     ranked = sorted(counts, key=lambda k: (last[k], k), reverse=True)  # newest first...
     ranked.sort(key=lambda k: -counts[k])  # ...within the same count (a stable sort)
     return [Gap(shown[k], counts[k], last[k][:16].replace("T", " ")) for k in ranked[:limit]]

@@ -1,0 +1,159 @@
+"""The one reader of the local event log, `events.jsonl` (written by `store/eventlog.py`):
+its typed record (`Event`), and the one definition of file activity (`file_touches`,
+`FileTouch`) every reader counts with.
+
+SessionStart reads the hot files through this, so it stays on cheap imports: the records are
+named tuples (no `dataclasses`, `typing` or `pathlib` on that path).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import namedtuple
+from collections.abc import Iterable, Iterator, Mapping
+
+from kenning.core.lines import MAX_LINE_BYTES
+
+
+class Event(namedtuple("Event", "type ts session paths outcome agent data",
+                       defaults=("", None, (), None, None, None))):
+    """One line of the event log: what happened (`type`: read | edit | search | tool | mcp |
+    use | gap), when (`ts`, ISO), in which `session`, to which files (`paths`), how a tool
+    call ended (`outcome`: ok | error | interrupted), whether a subagent did it (`agent`).
+    Fields of one kind only (a search's `pattern`, a use's `facts`, a gap's `query`) are in
+    `data` (a dict); on disk they are keys of the same JSON object."""
+
+    __slots__ = ()
+
+
+class FileTouch(namedtuple("FileTouch", "path kind ts session agent")):
+    """File activity, the one definition every reader counts: a read or an edit that did not
+    fail, of a file inside the project (`path`: POSIX, relative to the root), once per file
+    the event names."""
+
+    __slots__ = ()
+
+FILE_KINDS = ("read", "edit")
+FIELDS = ("type", "ts", "session", "paths", "outcome", "agent")
+TAIL_BYTES = 2 * 1024 * 1024  # SessionStart's hot files read only the log's newest part
+
+
+def to_event(record: Mapping) -> Event:
+    """A parsed line as an Event; fields of the wrong type are dropped, not trusted."""
+    paths = record.get("paths")
+    return Event(
+        type=_text(record.get("type")) or "",
+        ts=str(record.get("ts") or ""),
+        session=_text(record.get("session")),
+        paths=tuple(p for p in paths if isinstance(p, str) and p)
+        if isinstance(paths, list) else (),
+        outcome=_text(record.get("outcome")),
+        agent=_text(record.get("agent")),
+        data={k: v for k, v in record.items() if k not in FIELDS},
+    )
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def iter_events(path: str | os.PathLike[str]) -> Iterator[Event]:
+    return (to_event(record) for record in iter_records(path))
+
+
+def read_from(path: str | os.PathLike[str], offset: int = 0) -> tuple[list[Event], int]:
+    """Complete events after byte `offset`, and the offset to resume from.
+
+    A trailing line without its newline is still being written: left for the next read.
+    """
+    from kenning.core.errors import FileProblemError
+    from kenning.core.safeio import open_regular
+
+    try:
+        with open_regular(path) as handle:
+            handle.seek(offset)
+            data = handle.read()
+    except (FileNotFoundError, FileProblemError):
+        return [], 0
+    end = data.rfind(b"\n") + 1
+    return [to_event(r) for r in _parse_lines(data[:end])], offset + end
+
+
+def tail_events(path: str | os.PathLike[str], max_bytes: int = TAIL_BYTES,
+                containing: bytes = b"") -> list[Event]:
+    """The events in the last `max_bytes` of the log (the first, partial line dropped);
+    `containing`: only lines holding these bytes are parsed (SessionStart's budget)."""
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as handle:
+            if size > max_bytes:
+                handle.seek(size - max_bytes)
+                handle.readline()  # drop the partial first line
+            data = handle.read()
+    except OSError:
+        return []
+    lines = b"\n".join(line for line in data.splitlines() if containing in line)
+    return [to_event(r) for r in _parse_lines(lines)]
+
+
+def iter_records(path: str | os.PathLike[str]) -> Iterator[dict]:
+    """Each line as parsed JSON (lines that are not a JSON object are skipped)."""
+    from kenning.core.errors import FileProblemError
+    from kenning.core.safeio import open_regular
+
+    try:
+        handle = open_regular(path)
+    except (FileNotFoundError, FileProblemError):
+        return
+    with handle:
+        while raw := handle.readline(MAX_LINE_BYTES + 1):
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                # longer than any line kenning writes: skip the rest of it, a piece at a time
+                while (rest := handle.readline(MAX_LINE_BYTES)) and not rest.endswith(b"\n"):
+                    pass
+                continue
+            yield from _parse_lines(raw)
+
+
+def _parse_lines(data: bytes) -> Iterator[dict]:
+    for raw in data.splitlines():
+        try:
+            record = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            continue
+        if isinstance(record, dict):
+            yield record
+
+
+def file_touches(events: Iterable[Event | Mapping],
+                 since: str | None = None) -> Iterator[FileTouch]:
+    """File activity (`FileTouch`): reads and edits that did not fail, per project file.
+
+    Paths are made POSIX without a leading `./`; paths outside the project (absolute) are
+    left out. `since`: an ISO time; older events are left out.
+    """
+    cutoff = since[:19] if since else None
+    for event in events:
+        if not isinstance(event, Event):
+            event = to_event(event)
+        if event.type not in FILE_KINDS or event.outcome == "error":
+            continue
+        if cutoff and event.ts[:19] < cutoff:
+            continue
+        for raw in dict.fromkeys(event.paths):
+            path = raw.replace("\\", "/").removeprefix("./")
+            if path and not _outside(path):
+                yield FileTouch(path, event.type, event.ts, event.session, event.agent)
+
+
+def _outside(path: str) -> bool:
+    return path.startswith("/") or (len(path) > 1 and path[1] == ":")
+
+
+def hot_files(path: str | os.PathLike[str], since: str, limit: int) -> list[tuple[str, int]]:
+    """(file, touches) for the files read or edited most since `since`, from the log's tail."""
+    counts: dict[str, int] = {}
+    for touch in file_touches(tail_events(path, containing=b'"paths"'), since):
+        counts[touch.path] = counts.get(touch.path, 0) + 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
