@@ -45,6 +45,8 @@ OWNERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "chunk-vectors-<generation>.npz": ("kenning.index.vector_cache",
                                        ("chunk-vectors", "_cache_path")),
     "venv/.kenning-stamp": ("kenning.plugin.stamp", ("STAMP_NAME", "stamp_path")),
+    "seed/state.json": ("kenning.extract.seed.run", ("state_file(",)),
+    "AGENTS.md / CLAUDE.md (the kenning block)": ("kenning.insight.agents_md", ("agents_md",)),
 }
 # Calls that write a file whatever path they are given.
 WRITING_CALLS = {"write_atomic", "atomic_file", "append_line", "append_json", "write_json",

@@ -32,7 +32,7 @@ NEVER = {
 }
 
 CORE = {"kenning", "kenning.hooks.runner", "kenning.hooks", "kenning.hooks.base",
-        "kenning.core", "kenning.core.lines", "kenning.core.clock"}
+        "kenning.core", "kenning.core.lines", "kenning.core.clock", "kenning.core.private"}
 INJECTING = CORE | {
     "kenning.hooks.state",
     "kenning.core.locks",

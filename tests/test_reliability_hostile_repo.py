@@ -93,6 +93,7 @@ def _commands(clone: dict) -> dict[str, tuple[list[str], str]]:
         "review": (["review", "--json"], ""),
         "save": (["save", "--no-llm"], "summary: Checked the hostile clone end to end.\n"),
         "search": (["search", "quokkabuild wrapper"], ""),
+        "seed": (["seed", "--dry-run"], ""),
         "sessions": (["sessions"], ""),
         "show": (["show", good[0]], ""),
         "stale": (["stale"], ""),
@@ -106,7 +107,7 @@ COMMANDS = ["add", "analyze", "confirm", "consolidate", "contradictions", "decay
             "edit", "export", "extract", "forget", "git-sync", "graph rebuild",
             "graph communities", "graph neighbors", "import", "index", "index --full", "init",
             "list", "merge-fact", "projects", "rebuild", "report", "restore", "review", "save",
-            "search", "sessions", "show", "stale", "status", "supersede", "trace"]
+            "search", "seed", "sessions", "show", "stale", "status", "supersede", "trace"]
 
 
 def test_the_command_list_covers_every_cli_command():

@@ -14,11 +14,11 @@ import sys
 
 import click
 
-from kenning.cli import admin, extract, facts, insight, lifecycle  # noqa: F401
+from kenning.cli import admin, extract, facts, insight, lifecycle, seed  # noqa: F401
 from kenning.cli.app import cli
 from kenning.core.errors import KenningError
 
-for _module in (admin, lifecycle, insight, extract):
+for _module in (admin, lifecycle, insight, extract, seed):
     _module.register(cli)
 
 

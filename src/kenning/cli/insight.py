@@ -286,12 +286,22 @@ def report(output: str | None, open_it: bool, days: int) -> None:
               type=click.Choice(["active", "superseded", "forgotten", "archived"]),
               help="Statuses to export (default: active).")
 @click.option("--all", "every", is_flag=True, help="Every status.")
-def export(fmt: str, output: str | None, statuses: tuple[str, ...], every: bool) -> None:
-    """Export facts as JSON, CSV or Markdown."""
+@click.option("--agents-md", "agents_md", is_flag=False, flag_value="AGENTS.md", default=None,
+              metavar="[PATH]", help="Write the most useful active facts into a regenerable "
+              "block of AGENTS.md (or PATH, e.g. CLAUDE.md; relative to the project root).")
+def export(fmt: str, output: str | None, statuses: tuple[str, ...], every: bool,
+           agents_md: str | None) -> None:
+    """Export facts as JSON, CSV or Markdown, or into AGENTS.md (--agents-md)."""
     from kenning.insight.transfer import export as render
     from kenning.insight.transfer import select
 
     memory = app.open_memory()
+    if agents_md:
+        from kenning.insight.agents_md import write_agents_md
+
+        done = write_agents_md(_output(str(memory.project.root / agents_md)), memory.facts())
+        click.echo(f"wrote {done.facts} facts ({done.bytes} bytes) to {done.path}", err=True)
+        return
     chosen = select(memory.facts(), None if every else (statuses or ("active",)))
     text = render(chosen, fmt, title=f"{memory.project.root.name}: kenning facts")
     if output:

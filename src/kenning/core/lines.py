@@ -1,5 +1,6 @@
-"""Whole-line appends to a log. Only `os`, `stat` and `json`: the PostToolUse hook writes
-through this; `append_json` is the one JSON-lines writer every log uses.
+"""Whole-line appends to a log. Only `os`, `stat`, `json` and `core.private` (`re`): the
+PostToolUse hook writes through this; `append_json` is the one JSON-lines writer every log
+uses, and drops `<private>` spans from every record.
 
 One `os.write` per line on an O_APPEND descriptor, so concurrent writers never interleave
 inside a line. A write cut short (a full disk) leaves a fragment without its newline: the next
@@ -13,6 +14,7 @@ import os
 import stat
 
 from kenning.core.clock import now_iso
+from kenning.core.private import scrub
 
 MAX_LINE_BYTES = 64 * 1024
 
@@ -45,6 +47,7 @@ def append_line(path: str, data: bytes) -> None:
 def append_json(path: str | os.PathLike[str], record: dict) -> None:
     """Append `record` as one JSON line, stamped `ts` unless it has one; oversized string
     fields are truncated (and the record marked), never the line split."""
+    record = scrub(record)  # type: ignore[assignment]  # <private> spans are never logged
     record.setdefault("ts", now_iso())
     line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
     if len(line.encode("utf-8")) > MAX_LINE_BYTES:

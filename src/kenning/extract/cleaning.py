@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from kenning.core.private import strip_private
+
 # Long tool output is cut to its head and tail (errors sit at the end, the command's first
 # line at the start); the extractor needs a reason, not the whole log.
 MAX_TEXT_CHARS = 20_000
@@ -19,7 +21,6 @@ MAX_RESULT_CHARS = 12_000  # an issue's constraints sit mid-description
 MAX_INPUT_CHARS = 2_000
 
 _KENNING_BLOCK = re.compile(r"<kenning-context\b[^>]*>.*?(?:</kenning-context>|\Z)", re.S)
-_PRIVATE = re.compile(r"<private>.*?(?:</private>|\Z)", re.S | re.I)
 _SYSTEM_REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.S)
 # Wrappers Claude Code puts around text the user did not type: slash-command echoes, `!`
 # shell output, background-task notifications. `<command-args>` is unwrapped instead: those
@@ -74,7 +75,7 @@ def clean_text(text: str) -> str:
     """Drop what is not the speaker's own words: our injections, private spans, reminders."""
     if "<" in text:
         text = _KENNING_BLOCK.sub("", text)
-        text = _PRIVATE.sub("", text)
+        text = strip_private(text)
         text = _SYSTEM_REMINDER.sub("", text)
         text = _NOT_TYPED.sub("", text)
         text = _COMMAND_ARGS.sub("", text)
@@ -97,7 +98,7 @@ def clip_input(value: object, depth: int = 0, limit: int = MAX_INPUT_CHARS) -> o
     """A tool call's input with `<private>` spans gone and long strings clipped to `limit`
     (a note the agent writes is read in full, up to MAX_RESULT_CHARS, by its caller)."""
     if isinstance(value, str):
-        return clip(_PRIVATE.sub("", value), limit)
+        return clip(strip_private(value), limit)
     if depth < 6 and isinstance(value, dict):
         return {str(k): clip_input(v, depth + 1, limit) for k, v in value.items()}
     if depth < 6 and isinstance(value, list):

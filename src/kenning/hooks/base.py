@@ -134,8 +134,9 @@ def append_line(path: str, record: dict) -> None:
 def write_json(path: str, data: object, durable: bool = True) -> None:
     """Replace a small JSON file atomically (the one atomic writer, `core.atomic`)."""
     from kenning.core.atomic import write_atomic
+    from kenning.core.private import scrub
 
-    write_atomic(path, json.dumps(data, ensure_ascii=False), durable=durable)
+    write_atomic(path, json.dumps(scrub(data), ensure_ascii=False), durable=durable)
 
 
 def read_json(path: str, default: object = None) -> object:

@@ -17,6 +17,7 @@ from kenning.core.atomic import write_atomic
 from kenning.core.errors import FactFileError, KenningError, NotFoundError
 from kenning.core.ids import is_ulid, new_ulid
 from kenning.core.paths import Project
+from kenning.core.private import strip_private
 from kenning.core.records import KINDS, ORIGINS, Anchor, Fact, Source
 from kenning.core.redact import redact
 from kenning.lifecycle import confidence as lifecycle
@@ -74,7 +75,7 @@ def validate_kind(kind: str) -> str:
 
 def clean_text(text: str, what: str = "text") -> str:
     """Redacted, single-spaced, non-empty."""
-    cleaned = " ".join(redact(utf8(text, what)).split())
+    cleaned = " ".join(redact(strip_private(utf8(text, what))).split())
     if not cleaned:
         raise KenningError(f"the fact {what} is empty; say what should be remembered")
     return cleaned
@@ -82,7 +83,7 @@ def clean_text(text: str, what: str = "text") -> str:
 
 def _clean_tags(tags: tuple[str, ...]) -> tuple[str, ...]:
     """Lower-cased, unique, redacted: a tag is written to YAML like the text is."""
-    return tuple(dict.fromkeys(redact(utf8(t, "tag").strip().lower()) for t in tags
+    return tuple(dict.fromkeys(redact(strip_private(utf8(t, "tag")).strip().lower()) for t in tags
                                if t.strip()))
 
 
@@ -178,8 +179,8 @@ class FactStore:
             rationale=clean_text(rationale, "rationale") if rationale else None,
             about=tuple(_clean_anchor(a) for a in about),
             tags=_clean_tags(tags),
-            topic=redact(utf8(topic, "topic").strip().lower()) if topic and topic.strip()
-            else None,
+            topic=redact(strip_private(utf8(topic, "topic")).strip().lower())
+            if topic and topic.strip() else None,
             source=dataclasses.replace(source or Source(), origin=origin),
             created=now,
             confirmed=now,

@@ -24,6 +24,7 @@ import yaml
 from kenning.core.atomic import write_atomic
 from kenning.core.errors import FileProblemError, KenningError, NotFoundError
 from kenning.core.paths import Project
+from kenning.core.private import strip_private
 from kenning.core.redact import redact
 from kenning.core.safeio import display
 from kenning.store.factfile import format_time, parse_time
@@ -93,7 +94,7 @@ def _text(value: Any, where: str, limit: int = MAX_ITEM_CHARS) -> str:
         str(value).encode("utf-8")
     except UnicodeEncodeError as exc:
         raise KenningError(f"{where}: holds bytes that are not UTF-8 text") from exc
-    cleaned = " ".join(redact(str(value)).split())
+    cleaned = " ".join(redact(strip_private(str(value))).split())
     if len(cleaned) > limit:
         raise KenningError(f"{where}: longer than {limit} characters; shorten it")
     return cleaned

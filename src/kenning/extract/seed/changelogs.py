@@ -1,0 +1,223 @@
+"""Changelogs: breaking changes, deprecations, removals and changed defaults, with their version.
+
+A changelog is the project's own record of what changed and when; the entries that stay true
+and that a newcomer trips over are the ones that take something away or change behaviour.
+Additions and fixes are left alone: a fix is a fact about the past, not about the code now.
+Formats: headings `Version 1.2.0`, `## [1.2.0] - 2020-01-01`, `1.2.0 (2020-01-01)` with an
+underline, `v1.2.0`; Keep-a-Changelog sections (`### Removed`, `### Deprecated`,
+`### Changed`, `### Breaking`); bullets with wrapped lines and nested bullets.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
+
+NAMES = re.compile(r"^(?:CHANGES|CHANGELOG|CHANGE_LOG|HISTORY|NEWS|RELEASE[-_ ]?NOTES)"
+                   r"(?:\.(?:md|rst|txt|markdown))?$", re.I)
+MAX_BYTES = 2_000_000
+MAX_TEXT = 400
+
+_VERSION = r"v?(?P<version>\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|alpha|beta|dev|post)\.?\d*)?)"
+_HEADING = re.compile(
+    rf"^(?:#+\s*)?(?:\[?(?:version|release|v\.?)?\s*)?\[?{_VERSION}\]?"
+    r"(?:\s*[-–—:(]\s*.*|\s*)$", re.I)
+_UNDERLINE = re.compile(r"^([=\-~^*+#])\1{2,}\s*$")
+_UNRELEASED = re.compile(r"^(?:#+\s*)?\[?unreleased\]?\s*$|^\s*unreleased\s*$", re.I)
+_SECTION = re.compile(r"^#{2,6}\s*(?P<name>[A-Za-z][\w -]{2,40}?)\s*:?\s*$|"
+                      r"^(?P<bold>\*\*)?(?P<plain>Breaking changes?|Deprecations?|Removals?|"
+                      r"Removed|Deprecated|Changed|Backwards[- ]incompatible changes?)"
+                      r"(?:\*\*)?\s*:?\s*$", re.I)
+_BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*+•]|\d+[.)])\s+(?P<text>\S.*)$")
+
+# What an entry must say to be kept, by category (the rule name). "No longer" is a breaking
+# change only with a verb of support or use: "X no longer crashes when …" is a fix.
+_RULES = (
+    ("breaking", re.compile(
+        r"\b(?:breaking change|BREAKING|backwards?[- ]incompatible|is now required"
+        r"|are now required|must now)\b|\bno longer (?:be |is |are )?(?:supported|a dependency"
+        r"|a requirement|required|used|needed|necessary|available|accepted|allowed|exported"
+        r"|installed|included|shipped|bundled|part of|compatible|supports?|accepts?|depends?"
+        r"|requires?|uses?|has|have|returns?|exposes?|provides?|imports?|works? (?:with|on)"
+        r"|defaults?)\b", re.I)),
+    ("deprecation", re.compile(
+        r"\b(?:is|are|was|were|been|now|considered) deprecated\b|^deprecat(?:e|es|ed)\b"
+        r"|\bdeprecated in favou?r of\b|\bwill be removed\b|\bto be removed\b"
+        r"|\bold names? (?:is|are) deprecated\b", re.I)),
+    ("removal", re.compile(r"^(?:remove[ds]?|drop(?:s|ped)?|delete[ds]?|end(?:ed)? support)\b"
+                           r"|\b(?:drop(?:s|ped)? support|removed? support|(?:was|were|is|are"
+                           r"|has been|have been) removed)\b|\bnot supported anymore\b"
+                           r"|\baren't supported anymore\b", re.I)),
+    ("default", re.compile(r"^change[sd]? (?:the )?default\b|\bchanged (?:the )?default\b"
+                           r"|\bdefault\b[^.]{0,40}\b(?:is|are) now\b"
+                           r"|\bnow defaults? to\b|\bdefaults? (?:changed|is changed)\b"
+                           r"|\bdefault\b[^.]{0,60}\bfrom\b[^.]{1,40}\bto\b", re.I)),
+    ("instead", re.compile(r"^(?:use[sd]?|switch(?:ed)? to|migrate[sd]? to|move[sd]? to)\b.*"
+                           r"\b(?:instead of|rather than)\b|^replace[sd]? .+ with\b", re.I)),
+)
+_SECTION_RULES = {"breaking": "breaking", "backwards incompatible": "breaking",
+                  "removed": "removal", "removal": "removal", "deprecated": "deprecation",
+                  "deprecation": "deprecation"}
+# The verb a section heading gives its entries ("### Removed" + "- Python 3.8 support.").
+_SECTION_VERBS = {"breaking": "Breaking change", "backwards incompatible": "Breaking change",
+                  "removed": "Removed", "removal": "Removed", "deprecat": "Deprecated"}
+# Sections whose entries are fixes or additions, whatever words they use.
+_SKIPPED_SECTIONS = re.compile(r"\b(?:fix|fixed|fixes|bug|bugs|security|added|new features?"
+                               r"|features?|documentation|docs|internal|misc)\b", re.I)
+# Entries about the project's own plumbing, typos or cleanups are not knowledge about its
+# behaviour; fixes are about the past.
+_NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci\b|workflow"
+                    r"|pre-commit|dependabot|test suite|tests? (?:fix|for)|coverage"
+                    r"|version bump|bump(?:ed)? |unused|unnecessary|outdated|dead code|shim"
+                    r"|leftover)|^(?:fix(?:e[sd])?|add(?:s|ed)?|improve[sd]?|document(?:s|ed)?)\b"
+                    r"|>>>|```|^\.\. |\bstray\b|\b(?:incorrect|wrong)(?:ly)?\b|\bregression\b"
+                    r"|\bno longer (?:crash|raise|render|fail|break|hang|leak|error|warn|trigger"
+                    r"|gets?|points?|mutate|close|drop|show|print|emit|loses?)\w*", re.I)
+MAX_ENTRY = 600
+
+
+@dataclass(frozen=True)
+class Entry:
+    version: str | None
+    section: str | None
+    text: str
+    first: int
+    last: int
+
+
+def changelog_files(root: Path) -> list[Path]:
+    found = [p for p in sorted(root.iterdir()) if NAMES.match(p.name) and regular_file(p)]
+    docs = root / "docs"
+    if not found and regular_dir(docs):
+        found = [p for p in sorted(docs.iterdir()) if NAMES.match(p.name) and regular_file(p)]
+    return found
+
+
+def entries(text: str) -> list[Entry]:
+    """Every top-level bullet under a version heading, its wrapped lines and nested bullets
+    joined ("Remove deprecated code: A: use X instead; B: use Y instead")."""
+    lines = text.splitlines()
+    out: list[Entry] = []
+    version: str | None = None
+    section: str | None = None
+    current: list[str] = []
+    nested: list[str] = []
+    start = 0
+    end = 0
+    base_indent = 0
+    blank = False
+
+    def flush() -> None:
+        nonlocal current, nested
+        if current:
+            body = " ".join(current)
+            if nested:
+                body = body.rstrip(" .:") + ": " + "; ".join(n.rstrip(" .;") for n in nested)
+            out.append(Entry(version, section, body, start, end))
+        current, nested = [], []
+
+    for n, raw in enumerate(lines, 1):
+        line = raw.rstrip()
+        following = lines[n] if n < len(lines) else ""
+        heading = _HEADING.match(line.strip()) if line.strip() else None
+        underlined = bool(_UNDERLINE.match(following.strip())) if following.strip() else False
+        if heading and (line.lstrip().startswith("#") or underlined or line.strip().lower()
+                        .startswith(("version", "release", "v", "["))):
+            flush()
+            version, section = heading.group("version"), None
+            continue
+        if _UNRELEASED.match(line.strip()) or line.strip().lower().startswith("## unreleased"):
+            flush()
+            version, section = "unreleased", None
+            continue
+        sec = _SECTION.match(line.strip())
+        if sec and not _BULLET.match(line):
+            flush()
+            name = (sec.group("name") or sec.group("plain") or "").strip().lower()
+            section = name
+            continue
+        if _UNDERLINE.match(line.strip()):
+            continue
+        bullet = _BULLET.match(line)
+        was_blank, blank = blank, False
+        if bullet:
+            indent = len(bullet.group("indent"))
+            if current and indent > base_indent and (nested or not was_blank or indent > 0):
+                nested.append(bullet.group("text").strip())
+                end = n
+                continue
+            flush()
+            base_indent = indent
+            current = [bullet.group("text").strip()]
+            start = end = n
+            continue
+        if not line.strip():
+            blank = True
+            continue
+        if current and raw.startswith((" ", "\t")) and not blank:
+            if nested:
+                nested[-1] += " " + line.strip()
+            else:
+                current.append(line.strip())
+            end = n
+            continue
+        flush()
+    flush()
+    return out
+
+
+_NAMED = re.compile(r"`|\d|\w[._]\w|(?<!^)(?<![.:] )\b[A-Z][a-zA-Z]+")
+
+
+def classify(entry: Entry) -> str | None:
+    """The rule an entry fires, or None; the section heading counts as the entry's words.
+
+    An entry must name what it is about (code, a version, a proper name): "Remove previously
+    deprecated code." says nothing on its own."""
+    text = short(plain(entry.text))
+    if _NOISE.search(entry.text) or len(entry.text) > MAX_ENTRY * 2 or len(text.split()) < 4 \
+            or not _NAMED.search(text[1:]):
+        return None
+    section = (entry.section or "").replace("-", " ")
+    if _SKIPPED_SECTIONS.search(section):
+        return None
+    for name, pattern in _RULES:
+        if pattern.search(text):
+            return name
+    for word, rule in _SECTION_RULES.items():
+        if word in section:
+            return rule
+    return None
+
+
+def short(body: str) -> str:
+    """At most MAX_TEXT characters, cut at a sentence end."""
+    if len(body) <= MAX_TEXT:
+        return body
+    cut = body[:MAX_TEXT]
+    return cut[: cut.rfind(". ") + 1] if ". " in cut else cut.rsplit(" ", 1)[0] + " …"
+
+
+def _verb(section: str | None) -> str:
+    key = (section or "").lower().replace("-", " ")
+    return next((v for k, v in _SECTION_VERBS.items() if k in key), "Changed")
+
+
+def proposals(text: str, rel: str) -> list[Proposal]:
+    """The changelog at `rel` (its text): one proposal per entry a rule keeps."""
+    out: list[Proposal] = []
+    for entry in entries(text):
+        # Unreleased entries may still change, and "in the next release" goes stale.
+        if entry.version is None or entry.version == "unreleased":
+            continue
+        rule = classify(entry)
+        if rule is None:
+            continue
+        out.append(Proposal(
+            source="changelog", kind="decision" if rule == "instead" else "codebase",
+            text=f"{_verb(entry.section)} in {entry.version} ({rel}): {short(plain(entry.text))}",
+            provenance=lines_label(rel, entry.first, entry.last), rule=f"changelog-{rule}"))
+    return out

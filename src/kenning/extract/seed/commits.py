@@ -1,0 +1,192 @@
+"""Commit messages: decisions and their reasons, support dropped, merged pull-request titles.
+
+`git log` is read once with a format string (no per-commit subprocess): 5,000 commits are a
+few megabytes and well under a second to parse. Kept, each with its commit and date:
+- a decision with its reason: "switch to X because Y", "use X instead of Y so that Z", a
+  revert that says why; the reason must be said (because, since <clause>, so that, due to,
+  to avoid, in order to), or the decision verb must carry its own object (switch/migrate
+  to X, drop support for X);
+- merged pull-request titles go through the same rules (the title is the PR's decision).
+Dropped: bots and dependency bumps, merges of branches, fix-ups, and any commit a later one
+reverts (`Revert "<subject>"`): a decision taken back is not knowledge.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from kenning.extract.seed.model import Proposal, plain
+
+FIELD = "\x1f"
+RECORD = "\x1e"
+FORMAT = f"%H{FIELD}%at{FIELD}%an{FIELD}%P{FIELD}%B{RECORD}"
+MAX_TEXT = 300
+
+_BOT = re.compile(r"\[bot\]|dependabot|renovate|pre-commit-ci|github-actions", re.I)
+_SKIP = re.compile(r"^(?:bump|update (?:dev )?dependenc|\[pre-commit|merge (?:branch|remote"
+                   r"|tag)|wip\b|fixup!|squash!|release\b|prepare release|version \d"
+                   r"|typo|fix typo|update (?:changelog|readme|docs?)|changelog)", re.I)
+_MERGE_PR = re.compile(r"^Merge pull request #\d+ from \S+", re.I)
+_REVERT = re.compile(r'^Revert "(?P<subject>.+)"\s*$')
+_REVERTS_SHA = re.compile(r"This reverts commit (?P<sha>[0-9a-f]{7,40})")
+_PR_SUFFIX = re.compile(r"\s*\((?:#|GH-)\d+\)\s*$")
+
+# A decision verb with its object, at the start of a subject or a sentence.
+_SWITCH = re.compile(r"^(?:switch(?:ed|es)?|migrat(?:e|ed|es)) (?:from \S+(?:"
+                     r" \S+)? )?to (?P<obj>\S.{2,})", re.I)
+_DROP = re.compile(r"^(?:drop(?:s|ped)?|remove[sd]?|end(?:s|ed)?) support (?:for|of) "
+                   r"(?P<obj>\S.{1,})", re.I)
+_INSTEAD = re.compile(r"^(?:use[sd]?|prefer(?:s|red)?|replace[sd]?|adopt(?:s|ed)?) \S.*"
+                      r"\b(?:instead of|rather than|over|with)\b \S", re.I)
+_DEPRECATE = re.compile(r"^deprecat(?:e|es|ed) (?P<obj>\S.{2,})", re.I)
+_REASON = re.compile(r"\b(?:because|since (?!\d|v\d|version|then|the (?:last|previous|first))"
+                     r"|so that|due to|to avoid|in order to|as it (?:is|was)|otherwise)\b", re.I)
+# Code quoted in a subject marks a line-level change ("use 'del d[k]' instead of d.pop(k)").
+_QUOTED = re.compile(r"[\[\]()]|(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"")
+_VAGUE = re.compile(r"^(?:it|this|that|these|those|them|some|stuff|things|code|everything)\b",
+                    re.I)
+_PAST = {"switch": "Switched", "switches": "Switched", "migrate": "Migrated",
+         "migrates": "Migrated", "move": "Moved", "moves": "Moved", "drop": "Dropped",
+         "drops": "Dropped", "remove": "Removed", "removes": "Removed", "end": "Ended",
+         "ends": "Ended", "use": "Used", "uses": "Used", "prefer": "Preferred",
+         "replace": "Replaced", "replaces": "Replaced", "adopt": "Adopted",
+         "deprecate": "Deprecated", "deprecates": "Deprecated", "revert": "Reverted"}
+
+
+@dataclass(frozen=True)
+class Commit:
+    sha: str
+    when: datetime
+    author: str
+    merge: bool
+    subject: str
+    body: str
+
+
+def read_log(root: Path, since: str | None = None) -> list[Commit]:
+    """Every commit reachable from HEAD (after `since` when it is an ancestor), newest first."""
+    rng = [f"{since}..HEAD"] if since else ["HEAD"]
+    result = subprocess.run(["git", "-C", str(root), "log", f"--format={FORMAT}", *rng],
+                            capture_output=True, encoding="utf-8", errors="replace")
+    if result.returncode != 0:
+        return []
+    return parse_log(result.stdout)
+
+
+def parse_log(raw: str) -> list[Commit]:
+    out: list[Commit] = []
+    for record in raw.split(RECORD):
+        record = record.strip("\n")
+        if not record:
+            continue
+        parts = record.split(FIELD, 4)
+        if len(parts) != 5:
+            continue
+        sha, stamp, author, parents, message = parts
+        subject, _, body = message.strip().partition("\n")
+        out.append(Commit(sha, datetime.fromtimestamp(int(stamp or 0), UTC), author,
+                          len(parents.split()) > 1, subject.strip(), body.strip()))
+    return out
+
+
+def head(root: Path) -> str | None:
+    result = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", "-q", "HEAD"],
+                            capture_output=True, encoding="utf-8", errors="replace")
+    return result.stdout.strip() or None if result.returncode == 0 else None
+
+
+def is_ancestor(root: Path, sha: str) -> bool:
+    result = subprocess.run(["git", "-C", str(root), "merge-base", "--is-ancestor", sha, "HEAD"],
+                            capture_output=True)
+    return result.returncode == 0
+
+
+def _sentences(text: str) -> list[str]:
+    text = " ".join(line.strip(" *-\t") for line in text.splitlines()
+                    if line.strip() and not re.match(r"^\s*(?:Signed-off-by|Co-authored-by"
+                                                     r"|Reviewed-by|Change-Id|This reverts)",
+                                                     line, re.I))
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+(?=[A-Z`])", text) if s.strip()]
+
+
+def _past(text: str) -> str:
+    first, _, rest = text.partition(" ")
+    word = _PAST.get(first.lower())
+    return f"{word} {rest}" if word else text[:1].upper() + text[1:]
+
+
+def _decision(subject: str) -> str | None:
+    """The rule a subject line fires as a decision on its own, or None."""
+    for name, pattern in (("switch", _SWITCH), ("drop-support", _DROP),
+                          ("deprecate", _DEPRECATE), ("instead", _INSTEAD)):
+        m = pattern.match(subject)
+        obj = (m.groupdict().get("obj") or "a named thing") if m else ""
+        named = len(obj.split()) >= 2 or re.search(r"[_.`A-Z0-9]", obj)
+        if name == "deprecate":  # "deprecate old callback style" names nothing one can find
+            named = re.search(r"[_.`()0-9]|[a-z][A-Z]|\b[A-Z]{2,}\b|\bsupport for\b", obj)
+        if m and not _VAGUE.match(obj) and named:
+            return name
+    return None
+
+
+def proposals(commits: list[Commit]) -> list[Proposal]:
+    reverted_subjects = {m.group("subject") for c in commits if (m := _REVERT.match(c.subject))}
+    reverted_shas = {m.group("sha")[:7] for c in commits
+                     if (m := _REVERTS_SHA.search(c.body))}
+    seen: set[str] = set()
+    out: list[Proposal] = []
+    for c in commits:
+        if _BOT.search(c.author) or c.sha[:7] in reverted_shas:
+            continue
+        subject = c.subject
+        if _MERGE_PR.match(subject):
+            subject = (c.body.splitlines() or [""])[0].strip()
+            body = "\n".join(c.body.splitlines()[1:])
+        elif c.merge:
+            continue
+        else:
+            body = c.body
+        subject = _PR_SUFFIX.sub("", subject).strip().rstrip(".")
+        if not subject or _SKIP.match(subject) or subject in reverted_subjects:
+            continue
+        revert = _REVERT.match(subject)
+        found = _proposal(c, subject, body, revert is not None)
+        if found is None or subject.lower() in seen:
+            continue
+        seen.add(subject.lower())
+        out.append(found)
+    return out
+
+
+def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | None:
+    sentences = _sentences(body)
+    reason = next((s for s in sentences[:4] if _REASON.search(s) and len(s) < 300), None)
+    if _REASON.search(subject):
+        if _QUOTED.search(subject):
+            return None  # a line-level change ("use 'del d[k]' instead of d.pop(k) because …")
+        rule, text, reason = "reason", subject, None
+    elif revert:
+        if reason is None:
+            return None
+        rule, text = "revert", subject
+    else:
+        rule = _decision(subject)
+        if rule is None:
+            return None
+        text = subject
+        if rule == "instead" and (reason is None or len(subject.split()) < 6
+                                  or _QUOTED.search(subject)):
+            return None  # "use rstrip instead of strip" needs its why to mean anything
+    if rule == "reason" and not (_decision(subject) or re.match(
+            r"^(?:don'?t|never|always|avoid|stop|no longer|keep)\b", subject, re.I)):
+        return None
+    date = c.when.strftime("%Y-%m-%d")
+    text = plain(_past(text))
+    statement = f"{text[:-1] if text.endswith('.') else text} (commit {c.sha[:7]}, {date})."
+    return Proposal(source="commits", kind="decision", text=statement[:MAX_TEXT],
+                    provenance=f"commit {c.sha[:12]}", rule=f"commit-{rule}",
+                    rationale=plain(reason) if reason else None)

@@ -1,0 +1,130 @@
+"""ADRs, design docs and CONTRIBUTING conventions; and the instructions written for agents.
+
+ADRs (`docs/adr/`, `doc/adr/`, `docs/decisions/`, `doc/decisions/`, `adr/`): one decision
+each, its title and the first sentence of its Decision section, its Context as the reason;
+an ADR whose status is proposed, rejected, superseded or deprecated is left out.
+ARCHITECTURE.md, DESIGN.md, CONTRIBUTING.md and the agent files (CLAUDE.md, AGENTS.md,
+`.cursor/rules/*`, `.cursorrules`, `.github/copilot-instructions.md`): their explicit rules
+("always/never …", "X must …", "use A, not B") through the same sentence rules a transcript
+gets (`extract.documents`), each kept with its file and line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from kenning.extract.documents import requirement_candidates
+from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
+
+MAX_BYTES = 256 * 1024
+MAX_RULE_FILES = 200
+ADR_DIRS = ("docs/adr", "doc/adr", "docs/adrs", "docs/decisions", "doc/decisions",
+            "docs/architecture/decisions", "adr", "decisions")
+DESIGN_FILES = ("ARCHITECTURE.md", "DESIGN.md", "CONTRIBUTING.md", "CONTRIBUTING.rst",
+                "docs/CONTRIBUTING.md", ".github/CONTRIBUTING.md", "docs/architecture.md",
+                "docs/contributing.md", "docs/design.md")
+AGENT_FILES = ("CLAUDE.md", "AGENTS.md", ".cursorrules", ".github/copilot-instructions.md",
+               ".windsurfrules", "GEMINI.md")
+AGENT_DIRS = (".cursor/rules",)
+_STATUS = re.compile(r"^\s*(?:#+\s*)?\**status\**\s*:?\s*\**\s*(?P<value>\w+)?", re.I)
+_BAD_STATUS = re.compile(r"\b(?:proposed|rejected|superseded|deprecated|draft)\b", re.I)
+_SECTION = re.compile(r"^#+\s*(?P<name>.+?)\s*$")
+_DEICTIC = re.compile(r"^(?:for|because of|given|due to) (?:the|these|those) (?:above |stated )?"
+                      r"reasons?,?\s*|^(?:therefore|thus|hence|so),?\s*", re.I)
+
+
+def adr_files(root: Path) -> list[Path]:
+    out: list[Path] = []
+    for rel in ADR_DIRS:
+        folder = root / rel
+        if regular_dir(folder):
+            out += sorted(p for p in folder.glob("*.md") if regular_file(p)
+                          and p.name.lower() != "readme.md"
+                          and not p.name.lower().startswith("template"))
+    return out
+
+
+def design_files(root: Path) -> list[Path]:
+    return [root / rel for rel in DESIGN_FILES if regular_file(root / rel)]
+
+
+def agent_files(root: Path) -> list[Path]:
+    out = [root / rel for rel in AGENT_FILES if regular_file(root / rel)]
+    for rel in AGENT_DIRS:
+        folder = root / rel
+        if not regular_dir(folder):
+            continue
+        found: list[Path] = []
+        for here, _dirs, files in os.walk(folder):  # never into a symlinked folder
+            found += [Path(here) / f for f in files if f.endswith((".md", ".mdc"))
+                      and regular_file(Path(here) / f)]
+            if len(found) >= MAX_RULE_FILES:
+                break
+        out += sorted(found)[:MAX_RULE_FILES]
+    return out
+
+
+def adr_proposal(text: str, rel: str) -> Proposal | None:
+    """The decision of the ADR at `rel` (its text), unless it is not (or no longer) accepted."""
+    lines = text.splitlines()
+    title = next((re.sub(r"^#+\s*", "", x).strip() for x in lines if x.startswith("#")), None)
+    sections: dict[str, list[tuple[int, str]]] = {}
+    name = ""
+    status = None
+    for n, line in enumerate(lines, 1):
+        m = _SECTION.match(line)
+        if m:
+            name = m.group("name").strip().lower()
+            continue
+        s = _STATUS.match(line)
+        if s and status is None and (s.group("value") or name == "status"):
+            status = s.group("value") or ""
+        if line.strip():
+            sections.setdefault(name, []).append((n, line.strip()))
+    status = status or " ".join(t for _, t in sections.get("status", [])[:1])
+    if not title or _BAD_STATUS.search(status or ""):
+        return None
+    decision = sections.get("decision") or sections.get("decision outcome")
+    if not decision:
+        return None
+    first_line, first = decision[0]
+    sentence = re.split(r"(?<=[.!?])\s+", " ".join(t for _, t in decision[:6]))[0]
+    sentence = _DEICTIC.sub("", sentence)
+    context = sections.get("context") or sections.get("context and problem statement") or []
+    reason = re.split(r"(?<=[.!?])\s+", " ".join(t for _, t in context[:6]))[0] \
+        if context else None
+    title = re.sub(r"^(?:ADR[- ]?)?\d+[.:]?\s*", "", title, flags=re.I)
+    last = first_line + sum(1 for _ in decision[:6]) - 1
+    return Proposal(source="docs", kind="decision",
+                    text=f"Decision ({rel}, {title.rstrip('.')}): {plain(sentence)}",
+                    provenance=lines_label(rel, first_line, last), rule="adr",
+                    rationale=plain(reason) if reason else None)
+
+
+def rule_proposals(text: str, rel: str, source: str) -> list[Proposal]:
+    """The explicit rules in the guide at `rel` (its text), each with the line it starts on."""
+    lines = text.splitlines()
+    out: list[Proposal] = []
+    for c in requirement_candidates(text, rel, "doc", rel, None):
+        body = c.text.split(": ", 1)[1] if c.text.startswith(f"{rel}: ") else c.text
+        first = _line_of(body, lines)
+        out.append(Proposal(source=source, kind=c.kind if c.kind != "interaction" else
+                            "codebase", text=f"{rel}: {plain(body)}",
+                            provenance=lines_label(rel, first, first), rule=f"{source}-"
+                            f"{c.rule.split('-', 1)[1]}", rationale=c.rationale))
+    return out
+
+
+def _line_of(sentence: str, lines: list[str]) -> int:
+    """The line a (joined, cleaned) sentence starts on: the first line holding most of its
+    first six longer words (markup and wrapping differ between the two)."""
+    words = [w.lower() for w in re.findall(r"\w+", sentence) if len(w) > 3][:6]
+    best, best_n = 0, 1
+    for n, line in enumerate(lines, 1):
+        found = {w.lower() for w in re.findall(r"\w+", line)}
+        score = sum(1 for w in words if w in found)
+        if score > best:
+            best, best_n = score, n
+    return best_n

@@ -1,0 +1,94 @@
+"""The value every seed source returns, and the markup cleaning they share. Stdlib only."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import stat
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from kenning.lifecycle.dedup import normalise
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """One fact a source proposes; `provenance` is `FILE:LINE-LINE` or `commit SHA`."""
+
+    source: str  # commits | changelog | docs | agents
+    kind: str  # codebase | decision
+    text: str
+    provenance: str
+    rule: str
+    rationale: str | None = None
+
+    @property
+    def key(self) -> str:
+        """Same source and same words: the same proposal (a rerun proposes it once)."""
+        raw = f"{self.source}\x00{normalise(self.text)}"
+        return hashlib.sha256(raw.encode("utf-8")).hexdigest()[:20]
+
+    def to_json(self) -> dict:
+        return {**asdict(self), "key": self.key}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Proposal:
+        return cls(**{k: data[k] for k in ("source", "kind", "text", "provenance", "rule")},
+                   rationale=data.get("rationale"))
+
+
+_RST_REF = re.compile(r"\s*:(?:pr|issue|user|ghuser|bug|gh|commit):`[^`]*`[,;]?")
+_MYST_REF = re.compile(r"\s*\{(?:pr|issue|user|ghuser|bug|gh|commit)\}`[^`]*`[,;]?")
+_MYST_PEP = re.compile(r"\{pep\}`(\d+)`")
+_MYST_ROLE = re.compile(r"\{(?:py:)?(?:meth|func|class|attr|mod|data|exc|obj|ref|doc|option"
+                        r"|envvar|program|term)\}`([^`]*)`")
+_RST_ROLE = re.compile(r":(?:meth|func|class|attr|mod|"
+                       r"data|exc|obj|ref|doc|option|envvar|program|term|py:\w+):`([^`]*)`")
+_RST_LINK = re.compile(r"`([^`<]+?)\s*<[^>]+>`_+")
+_MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]+\)")
+_ISSUE_REF = re.compile(r"\s*\((?:(?:#|gh-|GH-|PR #?)\d+[,\s]*)+\)|\s+\[#\d+\]|\s+#\d+\b(?=\s*$)")
+_BY_USER = re.compile(r"\s*(?:\(|\b)(?:by|thanks to|thanks)\s+@[\w-]+\)?", re.I)
+_MENTION = re.compile(r"\s*\(@[\w-]+\)")
+
+
+def plain(text: str) -> str:
+    """RST / Markdown markup, issue and PR references, thanks to people: gone; one line."""
+    text = _RST_REF.sub("", text)
+    text = _MYST_REF.sub("", text)
+    text = _MYST_PEP.sub(r"PEP \1", text)
+    text = _MYST_ROLE.sub(lambda m: f"`{m.group(1).split('<')[0].strip().lstrip('~!')}`", text)
+    text = _RST_ROLE.sub(lambda m: m.group(1).split("<")[0].strip().lstrip("~!"), text)
+    text = _RST_LINK.sub(r"\1", text)
+    text = _MD_LINK.sub(r"\1", text)
+    text = text.replace("``", "`")
+    text = re.sub(r"\*\*", "", text)
+    text = _BY_USER.sub("", text)
+    text = _MENTION.sub("", text)
+    text = _ISSUE_REF.sub("", text)
+    text = " ".join(text.split()).strip(" -–").replace(".:", ":")
+    text = re.sub(r"\s+([.,;:])", r"\1", text)
+    text = re.sub(r"\s\(\s*\)|\s*[,;]\s*(?=\.$)", "", text).strip()
+    if text and text[-1] not in ".!?:`)":
+        text += "."
+    return text[:1].upper() + text[1:]
+
+
+def regular_file(path: Path) -> bool:
+    """A regular file (not a symlink, FIFO or device): a repository may hold any of those."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def regular_dir(path: Path) -> bool:
+    """A real folder, not a symlink to one (which could lead anywhere on the machine)."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def lines_label(path: str, first: int, last: int) -> str:
+    return f"{path}:{first}" if first == last else f"{path}:{first}-{last}"

@@ -1,0 +1,208 @@
+"""Run the seed sources: cursors, redaction, deduplication, the pending queue, `--accept`.
+
+State lives in one local file (`<local dir>/seed/state.json`, never in git): the commit
+HEAD last read, a content hash per file read, the keys of every proposal already made (a
+proposal rejected once is not proposed again) and the pending proposals. A run reads only
+commits after the saved HEAD (when it is still an ancestor) and files whose hash changed.
+
+Nothing reaches the fact store without `accept`: then each pending proposal is added
+through `Memory.add` (origin `import`, confidence 0.70, tags `seed` and its source, the
+provenance as evidence), where it waits in `kenning review` as unconfirmed until a person
+confirms or rejects it. A dry run reads the state and writes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from kenning.core.atomic import write_atomic
+from kenning.core.errors import FileProblemError
+from kenning.core.private import strip_private
+from kenning.core.redact import redact
+from kenning.core.safeio import read_bytes
+from kenning.extract.seed import changelogs, commits, documents
+from kenning.extract.seed.model import Proposal
+
+if TYPE_CHECKING:
+    from kenning.memory import Memory
+
+SOURCES = ("commits", "changelog", "docs", "agents")
+MAX_FILE_BYTES = 2_000_000
+Reader = Callable[[str, str], list[Proposal]]
+STATE_FORMAT = 1
+MAX_SEEN = 20_000
+
+
+@dataclass(frozen=True)
+class Item:
+    proposal: Proposal
+    action: str  # proposed | pending | added | known | would-add
+    fact_id: str | None = None
+
+    def to_json(self) -> dict:
+        return {**self.proposal.to_json(), "action": self.action, "fact_id": self.fact_id}
+
+
+@dataclass
+class SeedReport:
+    dry_run: bool
+    accept: bool
+    commits_read: int = 0
+    files_read: list[str] = field(default_factory=list)
+    items: list[Item] = field(default_factory=list)
+
+    def count(self, action: str) -> int:
+        return sum(1 for item in self.items if item.action == action)
+
+
+def state_file(memory: Memory) -> Path:
+    return memory.project.local_dir / "seed" / "state.json"
+
+
+def load_state(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) and data.get("format") == STATE_FORMAT else {}
+
+
+def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
+    """(source, file, reader of its text) for every file a seed reads in this project."""
+    out: list[tuple[str, Path, Reader]] = []
+    out += [("changelog", p, changelogs.proposals) for p in changelogs.changelog_files(root)]
+    out += [("docs", p, _adr) for p in documents.adr_files(root)]
+    out += [("docs", p, lambda text, rel: documents.rule_proposals(text, rel, "docs"))
+            for p in documents.design_files(root)]
+    out += [("agents", p, lambda text, rel: documents.rule_proposals(text, rel, "agents"))
+            for p in documents.agent_files(root)]
+    return out
+
+
+def _adr(text: str, rel: str) -> list[Proposal]:
+    found = documents.adr_proposal(text, rel)
+    return [found] if found else []
+
+
+def scan(root: Path, state: dict[str, Any], sources: Iterable[str] = SOURCES,
+         full: bool = False) -> tuple[list[Proposal], dict[str, Any], int, list[str]]:
+    """New proposals since `state`'s cursors, the cursors after this read, commits and files
+    read. Pure apart from reading the repository."""
+    wanted = set(sources)
+    cursors: dict[str, Any] = {"head": state.get("head"), "files": dict(state.get("files", {}))}
+    found: list[Proposal] = []
+    read_commits = 0
+    if "commits" in wanted:
+        head = commits.head(root)
+        since = None if full else state.get("head")
+        if since and not commits.is_ancestor(root, since):
+            since = None  # history was rewritten: read it all again (seen keys stop repeats)
+        if head and head != since:
+            log = commits.read_log(root, since)
+            read_commits = len(log)
+            found += commits.proposals(log)
+        cursors["head"] = head
+    files_read: list[str] = []
+    for source, path, reader in file_sources(root):
+        if source not in wanted:
+            continue
+        rel = path.relative_to(root).as_posix()
+        try:  # regular files only, capped: a repository is someone else's
+            data = read_bytes(path, MAX_FILE_BYTES)
+        except (FileProblemError, OSError):
+            continue
+        digest = hashlib.sha256(data).hexdigest()
+        if not full and cursors["files"].get(rel) == digest:
+            continue
+        files_read.append(rel)
+        found += reader(data.decode("utf-8", "replace"), rel)
+        cursors["files"][rel] = digest
+    return _said_once(found), cursors, read_commits, files_read
+
+
+def _stems(text: str) -> set[str]:
+    from kenning.lifecycle.dedup import normalise
+
+    same = {"drop": "remo", "dele": "remo"}  # dropped / removed / deleted support
+    return {same.get(w[:4], w[:4]) for w in normalise(text).split()
+            if (len(w) > 2 or w.isdigit()) and w not in ("commit", "and", "the", "for")}
+
+
+def _said_once(found: list[Proposal]) -> list[Proposal]:
+    """A commit that says what a changelog entry says is left to the changelog, which holds
+    the version."""
+    entries = [_stems(p.text) for p in found if p.source == "changelog"]
+    out = []
+    for p in found:
+        # The commit's verb is left out: "switched to X" is said by "use X instead of Y".
+        words = _stems(p.text.split(" (commit ")[0].split(" ", 1)[-1]) \
+            if p.source == "commits" else None
+        if words and any(words <= e for e in entries):
+            continue
+        out.append(p)
+    return out
+
+
+def _redacted(p: Proposal) -> Proposal:
+    return replace(p, text=" ".join(redact(strip_private(p.text)).split()),
+                   rationale=" ".join(redact(strip_private(p.rationale)).split())
+                   if p.rationale else None)
+
+
+@dataclass(frozen=True)
+class _Known:
+    id: str
+    text: str
+
+
+def seed(memory: Memory, *, accept: bool = False, dry_run: bool = False,
+         sources: Iterable[str] = SOURCES, full: bool = False) -> SeedReport:
+    """Propose facts from the project's history and documents (see the module docstring)."""
+    from kenning.core.records import Source
+    from kenning.lifecycle.dedup import find_duplicate
+
+    state = load_state(state_file(memory))
+    seen = list(state.get("seen", []))
+    seen_set = set(seen)
+    pending = [Proposal.from_json(p) for p in state.get("pending", [])]
+    found, cursors, n_commits, files = scan(memory.project.root, state, sources, full)
+    report = SeedReport(dry_run=dry_run, accept=accept, commits_read=n_commits,
+                        files_read=files)
+    pool = [_Known(v.row.id, v.row.text) for v in memory.facts()]
+    queue: list[tuple[Proposal, bool]] = [(p, False) for p in pending]
+    keys = {p.key for p in pending}
+    for raw in found:
+        p = _redacted(raw)
+        if p.key in seen_set or p.key in keys or not p.text:
+            continue
+        keys.add(p.key)
+        duplicate = find_duplicate(p.text, pool)
+        seen.append(p.key)
+        if duplicate is not None:
+            report.items.append(Item(p, "known", duplicate))
+            continue
+        queue.append((p, True))
+        pool.append(_Known(f"new:{p.key}", p.text))
+    still_pending: list[Proposal] = []
+    for p, new in queue:
+        if accept and not dry_run:
+            result = memory.add(p.text, p.kind, origin="import", rationale=p.rationale,
+                                tags=("seed", p.source),
+                                source=Source(origin="import", evidence=p.provenance,
+                                              rule=f"seed:{p.rule}"))
+            report.items.append(Item(p, "added" if result.created else "known",
+                                     result.fact.id))
+        else:
+            report.items.append(Item(p, ("would-add" if accept else "proposed") if new
+                                     else "pending"))
+            still_pending.append(p)
+    if not dry_run:
+        write_atomic(state_file(memory), json.dumps({
+            "format": STATE_FORMAT, **cursors, "seen": seen[-MAX_SEEN:],
+            "pending": [p.to_json() for p in still_pending]}, ensure_ascii=False, indent=1))
+    return report

@@ -1,0 +1,285 @@
+"""`kenning seed` on a real project's history (pallets/itsdangerous, rebuilt from the test
+data by `git fast-import`), and each source's rules on small texts."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import git, init_repo
+from kenning.core.paths import current_project
+from kenning.extract.seed import changelogs, commits, documents
+
+DATA = Path(__file__).parent / "fixtures" / "seed" / "itsdangerous"
+
+
+def fast_import(root: Path, records: list[tuple[int, str, bool, str]],
+                files: dict[str, bytes]) -> None:
+    """Commits (unix time, author, merge?, message), oldest first; `files` land in the last.
+    One `git fast-import` for the whole history: thousands of commits in a second."""
+    out: list[bytes] = []
+    for n, (stamp, author, merge, message) in enumerate(records, 1):
+        msg = message.encode("utf-8")
+        out += [b"commit refs/heads/main\n", f"mark :{n}\n".encode(),
+                f"committer {author or 'dev'} <dev@example.invalid> {stamp} +0000\n".encode(),
+                f"data {len(msg)}\n".encode(), msg, b"\n"]
+        if n > 1:
+            out.append(f"from :{n - 1}\n".encode())
+        if merge and n > 2:
+            out.append(f"merge :{n - 2}\n".encode())
+        if n == len(records):
+            for name, content in files.items():
+                out += [f"M 100644 inline {name}\n".encode(), f"data {len(content)}\n".encode(),
+                        content, b"\n"]
+        out.append(b"\n")
+    subprocess.run(["git", "-C", str(root), "fast-import", "--quiet"], input=b"".join(out),
+                   check=True)
+    git(root, "reset", "-q", "--hard", "main")
+
+
+def itsdangerous_history() -> list[tuple[int, str, bool, str]]:
+    raw = gzip.decompress((DATA / "commits.log.gz").read_bytes()).decode("utf-8")
+    out = []
+    for record in raw.split("\x1e"):
+        stamp, author, parents, message = record.split("\x1f", 3)
+        out.append((int(stamp), author, int(parents) > 1, message))
+    return out
+
+
+@pytest.fixture
+def itsdangerous(isolated: Path) -> Path:
+    init_repo(isolated)
+    fast_import(isolated, itsdangerous_history(), {
+        "CHANGES.rst": (DATA / "CHANGES.rst").read_bytes(),
+        "LICENSE.txt": (DATA / "LICENSE.txt").read_bytes()})
+    return isolated
+
+
+def seed_json(kenning, *args: str) -> dict:
+    result = kenning("seed", "--json", *args)
+    assert result.code == 0, result.err
+    return json.loads(result.out)
+
+
+def test_a_dry_run_on_a_real_history_proposes_versioned_changes_and_writes_nothing(
+        kenning, itsdangerous):
+    out = seed_json(kenning, "--dry-run")
+    assert out["commits_read"] == 677 and out["files_read"] == ["CHANGES.rst"]
+    texts = {i["text"]: i for i in out["items"]}
+    assert 12 <= len(texts) <= 30
+    assert all(i["action"] == "proposed" for i in out["items"])
+    drop = texts["Changed in 2.2.0 (CHANGES.rst): Drop support for Python 3.7."]
+    assert drop["provenance"] == "CHANGES.rst:15" and drop["rule"] == "changelog-removal"
+    assert "Changed in 2.0.0 (CHANGES.rst): Importing `itsdangerous.json` is deprecated. " \
+           "Import Python's `json` module instead." in texts
+    # The history's decisions ("switch to flit build backend", "drop support for Python 3.7")
+    # repeat changelog entries: they are left to the entries, which have the version.
+    assert not [t for t, i in texts.items() if i["source"] == "commits"]
+    # Fixes, additions, bumps and vague entries are not proposed.
+    assert not any("Bump" in t or "typo" in t.lower() or "Handle date overflow" in t
+                   for t in texts)
+    project = current_project()
+    assert not (project.local_dir / "seed").exists()
+    assert not project.project_facts_dir.exists() or not list(
+        project.project_facts_dir.glob("*.yaml"))
+
+
+def test_seed_is_incremental_and_accept_adds_facts_at_070_for_review(kenning, itsdangerous):
+    first = seed_json(kenning)
+    proposed = [i for i in first["items"] if i["action"] == "proposed"]
+    assert proposed
+    again = seed_json(kenning)
+    assert again["commits_read"] == 0 and again["files_read"] == []
+    assert {i["action"] for i in again["items"]} == {"pending"}
+    (itsdangerous / "x.txt").write_text("x\n", encoding="utf-8")
+    git(itsdangerous, "add", "x.txt")
+    git(itsdangerous, "commit", "-qm", "Switch to hatchling as the build backend\n\n"
+        "Because flit cannot build the extension modules we need.")
+    third = seed_json(kenning)
+    assert third["commits_read"] == 1
+    new = [i for i in third["items"] if i["action"] == "proposed"]
+    assert [i["text"].split(" (commit")[0] for i in new] == [
+        "Switched to hatchling as the build backend"]
+    assert new[0]["rationale"] == "Because flit cannot build the extension modules we need."
+
+    accepted = seed_json(kenning, "--accept")
+    added = [i for i in accepted["items"] if i["action"] == "added"]
+    assert len(added) == len(proposed) + 1
+    facts = json.loads(kenning("export", "--format", "json").out)
+    assert len(facts) == len(added)
+    assert all(f["confidence"] == 0.70 and f["origin"] == "import" and "seed" in f["tags"]
+               for f in facts)
+    review = kenning("review", "--json")
+    assert review.code == 0, review.err
+    queued = {fid for i in json.loads(review.out) for fid in i["ids"]}
+    assert {i["fact_id"] for i in added} <= queued
+    assert seed_json(kenning)["items"] == []  # proposed once, even after acceptance
+
+
+def test_known_facts_are_not_proposed_again(kenning, itsdangerous):
+    kenning("add", "Changed in 2.2.0 (CHANGES.rst): Drop support for Python 3.7.",
+            "--kind", "codebase")
+    out = seed_json(kenning, "--dry-run")
+    known = [i for i in out["items"] if i["action"] == "known"]
+    assert [i["provenance"] for i in known] == ["CHANGES.rst:15"]
+
+
+def test_secrets_in_commit_messages_are_redacted(kenning, repo):
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    git(repo, "commit", "-q", "--allow-empty", "-m",
+        f"Switch to the internal mirror because the token {token} kept expiring")
+    out = seed_json(kenning, "--dry-run")
+    assert out["items"] and token not in json.dumps(out)
+
+
+def test_five_thousand_commits_are_read_in_well_under_thirty_seconds(kenning, isolated):
+    init_repo(isolated)
+    subjects = ["Fix flaky test in the parser", "Switch to ruff because flake8 is slow",
+                "Add docs for the config file", "Drop support for Python 3.8",
+                "Refactor the loader\n\nNo behaviour change."]
+    history = [(1_300_000_000 + n * 3600, "dev", False, f"{subjects[n % 5]} (#{n})")
+               for n in range(5000)]
+    fast_import(isolated, history, {"README.md": b"# x\n"})
+    start = time.perf_counter()
+    out = seed_json(kenning, "--dry-run")
+    elapsed = time.perf_counter() - start
+    assert out["commits_read"] == 5000
+    assert elapsed < 30, elapsed
+    # The same decision repeated in many commits is proposed once.
+    assert len([i for i in out["items"] if "ruff" in i["text"]]) == 1
+
+
+# ---- the sources, on small texts -----------------------------------------------------------
+def test_keep_a_changelog_sections_give_removals_and_deprecations(tmp_path):
+    (tmp_path / "CHANGELOG.md").write_text("""# Changelog
+
+## [Unreleased]
+
+## [3.0.0] - 2024-02-01
+### Removed
+- The `--legacy` flag of `tool build` (use `--mode=classic`).
+### Added
+- A shiny new `tool serve` command.
+### Fixed
+- Crash when the config file is empty.
+
+## [2.5.0] - 2023-11-11
+### Changed
+- The default cache directory is now `~/.cache/tool` instead of `~/.tool`.
+### Deprecated
+- `tool.compat.load()`; call `tool.load()` instead.
+""", encoding="utf-8")
+    found = changelogs.proposals((tmp_path / "CHANGELOG.md").read_text("utf-8"), "CHANGELOG.md")
+    assert [(p.text, p.provenance) for p in found] == [
+        ("Removed in 3.0.0 (CHANGELOG.md): The `--legacy` flag of `tool build` (use "
+         "`--mode=classic`).", "CHANGELOG.md:7"),
+        ("Changed in 2.5.0 (CHANGELOG.md): The default cache directory is now `~/.cache/tool` "
+         "instead of `~/.tool`.", "CHANGELOG.md:15"),
+        ("Deprecated in 2.5.0 (CHANGELOG.md): `tool.compat.load()`; call `tool.load()` instead.",
+         "CHANGELOG.md:17"),
+    ]
+
+
+def test_commit_rules_keep_decisions_and_drop_bots_reverted_and_vague_commits():
+    def c(subject: str, body: str = "", author: str = "dev", merge: bool = False
+          ) -> commits.Commit:
+        from datetime import UTC, datetime
+
+        return commits.Commit("a" * 40, datetime(2024, 5, 1, tzinfo=UTC), author, merge,
+                              subject, body)
+
+    found = commits.proposals([
+        c("Switch to uv for dependency management"),
+        c("Bump requests from 2.31 to 2.32", author="dependabot[bot]"),
+        c("Use rstrip instead of strip", "Because padding is only added at the end."),
+        c("Revert \"Migrate to poetry\""),
+        c("Migrate to poetry"),
+        c("Don't cache tokens on disk because they are secrets on shared machines"),
+        c("Fix the thing"),
+        c("Deprecate it"),
+        c("Merge pull request #41 from dev/pnpm", "Migrate to pnpm workspaces\n\nSaves 2 min "
+          "per CI run because installs are shared.", merge=True),
+        c("Merge branch 'main' into feature", merge=True),
+    ])
+    assert [(p.text, p.rationale) for p in found] == [
+        ("Switched to uv for dependency management (commit aaaaaaa, 2024-05-01).", None),
+        ("Don't cache tokens on disk because they are secrets on shared machines "
+         "(commit aaaaaaa, 2024-05-01).", None),
+        ("Migrated to pnpm workspaces (commit aaaaaaa, 2024-05-01).",
+         "Saves 2 min per CI run because installs are shared."),
+    ]
+
+
+def test_adrs_contributing_and_agent_files_are_read_with_their_lines(tmp_path):
+    adr = tmp_path / "docs" / "adr"
+    adr.mkdir(parents=True)
+    (adr / "0002-use-postgres.md").write_text("""# 2. Use PostgreSQL for persistence
+
+## Status
+
+Accepted
+
+## Context
+
+We need transactions across tables and the team already runs PostgreSQL.
+
+## Decision
+
+We will store all state in PostgreSQL 15. SQLite stays for tests only.
+""", encoding="utf-8")
+    (adr / "0003-use-mongo.md").write_text(
+        "# 3. Use MongoDB\n\n## Status\n\nSuperseded by 2\n\n## Decision\n\nUse MongoDB.\n",
+        encoding="utf-8")
+    (tmp_path / "CONTRIBUTING.md").write_text(
+        "# Contributing\n\nThanks!\n\n- Never commit directly to `main`; open a pull "
+        "request.\n", encoding="utf-8")
+    (tmp_path / "AGENTS.md").write_text(
+        "# Agents\n\nAlways run `make check` before you say a change is done.\n",
+        encoding="utf-8")
+    def rel(p: Path) -> str:
+        return p.relative_to(tmp_path).as_posix()
+
+    decisions = [documents.adr_proposal(p.read_text("utf-8"), rel(p))
+                 for p in documents.adr_files(tmp_path)]
+    assert decisions[1] is None  # superseded
+    assert decisions[0].text == ("Decision (docs/adr/0002-use-postgres.md, Use PostgreSQL for "
+                                 "persistence): We will store all state in PostgreSQL 15.")
+    assert decisions[0].rationale.startswith("We need transactions across tables")
+    assert decisions[0].provenance == "docs/adr/0002-use-postgres.md:13"
+    rules = [p for f in documents.design_files(tmp_path)
+             for p in documents.rule_proposals(f.read_text("utf-8"), rel(f), "docs")]
+    assert [(p.text, p.provenance) for p in rules] == [(
+        "CONTRIBUTING.md: Never commit directly to `main`; open a pull request.",
+        "CONTRIBUTING.md:5")]
+    agents = [p for f in documents.agent_files(tmp_path)
+              for p in documents.rule_proposals(f.read_text("utf-8"), rel(f), "agents")]
+    assert [(p.text, p.provenance) for p in agents] == [(
+        "AGENTS.md: Always run `make check` before you say a change is done.", "AGENTS.md:3")]
+
+
+def test_links_fifos_and_linked_folders_are_not_followed(kenning, repo, tmp_path):
+    outside = tmp_path / "outside"
+    (outside / "adr").mkdir(parents=True)
+    secret = "Removed support for the quasarwidget secret API."
+    (outside / "CHANGES.md").write_text(f"## 1.0.0\n\n- {secret}\n", encoding="utf-8")
+    (outside / "adr" / "0001-x.md").write_text(
+        "# 1. Quasarwidget\n\n## Status\n\nAccepted\n\n## Decision\n\nWe use quasarwidget.\n",
+        encoding="utf-8")
+    (repo / "CHANGES.md").symlink_to(outside / "CHANGES.md")
+    (repo / "AGENTS.md").symlink_to("/dev/zero")
+    (repo / "docs").mkdir()
+    (repo / "docs" / "adr").symlink_to(outside / "adr")
+    os.mkfifo(repo / "CONTRIBUTING.md")
+    result = kenning("seed", "--dry-run", "--json")
+    assert result.code == 0, result.err
+    assert "quasarwidget" not in result.out.lower()
+    assert json.loads(result.out)["files_read"] == []
+    exported = kenning("export", "--agents-md")
+    assert exported.code == 1 and "symlink" in exported.err
+    assert (repo / "AGENTS.md").is_symlink()
