@@ -152,7 +152,7 @@ def handle(ctx: Ctx) -> str | None:
              + ("; the most useful follow (kind, confidence, id; why)." if facts else "."))
     text, ids = _inject(ctx, source, intro, facts, _tail(ctx, hot, decayed))
     export_for_bash()
-    _spawn_background(ctx)
+    spawn_background(ctx)
     if not text:
         return None
     injectlog.record(ctx.local_dir, session=ctx.session, event="SessionStart", facts=ids,
@@ -231,7 +231,7 @@ def export_for_bash() -> None:
         handle.write(f"export KENNING_PLUGIN_DATA={quoted}\n")
 
 
-def _spawn_background(ctx: Ctx) -> None:
+def spawn_background(ctx: Ctx) -> None:
     """The runtime install when the plugin venv is missing or stale, else the catch-up."""
     from kenning.plugin import runtime
 

@@ -18,9 +18,9 @@ def handle(ctx: Ctx) -> str | None:
     mark(ctx)
     if _queued_edits(ctx):
         # Files edited this turn: the detached catch-up re-indexes them (under its lock).
-        from kenning.hooks.session_start import _spawn_background
+        from kenning.hooks.session_start import spawn_background
 
-        _spawn_background(ctx)
+        spawn_background(ctx)
     from kenning.hooks.nudge import ask
 
     return ask(ctx)
