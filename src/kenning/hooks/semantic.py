@@ -67,9 +67,6 @@ def cosine_rows(ctx: Ctx, conn: sqlite3.Connection, prompt: str, now: datetime,
     import site
 
     site.main()  # the launcher runs with -S; numpy lives in site-packages
-    from kenning.core.blas import pin_one_thread
-
-    pin_one_thread()  # before numpy loads BLAS
     import numpy as np
 
     from kenning.index.embed import load_embedder

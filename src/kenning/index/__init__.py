@@ -6,8 +6,11 @@ sync that keeps the index in step with the canonical files. The only `sqlite_uti
 readers use plain `sqlite3`. May import core, the lifecycle rules and store.
 """
 
-from kenning.core.blas import pin_one_thread
+import os
 
-# The vector math (embedding, search) runs in processes that import this package before
-# numpy; pinning BLAS here keeps one small product per query from waiting on thread hand-off.
-pin_one_thread()
+# Search does one matrix-vector product per query; multi-threaded BLAS makes that 40x slower
+# on a busy two-core machine (thread hand-off dominates such a small product). The processes
+# that do vector math (CLI, MCP server, catch-up, the semantic hook leg) import this package
+# before numpy, so BLAS is pinned to one thread here, unless the user chose otherwise.
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
