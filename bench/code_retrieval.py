@@ -104,8 +104,8 @@ def kenning_rankers(root: Path, home: Path) -> tuple[list[Callable], Callable[[]
     memory.index_code()
     seconds = time.perf_counter() - started
     # The vector leg alone, as Memory.search runs it, without the keyword leg or fusion.
-    searcher = ChunkSearcher(memory.conn)
-    generation = get_meta(memory.conn, "code_generation")
+    searcher = ChunkSearcher(memory.index.conn)
+    generation = get_meta(memory.index.conn, "code_generation")
     code_only = ChunkFilter(frozenset({"code"}))
 
     def vectors(query: str) -> list[Span]:

@@ -8,7 +8,7 @@ Sets (issue 12, "Honest data splits"):
   blind and committed before any run; reported, never tuned on (`--test`).
 
 Rows per set: the hybrid through `kenning search --type fact --json` (what a user gets), the
-keyword leg alone, the vector leg alone (both from `Memory.fact_leg_scores`) and plain BM25
+keyword leg alone, the vector leg alone (both from `Search.fact_leg_scores`) and plain BM25
 (bench/reference_bm25.py: FTS5 porter, OR of the question's terms).
 Usage: python bench/retrieval.py [--embedder bundled|fake] [--test] [--misses]
 
@@ -106,7 +106,7 @@ def evaluate(embedder: str = "bundled", questions_file: str = "retrieval_questio
             out = _run(main, ["-C", str(root), "search", item["q"], "--type", "fact", "--json",
                               "-n", "10"])
             ranked["hybrid"].append([back[h["id"]] for h in json.loads(out)])
-            keyword, semantic = memory.fact_leg_scores(item["q"])
+            keyword, semantic = memory.searcher.fact_leg_scores(item["q"])
             ranked["keyword leg"].append([back[i] for i, _ in keyword[:10]])
             ranked["vector leg"].append([back[i] for i, _ in semantic[:10]])
             ranked["plain BM25"].append(reference_bm25.search(plain, item["q"]))

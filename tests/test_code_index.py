@@ -199,7 +199,7 @@ def test_files_used_together_in_three_sessions_lift_each_other(repo):
 
 
 def test_identifiers_are_spelled_out_as_words_for_the_embedder():
-    from kenning.search.code import identifier_words
+    from kenning.index.chunktypes import identifier_words
 
     assert identifier_words("sortedLastIndex(array)") == "sorted last index(array)"
     assert identifier_words("def get_default(self):") == "def get default(self):"
@@ -227,7 +227,7 @@ def test_a_new_embed_recipe_reembeds_unchanged_files_once(repo):
     make_repo(repo)
     memory = Memory(current_project(repo), "fake")
     memory.index_code()
-    conn = memory.conn
+    conn = memory.index.conn
     chunks = conn.execute("SELECT count(*) FROM chunks").fetchone()[0]
     before = dict(conn.execute("SELECT chunk_id, vec FROM chunk_vectors"))
     set_meta(conn, "code_embed_recipe", "0")  # an index made by an older kenning

@@ -144,7 +144,7 @@ def test_an_index_cut_by_an_older_chunker_is_rechunked_once(repo):
     memory = Memory(current_project(repo), "fake")
     assert memory.index_code().indexed >= 1
     assert memory.index_code().indexed == 0
-    set_meta(memory.conn, "code_chunk_recipe", "1")
+    set_meta(memory.index.conn, "code_chunk_recipe", "1")
     assert memory.index_code().indexed >= 1  # every file re-chunked once
     assert memory.index_code().indexed == 0
     memory.close()

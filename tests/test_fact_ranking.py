@@ -86,12 +86,12 @@ def test_an_index_built_before_whole_versions_is_reindexed(kenning, repo):
     kenning("add", "Release 2.3.0 removed the legacy sync command.")
     memory = Memory(current_project(repo), "fake")
     memory.sync()
-    memory.conn.execute("UPDATE facts SET terms = ''")
-    set_meta(memory.conn, "fact_terms", "1")
+    memory.index.conn.execute("UPDATE facts SET terms = ''")
+    set_meta(memory.index.conn, "fact_terms", "1")
     memory.close()
     memory = Memory(current_project(repo), "fake")
     memory.sync()
-    terms = memory.conn.execute("SELECT terms FROM facts").fetchone()[0]
+    terms = memory.index.conn.execute("SELECT terms FROM facts").fetchone()[0]
     memory.close()
     assert "2dot3dot0" in terms
 
@@ -102,7 +102,7 @@ def test_prompt_words_keep_an_identifier_as_one_word():
     assert ("rename",) in groups and ("py",) in groups
 
 
-def _gate(repo, texts: list[str], prompt: str) -> list[factdb.FactRow]:
+def _gate(repo, texts: list[str], prompt: str) -> list[factdb.Candidate]:
     memory = Memory(current_project(repo), "fake")
     for text in texts:
         memory.add(text, "codebase", origin="agent")

@@ -57,16 +57,18 @@ ALLOWED = {
                            "kenning.core.atomic", "kenning.core.spawn"},
     "pre-tool-use": INJECTING
     | {"kenning.hooks.pre_tool", "kenning.lifecycle.anchors", "kenning.hooks.factdb",
-       "kenning.core.textutil"},
+       "kenning.core.textutil", "kenning.index", "kenning.index.fts"},
     "user-prompt-submit": INJECTING
     | {"kenning.hooks.user_prompt", "kenning.hooks.semantic", "kenning.hooks.factdb",
        "kenning.core.textutil", "kenning.core.settings", "kenning.core.errors",
-       "kenning.core.safeio"},
+       "kenning.core.safeio", "kenning.index", "kenning.index.fts"},
     "session-start": INJECTING
     | {
         "kenning.hooks.session_start",
         "kenning.hooks.factdb",
         "kenning.core.textutil",
+        "kenning.index",
+        "kenning.index.fts",
         "kenning.plugin",
         "kenning.plugin.runtime",
         "kenning.plugin.layout",

@@ -262,7 +262,7 @@ def test_kill_9_during_index_never_leaves_a_half_indexed_file(repo, capfd):
     start = time.monotonic()
     memory.index_code(full=True)
     one = time.monotonic() - start
-    reference = _code_state(memory.conn)
+    reference = _code_state(memory.index.conn)
     memory.close()
     flag = repo.parent / "ready.log"
     kills = scaled(10)
@@ -281,7 +281,7 @@ def test_kill_9_during_index_never_leaves_a_half_indexed_file(repo, capfd):
         memory = Memory(project, embedder_name="fake")
         try:
             memory.index_code()  # the next (incremental) run completes the work
-            after = _code_state(memory.conn)
+            after = _code_state(memory.index.conn)
         finally:
             memory.close()
         rebuilt += "rebuilding it" in capfd.readouterr().err

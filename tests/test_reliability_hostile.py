@@ -281,7 +281,7 @@ def test_non_utf8_binary_and_huge_source_files_index_in_bounded_time(kenning, re
     hits = json.loads(kenning("search", "broken", "bom_first", "--type", "code", "--json").out)
     assert {"src/broken.py", "src/bom.py"} <= {h["path"] for h in hits}
     memory = Memory(current_project(repo), embedder_name="fake")
-    indexed = {r[0] for r in memory.conn.execute("SELECT path FROM files")}
+    indexed = {r[0] for r in memory.index.conn.execute("SELECT path FROM files")}
     memory.close()
     assert "src/huge.py" not in indexed and "src/utf16.py" not in indexed
     assert "src/latin1.py" in indexed

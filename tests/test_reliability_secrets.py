@@ -251,7 +251,7 @@ def test_a_secret_committed_in_source_is_never_indexed_shown_or_searchable(repo,
     assert kenning("index").code == 0
     project = current_project(repo)
     memory = Memory(project, embedder_name="fake")
-    memory.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    memory.index.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     memory.close()
     assert _index_bytes(project) == []
     # The file is still indexed: its code is found, with the secrets shown as markers.

@@ -33,43 +33,44 @@ def indexed(repo, kenning):
 
 
 def hash_of(memory, path, qualname):
-    return memory.conn.execute("SELECT body_hash FROM symbols WHERE path = ? AND qualname = ?",
-                               (path, qualname)).fetchone()[0]
+    return memory.index.conn.execute(
+        "SELECT body_hash FROM symbols WHERE path = ? AND qualname = ?",
+        (path, qualname)).fetchone()[0]
 
 
 def test_an_exact_symbol_gets_its_body_hash(indexed):
-    result = resolve(indexed.conn, Anchor("src/http/retry.py", "RetryPolicy.backoff"))
+    result = resolve(indexed.index.conn, Anchor("src/http/retry.py", "RetryPolicy.backoff"))
     assert result.status == "exact" and result.note is None
     assert result.anchor.hash == hash_of(indexed, "src/http/retry.py", "RetryPolicy.backoff")
 
 
 def test_a_misspelled_symbol_is_corrected_with_a_note(indexed):
-    result = resolve(indexed.conn, Anchor("src/http/retry.py", "RetryPolicy.backof"))
+    result = resolve(indexed.index.conn, Anchor("src/http/retry.py", "RetryPolicy.backof"))
     assert result.status == "corrected"
     assert result.anchor.symbol == "RetryPolicy.backoff"
     assert "RetryPolicy.backof -> RetryPolicy.backoff" in result.note
 
 
 def test_an_unqualified_method_name_gets_its_class(indexed):
-    result = resolve(indexed.conn, Anchor("src/http/retry.py", "give_up"))
+    result = resolve(indexed.index.conn, Anchor("src/http/retry.py", "give_up"))
     assert result.anchor.symbol == "RetryPolicy.give_up"
 
 
 def test_a_symbol_named_in_the_wrong_file_is_found_where_it_lives(indexed):
-    result = resolve(indexed.conn, Anchor("src/http/retry.py", "send_invoice"))
+    result = resolve(indexed.index.conn, Anchor("src/http/retry.py", "send_invoice"))
     assert result.status == "moved"
     assert (result.anchor.file, result.anchor.symbol) == ("src/billing/invoices.py",
                                                           "send_invoice")
 
 
 def test_a_misspelled_path_is_corrected(indexed):
-    result = resolve(indexed.conn, Anchor("src/billing/invoice.py", "void_invoice"))
+    result = resolve(indexed.index.conn, Anchor("src/billing/invoice.py", "void_invoice"))
     assert result.anchor.file == "src/billing/invoices.py"
     assert result.anchor.hash
 
 
 def test_an_unknown_symbol_is_kept_as_written_without_a_hash(indexed):
-    result = resolve(indexed.conn, Anchor("src/http/retry.py", "CircuitBreaker"))
+    result = resolve(indexed.index.conn, Anchor("src/http/retry.py", "CircuitBreaker"))
     assert result.status == "unresolved"
     assert result.anchor == Anchor("src/http/retry.py", "CircuitBreaker")
     assert "no symbol CircuitBreaker" in result.note
@@ -77,8 +78,8 @@ def test_an_unknown_symbol_is_kept_as_written_without_a_hash(indexed):
 
 def test_without_a_code_index_nothing_is_resolved(repo):
     memory = Memory(current_project())
-    assert not has_symbols(memory.conn)
-    result = resolve(memory.conn, Anchor("src/x.py", "f"))
+    assert not has_symbols(memory.index.conn)
+    result = resolve(memory.index.conn, Anchor("src/x.py", "f"))
     assert result.status == "unchecked" and result.anchor == Anchor("src/x.py", "f")
 
 

@@ -180,19 +180,19 @@ def test_anchor_state_accepts_index_rows_hook_rows_and_facts(project, kenning):
     reindex(kenning, repo, "change")
     memory = Memory(current_project())
     row = memory.get_view(ids["backoff"]).row
-    assert anchor_state(row, memory.conn) == "drifted"
+    assert anchor_state(row, memory.index.conn) == "drifted"
     hook_row = {"id": row.id, "about": json.dumps([[a.file, a.symbol, a.hash]
                                                    for a in row.about])}
-    assert anchor_state(hook_row, memory.conn) == "drifted"
-    assert anchor_state(memory.store.get(ids["parse"]), memory.conn) == "fresh"
-    assert anchor_state({"id": "x", "about": "[]"}, memory.conn) == "unanchored"
+    assert anchor_state(hook_row, memory.index.conn) == "drifted"
+    assert anchor_state(memory.store.get(ids["parse"]), memory.index.conn) == "fresh"
+    assert anchor_state({"id": "x", "about": "[]"}, memory.index.conn) == "unanchored"
 
 
 def test_without_a_code_index_nothing_is_hidden(kenning, repo):
     out = json.loads(kenning("add", "--json", "--about", "src/gone.py:f", "A fact.").out)
     memory = Memory(current_project())
     row = memory.get_view(out["id"]).row
-    assert anchor_state(row, memory.conn) == "fresh"
+    assert anchor_state(row, memory.index.conn) == "fresh"
     assert "not indexed" in kenning("stale").out
 
 
@@ -203,7 +203,7 @@ def test_a_file_the_index_skips_is_not_orphaned(project, kenning):
     fact = memory.store.create("The lock file pins the toolchain.", "codebase",
                                about=(Anchor("data/big.lock"),))
     row = memory.get_view(fact.id).row
-    assert stale_report(memory.conn, [row], repo)[0].state == "fresh"
+    assert stale_report(memory.index.conn, [row], repo)[0].state == "fresh"
 
 
 def test_a_rename_in_place_is_followed_and_the_hook_path_hides_nothing_on_a_guess(project, kenning):
@@ -227,7 +227,7 @@ def test_a_rename_in_place_is_followed_and_the_hook_path_hides_nothing_on_a_gues
                          check=True).stdout.split()
     assert out == ["drifted", "False", "False"]
     # with the files at hand, a pure rename is recognised however different the names
-    assert anchor_state(memory.store.get(ids["parse"]), memory.conn, root=repo) == "drifted"
+    assert anchor_state(memory.store.get(ids["parse"]), memory.index.conn, root=repo) == "drifted"
     report = {r["id"]: r for r in json.loads(kenning("stale", "--json").out)}
     assert report[ids["parse"]]["anchors"][0]["note"] == (
         "renamed to src/util.py:parse_settings (body unchanged)")

@@ -167,7 +167,7 @@ def status(as_json: bool) -> None:
     """Where the stores are, how many facts, what is not yet committed."""
     from kenning.insight.status import project_status
 
-    info = project_status(app.open_memory())
+    info = project_status(app.open_memory().fact_index)
     if as_json:
         click.echo(json.dumps(info, indent=1))
         return

@@ -83,9 +83,12 @@ def search(query, limit, hit_type, kinds, statuses, include_archived, lang, path
                    lang=lang, path_glob=path_glob)
     memory = None
     if all_projects:
+        from kenning.core.config import load_config
+        from kenning.memory import Memory
         from kenning.search.crossproject import search_all_projects
 
-        hits = search_all_projects(" ".join(query), **options)
+        hits = search_all_projects(" ".join(query), lambda p: Memory(p, load_config(p).embedder),
+                                   **options)
     else:
         memory = app.open_memory()
         hits = memory.search(" ".join(query), **options)

@@ -59,7 +59,7 @@ def git_sync(as_json: bool) -> None:
     from kenning.insight.gitlog import sync_git
 
     memory = app.open_memory()
-    report = sync_git(memory.conn, memory.project.root)
+    report = sync_git(memory.index.conn, memory.project.root)
     if as_json:
         _dump(report)
         return
@@ -81,7 +81,7 @@ def _signals(days: int):
     from kenning.insight.analytics import analyze as run
 
     memory = app.open_memory()
-    signals = run(memory, days=_days(days), ignore=_ignore(memory))
+    signals = run(memory.fact_index, days=_days(days), ignore=_ignore(memory))
     for note in signals.notes:
         click.echo(note, err=True)
     return signals
@@ -175,7 +175,7 @@ def rebuild(no_semantic: bool, as_json: bool) -> None:
     from kenning.insight.graph import rebuild_graph
 
     memory = app.open_memory()
-    g = rebuild_graph(memory, ignore=_ignore(memory), semantic=not no_semantic)
+    g = rebuild_graph(memory.fact_index, ignore=_ignore(memory), semantic=not no_semantic)
     groups = len({n.community for n in g.nodes.values()})
     if as_json:
         _dump({"nodes": len(g.nodes), "edges": g.counts, "communities": groups})
@@ -194,7 +194,7 @@ def communities(limit: int, as_json: bool) -> None:
     from kenning.insight.graph import current_graph, graph_facts
 
     memory = app.open_memory()
-    g = current_graph(memory, ignore=_ignore(memory))
+    g = current_graph(memory.fact_index, ignore=_ignore(memory))
     found = list_communities(g, graph_facts(memory.facts()))
     found = found[:limit] if limit else found
     if as_json:
@@ -220,11 +220,11 @@ def neighbors(target: str, limit: int, as_json: bool) -> None:
     from kenning.insight.graph import neighbors as edges_of
 
     memory = app.open_memory()
-    g = current_graph(memory, ignore=_ignore(memory))
+    g = current_graph(memory.fact_index, ignore=_ignore(memory))
     if is_ulid(target):
         node = fact_node(target)
     else:
-        rel = memory._relative(target)  # the one path normaliser (root-relative POSIX)
+        rel = memory.code.relative(target)  # the one path normaliser (root-relative POSIX)
         node = file_node(rel or target.replace("\\", "/"))
     if node not in g.nodes:
         raise KenningError(f"{target} is not in the graph (a fact id, or a project file with "
@@ -267,7 +267,8 @@ def report(output: str | None, open_it: bool, days: int) -> None:
 
     memory = app.open_memory()
     target = _output(output) if output else memory.project.local_dir / "report.html"
-    written = write_report(memory, target.resolve(), days=_days(days), ignore=_ignore(memory))
+    written = write_report(memory.fact_index, target.resolve(), days=_days(days),
+                           ignore=_ignore(memory))
     click.echo(f"wrote {written}")
     if open_it:
         import webbrowser
@@ -321,7 +322,7 @@ def import_cmd(path: str | None, dry_run: bool, as_json: bool) -> None:
     from kenning.insight.transfer import import_claude_memory
 
     memory = app.open_memory()
-    result = import_claude_memory(memory, Path(path) if path else None, dry_run=dry_run)
+    result = import_claude_memory(memory.writer, Path(path) if path else None, dry_run=dry_run)
     if as_json:
         _dump({"source": str(result.source), "dry_run": dry_run, "items": result.items})
         return

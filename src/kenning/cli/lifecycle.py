@@ -50,7 +50,7 @@ def decay(dry_run: bool, as_json: bool) -> None:
     """
     from kenning.lifecycle.review import decay_report
 
-    report = decay_report(app.open_memory(), sync=not dry_run)
+    report = decay_report(app.open_memory().writer, sync=not dry_run)
     if as_json:
         def rows(views):
             return [{"id": v.row.id, "kind": v.row.kind, "confidence": v.current / 100,
@@ -97,14 +97,14 @@ def review(action, ids, text, fact_kind, only, limit, as_json) -> None:
     if action:
         if not ids:
             raise click.UsageError(f"`review {action}` needs a fact id")
-        outcome = lib.apply(memory, action, ids, text=text, kind=fact_kind)
+        outcome = lib.apply(memory.writer, action, ids, text=text, kind=fact_kind)
         if as_json:
             _dump({"action": outcome.action, "ids": list(outcome.ids),
                    "message": outcome.message})
         else:
             click.echo(outcome.message)
         return
-    items = lib.queue(memory, limit=limit, kinds=only or None)
+    items = lib.queue(memory.writer, limit=limit, kinds=only or None)
     if as_json or not _is_tty():
         _dump([item.to_json() for item in items])
         return
@@ -128,7 +128,7 @@ def _interactive(memory, items) -> None:
         return
     done = 0
     for n, item in enumerate(items, 1):
-        if not lib.still_applies(memory, item):
+        if not lib.still_applies(memory.writer, item):
             click.echo(f"\n[{n}/{len(items)}] {item.kind}: no longer applies (an earlier "
                        "action changed one of its facts); skipped")
             continue
@@ -156,7 +156,7 @@ def _interactive(memory, items) -> None:
             current = item.texts[item.ids.index(targets[0])]
             new_text = click.prompt("new text", default=current)
         try:
-            click.echo(lib.apply(memory, action, targets, text=new_text).message)
+            click.echo(lib.apply(memory.writer, action, targets, text=new_text).message)
             done += 1
         except KenningError as exc:
             click.echo(f"Error: {exc}", err=True)
@@ -225,7 +225,7 @@ def consolidate(dry_run: bool, as_json: bool) -> None:
 
     memory = app.open_memory()
     texts = {v.row.id: v.row.text for v in memory.facts()}
-    plan = run(memory, dry_run=dry_run)
+    plan = run(memory.writer, dry_run=dry_run)
     if as_json:
         _dump({"dry_run": dry_run, "considered": plan.considered,
                "merges": [{"survivor": m.survivor, "absorbed": list(m.absorbed),
@@ -258,7 +258,7 @@ def stale(show_all: bool, as_json: bool) -> None:
 
     memory = app.open_memory()
     rows = {v.row.id: v.row for v in memory.facts() if v.status == "active"}
-    reports = stale_report(memory.conn, list(rows.values()), memory.project.root)
+    reports = stale_report(memory.index.conn, list(rows.values()), memory.project.root)
     if not show_all:
         reports = [r for r in reports if r.state != FRESH]
     if as_json:

@@ -143,13 +143,18 @@ def prompt_words(query: str) -> list[tuple[str, ...]]:
     return out
 
 
-def fts_or_query(query: str, terms: list[str] | None = None) -> str | None:
+def fts_or_query(query: str, terms: list[str] | None = None, prefix: bool = False
+                 ) -> str | None:
     """An FTS5 MATCH expression: the OR of the quoted non-stopword terms, or None if none.
 
     A peer that ANDed every word found nothing for most natural-language queries; OR lets
-    BM25 do the ranking.
+    BM25 do the ranking. With `prefix`, each term of 3+ characters matches as a prefix (a
+    typed fragment, "retr") and shorter ones are left out.
     """
     terms = query_terms(query) if terms is None else terms
+    if prefix:
+        terms = [t for t in terms if len(t) >= 3]
     if not terms:
         return None
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+    star = "*" if prefix else ""
+    return " OR ".join('"' + t.replace('"', '""') + '"' + star for t in terms)

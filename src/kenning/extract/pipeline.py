@@ -42,7 +42,7 @@ from kenning.extract.transcript import (
 )
 
 if TYPE_CHECKING:
-    from kenning.memory import Memory
+    from kenning.lifecycle.writes import FactWriter
 
 LOCK_NAME = "extract-pipeline.lock"
 STATE_DIR = "extract"
@@ -236,7 +236,7 @@ def _scrubbed(c: Candidate) -> Candidate:
 
 
 def persist(
-    memory: Memory,
+    memory: FactWriter,
     candidates: list[Candidate],
     *,
     origin: str = "transcript",
@@ -246,7 +246,7 @@ def persist(
 ) -> list[Outcome]:
     """Redact, then `Memory.add` each candidate (a duplicate re-confirms); `seen` keys are
     skipped and the new ones appended to it."""
-    from kenning.memory import AddResult
+    from kenning.lifecycle.writes import AddResult
 
     done = set(seen or ())
     outcomes: list[Outcome] = []
@@ -301,7 +301,7 @@ def machine_lock(project: Project, wait: float) -> Iterator[None]:
 
 
 def extract_transcript(
-    memory: Memory,
+    memory: FactWriter,
     path: str | os.PathLike[str],
     session: str | None = None,
     *,
@@ -333,7 +333,7 @@ def extract_transcript(
         if any(o.fact_id for o in outcomes):
             from kenning.lifecycle.consolidate import after_extraction
 
-            memory.sync()  # the hooks read the index and the anchors map, not the YAML
+            memory.fact_index.sync()  # the hooks read the index and the anchors map, not the YAML
             after_extraction(memory)  # merges clear duplicates once a project has > 50 facts
     return ExtractReport(
         session=found.session, transcripts=found.transcripts, lines=found.lines,

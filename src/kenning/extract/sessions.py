@@ -29,7 +29,7 @@ from kenning.store.sessions import (
 
 if TYPE_CHECKING:
     from kenning.extract.llm import LLMResult
-    from kenning.memory import AddResult, Memory
+    from kenning.lifecycle.writes import AddResult, FactWriter
 
 
 @dataclass
@@ -57,7 +57,7 @@ def _anchors(text: str, files: Iterable[Item]) -> tuple[Anchor, ...]:
 
 
 def save_session(
-    memory: Memory,
+    memory: FactWriter,
     fields: Mapping[str, Any],
     *,
     origin: str = "agent",
@@ -96,12 +96,12 @@ def save_session(
             record.facts.extend(i for i in new_ids if i not in record.facts)
             write_session(memory.project, record)
     if record.facts:
-        memory.sync()  # the hooks read the index and the anchors map, not the YAML
+        memory.fact_index.sync()  # the hooks read the index and the anchors map, not the YAML
     return result
 
 
 def save_for_tool(
-    memory: Memory,
+    memory: FactWriter,
     *,
     summary: str,
     decisions: Iterable[Any] = (),
@@ -130,7 +130,7 @@ def save_for_tool(
     return save_result_json(result)
 
 
-def recall_for_tool(memory: Memory, name: str | None = None) -> list[dict[str, Any]]:
+def recall_for_tool(memory: FactWriter, name: str | None = None) -> list[dict[str, Any]]:
     """The MCP `session_recall` tool's call: the records as plain data."""
     return [to_mapping(r) for r in find_sessions(memory.project, name or None)]
 

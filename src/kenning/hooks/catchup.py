@@ -23,9 +23,8 @@ def reindex(memory, config) -> None:
     """Re-index changed files (edits PostToolUse queued among them): time-limited, one run
     per project; the queue is emptied once a run has covered everything."""
     from kenning.core.locks import LockBusy, exclusive_lock
-    from kenning.index.db import is_writable
 
-    if not is_writable(memory.conn):
+    if not memory.index.is_writable():
         return  # a newer kenning's index is read-only: expected, not an error to log
     from kenning.store import editqueue
 
@@ -60,14 +59,13 @@ def main(argv: list[str]) -> None:
         pass
     try:
         from kenning.core.config import load_config
-        from kenning.lifecycle.anchors import refresh
         from kenning.memory import Memory
 
         config = load_config(project)
         memory = Memory(project, embedder_name=config.embedder)
         try:
             memory.sync()
-            refresh(memory.conn, local_dir, str(project.root))
+            memory.refresh_anchor_map()
             reindex(memory, config)
         finally:
             memory.close()

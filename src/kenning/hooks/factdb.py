@@ -14,15 +14,15 @@ from datetime import UTC, datetime
 
 from kenning.core.textutil import (
     GATE_STOPWORDS,
+    fts_or_query,
     identifier_terms,
     prompt_words,
     version_terms,
     words,
 )
+from kenning.index.fts import FACT_BM25
 from kenning.lifecycle import confidence as lifecycle
 
-# bm25 column weights: text, rationale, tags, identifier terms + anchors (as index.reader)
-BM25_WEIGHTS = "1.0, 0.5, 0.8, 0.6"
 # Relevance = -bm25 / ln(N + 1): BM25 grows with the log of the corpus size through IDF, so
 # dividing by it keeps one threshold valid from 200 facts to 10,000. A fact must also hold at
 # least MIN_TERMS distinct prompt words that are not request words (textutil.GATE_STOPWORDS;
@@ -53,7 +53,11 @@ RELATIVE_CUT = 0.85
 CANDIDATES = 30
 
 
-class FactRow:
+class Candidate:
+    """A fact a hook may inject, scored for one prompt or session: its columns as the index
+    stores them (`about` and `tags` as stored text; the library's `index.reader.FactRow` is
+    the parsed, typed row) and the scores the gate computes."""
+
     __slots__ = ("id", "kind", "text", "confidence", "current", "about", "score", "tags",
                  "matched", "stems", "coverage")
 
@@ -69,7 +73,8 @@ class FactRow:
         self.coverage = 0.0  # the IDF share of the prompt's words it holds
 
 
-_COLUMNS = ("f.id, f.kind, f.text, f.confidence, f.confirmed, u.last_used, f.about, f.tags")
+# The columns a `Candidate` is built from, in its order.
+COLUMNS = ("f.id, f.kind, f.text, f.confidence, f.confirmed, u.last_used, f.about, f.tags")
 
 
 def _time(value: str | None) -> datetime | None:
@@ -98,7 +103,7 @@ def fact_count(conn: sqlite3.Connection) -> int:
 
 
 def prompt_matches(conn: sqlite3.Connection, prompt: str, now: datetime,
-                   limit: int = CANDIDATES) -> list[FactRow]:
+                   limit: int = CANDIDATES) -> list[Candidate]:
     """Active facts matching the prompt's terms, best first, with normalised relevance, the
     prompt words each holds (`matched`) and the share of the prompt's weight they carry
     (`coverage`)."""
@@ -109,19 +114,19 @@ def prompt_matches(conn: sqlite3.Connection, prompt: str, now: datetime,
     total = fact_count(conn)
     if not total:
         return []
-    quoted = ['"' + t.replace('"', '""') + '"' for t in terms]
+    quoted = [fts_or_query("", [t]) for t in terms]
     try:
         rows = conn.execute(
-            f"SELECT {_COLUMNS}, bm25(facts_fts, {BM25_WEIGHTS}) AS rank, f.rowid "
+            f"SELECT {COLUMNS}, {FACT_BM25} AS rank, f.rowid "
             "FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid "
             "LEFT JOIN usage u ON u.fact_id = f.id "
             "WHERE facts_fts MATCH ? AND f.status = 'active' ORDER BY rank LIMIT ?",
-            (" OR ".join(quoted), limit),
+            (fts_or_query(prompt, terms), limit),
         ).fetchall()
         if not rows:
             return []
         scale = math.log(total + 1) * min(1.0, math.log(total + 1) / math.log(SMALL_STORE + 1))
-        by_rowid = {row[-1]: FactRow(row[:-2], now, -float(row[-2]) / scale) for row in rows}
+        by_rowid = {row[-1]: Candidate(row[:-2], now, -float(row[-2]) / scale) for row in rows}
         # Which prompt words each candidate holds, through FTS5's own tokenizer and stemmer,
         # asked of a throw-away table holding only the candidates (a common term's doclist
         # in the real index can span every fact).
@@ -139,7 +144,7 @@ def _idf(conn: sqlite3.Connection, quoted: str, total: int) -> float:
     return math.log((total - df + 0.5) / (df + 0.5) + 1)
 
 
-def _match_words(conn: sqlite3.Connection, by_rowid: dict[int, FactRow],
+def _match_words(conn: sqlite3.Connection, by_rowid: dict[int, Candidate],
                  groups: list[tuple[str, ...]], weights: dict[str, float]) -> None:
     """Each candidate's count of distinct prompt words it holds, and the IDF share of the
     prompt's words it holds.
@@ -223,9 +228,9 @@ def _stems(scratch: sqlite3.Connection, terms: list[str]) -> dict[str, str]:
     return stems
 
 
-def relevant(rows: list[FactRow], threshold: float = RELEVANCE_THRESHOLD,
+def relevant(rows: list[Candidate], threshold: float = RELEVANCE_THRESHOLD,
              floor: int = lifecycle.INJECT_FLOOR, min_terms: int = MIN_TERMS,
-             min_focus: float = MIN_FOCUS) -> list[FactRow]:
+             min_focus: float = MIN_FOCUS) -> list[Candidate]:
     """Rows above the confidence floor and the relevance threshold, holding enough of the
     prompt (and near the best), best first."""
     kept = [r for r in rows
@@ -237,14 +242,14 @@ def relevant(rows: list[FactRow], threshold: float = RELEVANCE_THRESHOLD,
     return sorted((r for r in kept if r.score >= best * RELATIVE_CUT), key=lambda r: -r.score)
 
 
-def active_facts(conn: sqlite3.Connection, now: datetime) -> list[FactRow]:
+def active_facts(conn: sqlite3.Connection, now: datetime) -> list[Candidate]:
     try:
         rows = conn.execute(
-            f"SELECT {_COLUMNS} FROM facts f LEFT JOIN usage u ON u.fact_id = f.id "
+            f"SELECT {COLUMNS} FROM facts f LEFT JOIN usage u ON u.fact_id = f.id "
             "WHERE f.status = 'active'").fetchall()
     except sqlite3.Error:
         return []
-    return [FactRow(row, now) for row in rows]
+    return [Candidate(row, now) for row in rows]
 
 
 # Current confidence in SQL (lifecycle.current_confidence: the stored value minus 5 per whole
@@ -259,7 +264,7 @@ SESSION_CANDIDATES = 200
 
 def session_candidates(conn: sqlite3.Connection, now: datetime, hot_paths: list[str],
                        branch_terms: list[str], limit: int = SESSION_CANDIDATES
-                       ) -> tuple[list[FactRow], int, int]:
+                       ) -> tuple[list[Candidate], int, int]:
     """(candidate rows, active facts, decayed active facts) for SessionStart.
 
     Candidates: the unanchored facts of highest current confidence, the facts anchored to a
@@ -271,23 +276,23 @@ def session_candidates(conn: sqlite3.Connection, now: datetime, hot_paths: list[
             f"SELECT count(*), coalesce(sum({_CURRENT_SQL} < {lifecycle.ARCHIVE_BELOW}), 0) "
             f"{_ACTIVE}", {"now": stamp}).fetchone()
         found = conn.execute(
-            f"SELECT {_COLUMNS} {_ACTIVE} AND (f.about IS NULL OR f.about IN ('', '[]')) "
+            f"SELECT {COLUMNS} {_ACTIVE} AND (f.about IS NULL OR f.about IN ('', '[]')) "
             f"ORDER BY {_CURRENT_SQL} DESC, f.id LIMIT :limit",
             {"now": stamp, "limit": limit}).fetchall()
         for path in hot_paths:
             found += conn.execute(
-                f"SELECT {_COLUMNS} {_ACTIVE} AND (instr(f.about, :a) > 0 OR "
+                f"SELECT {COLUMNS} {_ACTIVE} AND (instr(f.about, :a) > 0 OR "
                 "instr(f.about, :u) > 0) LIMIT :limit",
                 {"a": json.dumps(path), "u": json.dumps(path, ensure_ascii=False),
                  "limit": limit}).fetchall()
         if branch_terms:
-            quoted = " OR ".join('"' + t.replace('"', '""') + '"' for t in branch_terms)
+            quoted = fts_or_query("", branch_terms)
             found += conn.execute(
-                f"SELECT {_COLUMNS} FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid "
+                f"SELECT {COLUMNS} FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid "
                 "LEFT JOIN usage u ON u.fact_id = f.id "
                 "WHERE facts_fts MATCH :q AND f.status = 'active' LIMIT :limit",
                 {"q": quoted, "limit": limit}).fetchall()
     except sqlite3.Error:
         return [], 0, 0
     unique = {row[0]: row for row in found}
-    return [FactRow(row, now) for row in unique.values()], int(total), int(decayed)
+    return [Candidate(row, now) for row in unique.values()], int(total), int(decayed)

@@ -14,7 +14,7 @@ import json
 import os
 from datetime import datetime
 
-from kenning.hooks.factdb import FactRow
+from kenning.hooks.factdb import Candidate
 
 MAX_FILES = 5000
 MAX_BYTES = 64 * 1024
@@ -83,8 +83,8 @@ def parse(text: str) -> dict[str, object] | None:
     return fields if fields.get("id") and fields.get("text") else None
 
 
-def active_facts(facts_dir: str, now: datetime) -> list[FactRow]:
-    rows: list[FactRow] = []
+def active_facts(facts_dir: str, now: datetime) -> list[Candidate]:
+    rows: list[Candidate] = []
     try:
         entries = sorted(e.name for e in os.scandir(facts_dir)
                          if e.name.endswith(".yaml") and not e.name.startswith("."))
@@ -103,7 +103,7 @@ def active_facts(facts_dir: str, now: datetime) -> list[FactRow]:
         except ValueError:
             continue
         tags = fields.get("tags") or []
-        rows.append(FactRow((fields["id"], fields.get("kind") or "codebase", fields["text"],
+        rows.append(Candidate((fields["id"], fields.get("kind") or "codebase", fields["text"],
                              confidence, fields.get("confirmed"), None,
                              json.dumps(fields.get("about") or []),
                              " ".join(tags) if isinstance(tags, list) else ""), now))

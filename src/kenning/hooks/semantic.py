@@ -13,7 +13,7 @@ import sqlite3
 from datetime import datetime
 
 from kenning.hooks.base import Ctx
-from kenning.hooks.factdb import _COLUMNS, FactRow
+from kenning.hooks.factdb import COLUMNS, Candidate
 
 # Calibrated with the bundled model on tests/fixtures/hooks/relevance.json and the tessera
 # development set (bench/relevance.py --mode hybrid): the vectors vouch for a fact alone at
@@ -56,7 +56,7 @@ def embedder_name(ctx: Ctx) -> str:
 
 
 def cosine_rows(ctx: Ctx, conn: sqlite3.Connection, prompt: str, now: datetime,
-                lexical: tuple[FactRow, ...] = ()) -> list[tuple[FactRow, float]]:
+                lexical: tuple[Candidate, ...] = ()) -> list[tuple[Candidate, float]]:
     """Active facts the vectors vouch for, with their cosine, best first: the nearest one at
     COSINE_THRESHOLD, and any of `lexical` (FTS candidates that share at least two prompt
     words and reach AGREE_RELEVANCE) at AGREE_COSINE. [] when the leg is unavailable."""
@@ -95,8 +95,8 @@ def cosine_rows(ctx: Ctx, conn: sqlite3.Connection, prompt: str, now: datetime,
         return []
     marks = ",".join("?" for _ in chosen)
     rows = conn.execute(
-        f"SELECT {_COLUMNS} FROM facts f LEFT JOIN usage u ON u.fact_id = f.id "
+        f"SELECT {COLUMNS} FROM facts f LEFT JOIN usage u ON u.fact_id = f.id "
         f"WHERE f.status = 'active' AND f.id IN ({marks})", tuple(chosen)).fetchall()
-    out = [(FactRow(row, now), chosen[row[0]]) for row in rows]
+    out = [(Candidate(row, now), chosen[row[0]]) for row in rows]
     out.sort(key=lambda pair: -pair[1])
     return out[:TOP]

@@ -94,8 +94,8 @@ def git_index(root: str) -> str:
     return os.path.join(git, "index")
 
 
-def rank_facts(rows: list[factdb.FactRow], branch_terms: set[str], hot: set[str]
-               ) -> list[tuple[float, factdb.FactRow, str]]:
+def rank_facts(rows: list[factdb.Candidate], branch_terms: set[str], hot: set[str]
+               ) -> list[tuple[float, factdb.Candidate, str]]:
     """(score, row, why) for facts above the floor: confidence × (1 + relevance).
 
     Facts anchored to files come only when their file was touched recently or the branch
@@ -161,10 +161,10 @@ def handle(ctx: Ctx) -> str | None:
 
 
 def _candidates(ctx: Ctx, now: datetime, hot: list[tuple[str, int]], branch_terms: set[str]
-                ) -> tuple[list[factdb.FactRow], int, int]:
+                ) -> tuple[list[factdb.Candidate], int, int]:
     """(rows worth ranking, active facts, decayed facts), from the index or, in a fresh
     clone whose index is not built yet, from the fact files."""
-    rows: list[factdb.FactRow] = []
+    rows: list[factdb.Candidate] = []
     active = decayed = 0
     conn = factdb.connect(ctx.index_path)
     if conn is not None:

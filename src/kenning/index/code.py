@@ -22,10 +22,9 @@ from typing import TYPE_CHECKING
 
 from kenning.core.redact import find_secrets, redact
 from kenning.core.textutil import identifier_terms
-from kenning.index.db import get_meta, set_meta
+from kenning.index.chunktypes import chunk_type, identifier_words
+from kenning.index.db import get_meta, set_meta, transaction
 from kenning.index.scan import FileStat, generated_reason, read_text
-from kenning.search.code import identifier_words
-from kenning.search.coderank import chunk_type
 
 if TYPE_CHECKING:
     import numpy as np
@@ -133,9 +132,8 @@ def index_files(
     """
     report = IndexReport()
     for path in removed:
-        conn.execute("BEGIN IMMEDIATE")
-        remove_file(conn, path)
-        conn.execute("COMMIT")
+        with transaction(conn):
+            remove_file(conn, path)
         report.removed += 1
     changed = list(changed)
     stale = _vectors_stale(conn, embedder_name)
@@ -160,28 +158,8 @@ def index_files(
         # tokenizer's and SQLite's fixed costs were most of the time of a small file.
         items = [item for plan_ in group if plan_.chunks for item in plan_.items()]
         vectors = embed_chunks(embedder, items, cache).astype("float16") if items else None
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            offset = 0
-            for plan_ in group:
-                report.scanned += 1
-                if plan_.text is None:
-                    remove_file(conn, plan_.stat.path)
-                    report.skipped += 1
-                elif plan_.result is None:
-                    conn.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?",
-                                 (plan_.stat.size, plan_.stat.mtime_ns, plan_.stat.path))
-                else:
-                    count = len(plan_.chunks)
-                    _write_file(conn, plan_, vectors[offset:offset + count]
-                                if vectors is not None else None)
-                    offset += count
-                    report.indexed += 1
-                    report.chunks += count
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+        with transaction(conn):
+            _write_group(conn, group, vectors, report)
         done += len(group)
         if progress:
             progress(len(group))
@@ -189,6 +167,28 @@ def index_files(
     set_meta(conn, "code_embed_recipe", EMBED_RECIPE)
     set_meta(conn, "code_indexed_at", int(time.time()))
     return report
+
+
+def _write_group(conn: sqlite3.Connection, group: list[_FilePlan], vectors: np.ndarray | None,
+                 report: IndexReport) -> None:
+    """One group's files into the index (inside the caller's transaction); `vectors` holds
+    the group's chunk vectors in order."""
+    offset = 0
+    for plan_ in group:
+        report.scanned += 1
+        if plan_.text is None:
+            remove_file(conn, plan_.stat.path)
+            report.skipped += 1
+        elif plan_.result is None:
+            conn.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?",
+                         (plan_.stat.size, plan_.stat.mtime_ns, plan_.stat.path))
+        else:
+            count = len(plan_.chunks)
+            _write_file(conn, plan_, vectors[offset:offset + count]
+                        if vectors is not None else None)
+            offset += count
+            report.indexed += 1
+            report.chunks += count
 
 
 def _vectors_stale(conn: sqlite3.Connection, embedder_name: str) -> bool:
@@ -227,8 +227,7 @@ def embed_chunks(embedder: Embedder, items: list[tuple[str, str]],
 
 def reembed(conn: sqlite3.Connection, embedder: Embedder, skip: set[str]) -> int:
     """New vectors for every stored chunk outside `skip` (files about to be re-indexed)."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with transaction(conn):
         conn.execute("DELETE FROM chunk_vectors")
         ids = [r[0] for r in conn.execute("SELECT id, path FROM chunks ORDER BY id")
                if r[1] not in skip]
@@ -241,10 +240,6 @@ def reembed(conn: sqlite3.Connection, embedder: Embedder, skip: set[str]) -> int
             conn.executemany("INSERT INTO chunk_vectors(chunk_id, vec) VALUES (?, ?)",
                              [(r[0], vectors[n].astype("float16").tobytes())
                               for n, r in enumerate(rows)])
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
     return len(ids)
 
 

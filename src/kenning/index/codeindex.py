@@ -1,8 +1,7 @@
-"""Keeping one project's code index current: which source and markdown files to (re)index.
+"""The code-index service: which source and markdown files to (re)index, and when.
 
-A mixin of `Memory` (which owns the index connection, the embedder and the project): kept
-apart so each file has one job. Parsing, chunking and embedding are in `index/code.py`,
-imported lazily like everything heavy here (hooks call `Memory` on a strict import budget).
+Parsing, chunking and embedding are in `index/code.py`, imported lazily like everything
+heavy here (hooks build this service on a strict import budget).
 """
 
 from __future__ import annotations
@@ -12,14 +11,25 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kenning.core.paths import Project
+
 if TYPE_CHECKING:
     from kenning.index.code import IndexReport
+    from kenning.index.connection import Index
+    from kenning.index.embed import LazyEmbedder
 
 
-class CodeIndexing:
-    """The code-index part of `Memory`."""
+class CodeIndex:
+    """One project's code index: files, chunks, symbols and their vectors."""
 
-    # ---- code index ----------------------------------------------------------------------
+    def __init__(self, project: Project, index: Index, embedder: LazyEmbedder,
+                 on_change: Callable[[], None] = lambda: None):
+        """`on_change` runs after a run that changed the index (the anchors map's refresh)."""
+        self.project = project
+        self.index = index
+        self.embedder = embedder
+        self._on_change = on_change
+
     def index_code(
         self,
         *,
@@ -39,15 +49,13 @@ class CodeIndexing:
             mark_chunked,
             mark_scrubbed,
             needs_rescrub,
-            plan,
             unscrubbed_paths,
         )
-        from kenning.index.db import ensure_writable
         from kenning.index.scan import candidate_files
         from kenning.store.registry import register
 
-        conn = self.conn
-        ensure_writable(conn)
+        self.index.ensure_writable()
+        conn = self.index.conn
         register(self.project)
         files = list(candidate_files(self.project.root, ignore, max_bytes))
         # Rows from before today's secret scrubbing are found by a full run only: a `--files`
@@ -56,42 +64,39 @@ class CodeIndexing:
         dirty = unscrubbed_paths(conn) if rescrub else set()
         # An index cut by an older chunker is re-chunked once, by a full run.
         rechunk_all = only is None and chunks_stale(conn)
-        if only is None:
-            changed, removed = plan(conn, files, full=full or rechunk_all, also=dirty)
-        else:
-            wanted = {self._relative(p) for p in only}
-            present = {f.path for f in files}
-            changed = [f for f in files if f.path in wanted]
-            known = {r[0] for r in conn.execute("SELECT path FROM files")}
-            removed = [p for p in wanted if p in known and p not in present]
+        changed, removed = self._plan(files, only, full or rechunk_all, dirty)
         deadline = time.monotonic() + time_limit if time_limit else None
         tick = progress(len(changed), len(files)) if progress else None
         rechunk = {f.path for f in changed} if rechunk_all else dirty
-        report = index_files(conn, self.project.root, changed, removed, self.embedder_name,
+        report = index_files(conn, self.project.root, changed, removed, self.embedder.name,
                              self.embedder, deadline=deadline, progress=tick, rechunk=rechunk)
         if rescrub and not report.stopped_early:
             mark_scrubbed(conn)
         if only is None and not report.stopped_early:
             mark_chunked(conn)
         if report.indexed or report.removed or report.reembedded:
-            from kenning.index.db import get_meta, set_meta
-            from kenning.lifecycle.anchors import refresh
-
-            set_meta(conn, "code_generation", int(get_meta(conn, "code_generation") or 0) + 1)
-            refresh(conn, str(self.project.local_dir), str(self.project.root))  # anchor states
+            self.index.set_meta("code_generation",
+                                int(self.index.meta("code_generation") or 0) + 1)
+            self._on_change()  # anchor states
         return report
 
-    def code_counts(self) -> dict[str, int | None]:
-        from kenning.index.db import get_meta
+    def _plan(self, files: list, only: Iterable[str] | None, full: bool, dirty: set[str]
+              ) -> tuple[list, list[str]]:
+        """(files to index, paths to drop): all changed ones, or those of `only`."""
+        from kenning.index.code import plan
 
-        conn = self.conn
-        count = {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-                 for t in ("files", "chunks", "symbols")}
-        indexed_at = get_meta(conn, "code_indexed_at")
-        count["indexed_at"] = int(indexed_at) if indexed_at else None
-        return count
+        if only is None:
+            return plan(self.index.conn, files, full=full, also=dirty)
+        wanted = {self.relative(p) for p in only}
+        present = {f.path for f in files}
+        changed = [f for f in files if f.path in wanted]
+        known = self.index.indexed_paths()
+        return changed, [p for p in wanted if p in known and p not in present]
 
-    def _relative(self, path: str) -> str | None:
+    def counts(self) -> dict[str, int | None]:
+        return self.index.code_counts()
+
+    def relative(self, path: str) -> str | None:
         """A path given by a user or a hook, as the index stores it (None if outside)."""
         candidate = Path(path)
         if not candidate.is_absolute():

@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from kenning.core.errors import KenningError
@@ -16,10 +18,6 @@ from kenning.core.errors import KenningError
 BUSY_TIMEOUT_MS = 10_000
 # Bump with every new migration in migrations.py (kept here so reads need no sqlite_utils).
 SCHEMA_VERSION = 4
-
-
-class IndexUnavailable(Exception):
-    """The index file exists but cannot be used as is."""
 
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -32,6 +30,39 @@ def connect(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
     return conn
+
+
+class IndexQueryError(KenningError):
+    """A read of the index failed: the file is busy, damaged or unreadable (never an empty
+    result: a search that could not run is not a knowledge gap)."""
+
+
+def is_query_syntax_error(exc: sqlite3.OperationalError) -> bool:
+    """FTS5 rejected the MATCH expression itself (the query's text), the one expected error."""
+    text = str(exc)
+    return text.startswith(("fts5: syntax error", "unterminated string"))
+
+
+def query_failed(exc: sqlite3.OperationalError) -> IndexQueryError:
+    """The error to raise for a failed index read, saying what to do next."""
+    if "locked" in str(exc) or "busy" in str(exc):
+        return IndexQueryError(f"the index is busy ({exc}); try again in a moment")
+    return IndexQueryError(f"the index could not be searched ({exc}); run `kenning rebuild` "
+                           "to build it again from the fact files")
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction: `BEGIN IMMEDIATE` (the write lock up front, so a busy index
+    waits at the start rather than failing half-way), committed on success, rolled back on
+    any exception (KeyboardInterrupt included)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 def get_meta(conn: sqlite3.Connection, key: str) -> str | None:

@@ -57,6 +57,19 @@ class Embedder(Protocol):
         ...
 
 
+class LazyEmbedder:
+    """The configured embedder, by name, loaded on first call (most commands never embed)."""
+
+    def __init__(self, name: str = "bundled"):
+        self.name = name
+        self._embedder: Embedder | None = None
+
+    def __call__(self) -> Embedder:
+        if self._embedder is None:
+            self._embedder = load_embedder(self.name)
+        return self._embedder
+
+
 def bundled_model_dir() -> Path:
     """Where the package keeps its model, so it is found without a download or a config."""
     return Path(__file__).parent.parent / "model"

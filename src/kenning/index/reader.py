@@ -1,4 +1,7 @@
-"""Read-side queries on the index with plain sqlite3 (no sqlite_utils on the search path)."""
+"""Read-side queries on the index with plain sqlite3 (no sqlite_utils on the search path).
+
+numpy is imported where vectors are read, not at module level.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +10,16 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, TypeVar
 
 from kenning.core.records import Anchor
+from kenning.index.db import is_query_syntax_error, query_failed
+from kenning.index.fts import FACT_BM25
+
+if TYPE_CHECKING:
+    import numpy as np
 
 K = TypeVar("K")
-
-# bm25 column weights: text, rationale, tags, identifier terms + anchors
-FACT_BM25_WEIGHTS = (1.0, 0.5, 0.8, 0.6)
 
 
 @dataclass(frozen=True)
@@ -67,24 +70,20 @@ def load_fact_rows(conn: sqlite3.Connection) -> dict[str, FactRow]:
     return out
 
 
-def fts_fact_ids(conn: sqlite3.Connection, match: str, limit: int) -> list[str]:
-    """Fact ids ranked by BM25 for an FTS5 MATCH expression (best first)."""
-    return [fid for fid, _ in fts_fact_scores(conn, match, limit)]
-
-
 def fts_fact_scores(conn: sqlite3.Connection, match: str, limit: int) -> list[tuple[str, float]]:
     """(fact id, BM25 score, higher is better) for an FTS5 MATCH expression, best first."""
-    weights = ", ".join(str(w) for w in FACT_BM25_WEIGHTS)
     try:
         rows = conn.execute(
             # Rank inside FTS first, join after: twice as fast as joining every match.
-            f"SELECT f.id, -r.s FROM (SELECT rowid, bm25(facts_fts, {weights}) AS s FROM facts_fts "
+            f"SELECT f.id, -r.s FROM (SELECT rowid, {FACT_BM25} AS s FROM facts_fts "
             f"WHERE facts_fts MATCH ? ORDER BY s LIMIT ?) r JOIN facts f ON f.rowid = r.rowid "
             f"ORDER BY r.s, f.id",
             (match, limit),
         ).fetchall()
-    except sqlite3.OperationalError:
-        return []
+    except sqlite3.OperationalError as exc:
+        if is_query_syntax_error(exc):
+            return []
+        raise query_failed(exc) from exc
     return [(r[0], r[1]) for r in rows]
 
 
@@ -93,6 +92,8 @@ def stack_vectors(rows: Iterable[tuple[K, bytes]], dtype: type) -> tuple[list[K]
 
     One join and one frombuffer: far faster than a frombuffer per row for 100k rows.
     """
+    import numpy as np
+
     ids: list[K] = []
     blobs: list[bytes] = []
     for key, blob in rows:
@@ -105,6 +106,8 @@ def stack_vectors(rows: Iterable[tuple[K, bytes]], dtype: type) -> tuple[list[K]
 
 def load_fact_vectors(conn: sqlite3.Connection) -> tuple[list[str], np.ndarray]:
     """Fact ids (sorted) and their float32 vectors."""
+    import numpy as np
+
     return stack_vectors(conn.execute("SELECT id, vec FROM fact_vectors ORDER BY id"),
                          np.float32)
 

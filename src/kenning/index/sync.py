@@ -21,7 +21,7 @@ from kenning.core.paths import Project
 from kenning.core.records import Fact
 from kenning.core.safeio import display, read_bytes
 from kenning.core.textutil import cjk_terms, identifier_terms, version_terms
-from kenning.index.db import get_meta, set_meta
+from kenning.index.db import get_meta, set_meta, transaction
 from kenning.store import events as eventlog
 from kenning.store.events import FileTouch
 from kenning.store.factfile import MAX_FILE_BYTES, format_time, parse_fact
@@ -145,21 +145,8 @@ def sync_facts(
     problems_before = {r[0] for r in conn.execute("SELECT path FROM problems")}
     to_embed: dict[str, str] = {}
     racy_after = time.time_ns() - RACY_NS
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        # Removals first: a fact moved between stores is dropped, then indexed anew.
-        for path, old in known.items():
-            if path not in listing:
-                _drop_file(conn, path, old["fact_id"])
-                report.removed += 1
-        for path, (store, mtime_ns, size) in listing.items():
-            old = known.get(path)
-            if old and old["mtime_ns"] == mtime_ns and old["size"] == size \
-                    and path not in problems_before and mtime_ns < racy_after:
-                continue  # (a racily recent file is hashed: same size, new content)
-            _index_file(conn, path, store, mtime_ns, size, old, report, to_embed)
-        for path in problems_before - set(listing):
-            conn.execute("DELETE FROM problems WHERE path = ?", (path,))
+    with transaction(conn):
+        _index_listing(conn, listing, known, problems_before, racy_after, report, to_embed)
         if get_meta(conn, "embedder") != embedder_name:
             to_embed.update(
                 {r[0]: _embed_source(r) for r in conn.execute(
@@ -177,14 +164,30 @@ def sync_facts(
         if report.changed or report.embedded:
             generation = int(get_meta(conn, "generation") or 0) + 1
             set_meta(conn, "generation", generation)
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
     report.problems = [
         f"{r[0]}: {r[1]}" for r in conn.execute("SELECT path, message FROM problems")
     ]
     return report
+
+
+def _index_listing(conn: sqlite3.Connection, listing: dict[str, tuple[str, int, int]],
+                   known: dict, problems_before: set[str], racy_after: int, report: SyncReport,
+                   to_embed: dict[str, str]) -> None:
+    """Drop vanished files, (re)index changed ones and forget problems of vanished files;
+    a file changed after `racy_after` is hashed even when its stat looks unchanged."""
+    # Removals first: a fact moved between stores is dropped, then indexed anew.
+    for path, old in known.items():
+        if path not in listing:
+            _drop_file(conn, path, old["fact_id"])
+            report.removed += 1
+    for path, (store, mtime_ns, size) in listing.items():
+        old = known.get(path)
+        if old and old["mtime_ns"] == mtime_ns and old["size"] == size \
+                and path not in problems_before and mtime_ns < racy_after:
+            continue  # (a racily recent file is hashed: same size, new content)
+        _index_file(conn, path, store, mtime_ns, size, old, report, to_embed)
+    for path in problems_before - set(listing):
+        conn.execute("DELETE FROM problems WHERE path = ?", (path,))
 
 
 def _embed_source(row: sqlite3.Row) -> str:

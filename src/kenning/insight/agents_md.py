@@ -23,7 +23,7 @@ from kenning.core.errors import FileProblemError, KenningError
 from kenning.core.safeio import read_text
 
 if TYPE_CHECKING:
-    from kenning.memory import FactView
+    from kenning.index.facts import FactView
 
 BEGIN = "<!-- kenning:begin -->"
 END = "<!-- kenning:end -->"

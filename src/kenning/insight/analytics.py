@@ -36,8 +36,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kenning.store.events import file_touches, iter_events
+
+if TYPE_CHECKING:
+    from kenning.index.facts import FactIndex
 
 CLASSES = ("BLIND", "TURBULENT", "HOT", "STABLE", "ZOMBIE", "COLD")
 CHURN_PERCENTILE = 75
@@ -302,22 +306,21 @@ def _line_count(path: Path) -> int:
     return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
-def analyze(memory, *, days: int | None = DEFAULT_DAYS, ignore: Iterable[str] = (),
+def analyze(memory: FactIndex, *, days: int | None = DEFAULT_DAYS, ignore: Iterable[str] = (),
             sync: bool = True) -> Signals:
     """Sync git history into `memory`'s index (new commits only), then gather the signals.
 
     An index a newer kenning wrote is read as it is: analysis reads, so it is not refused.
     """
-    from kenning.index.db import is_writable
     from kenning.insight.gitlog import sync_git
 
     notes: list[str] = []
-    if sync and not is_writable(memory.conn):
+    if sync and not memory.index.is_writable():
         notes = ["the index was written by a newer kenning: git history read as it is, not "
                  "synced (upgrade kenning to sync it)"]
     elif sync:
-        notes = sync_git(memory.conn, memory.project.root).notes
-    signals = gather(memory.conn, memory.project.root, memory.project.events_path,
+        notes = sync_git(memory.index.conn, memory.project.root).notes
+    signals = gather(memory.index.conn, memory.project.root, memory.project.events_path,
                      memory.clock(), days=days, ignore=ignore)
     signals.notes = notes or signals.notes
     return signals

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kenning.core.errors import KenningError
-from kenning.index.db import ensure_writable, get_meta, set_meta
+from kenning.index.db import ensure_writable, get_meta, set_meta, transaction
 
 RECORD = "\x1e"
 UNIT = "\x1f"
@@ -145,8 +145,7 @@ def sync_git(conn: sqlite3.Connection, root: Path) -> GitSyncReport:
         return report
     since = last if last and is_ancestor(root, last, head) else None
     commits = read_commits(root, since)
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with transaction(conn):
         if since is None:
             report.full = True
             _clear(conn)
@@ -164,23 +163,18 @@ def sync_git(conn: sqlite3.Connection, root: Path) -> GitSyncReport:
             report.file_changes += len(commit.files)
         report.commits = len(commits)
         set_meta(conn, "git_head", head)
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
     report.total_commits = _total(conn)
     return report
 
 
 def _clear(conn: sqlite3.Connection) -> None:
-    in_tx = conn.in_transaction
-    if not in_tx:
-        conn.execute("BEGIN IMMEDIATE")
+    if not conn.in_transaction:
+        with transaction(conn):
+            _clear(conn)
+        return
     conn.execute("DELETE FROM commits")
     conn.execute("DELETE FROM commit_files")
     conn.execute("DELETE FROM meta WHERE key = 'git_head'")
-    if not in_tx:
-        conn.execute("COMMIT")
 
 
 def _total(conn: sqlite3.Connection) -> int:

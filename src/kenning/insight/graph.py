@@ -35,7 +35,7 @@ from kenning.insight.graph_edges import (
 )
 
 if TYPE_CHECKING:
-    from kenning.memory import FactView
+    from kenning.index.facts import FactIndex, FactView
 
 __all__ = ["Community", "Edge", "Graph", "Node", "fact_node", "file_node"]
 
@@ -187,11 +187,10 @@ def pagerank(
 
 
 def store(conn: sqlite3.Connection, graph: Graph) -> None:
-    from kenning.index.db import ensure_writable, set_meta
+    from kenning.index.db import ensure_writable, set_meta, transaction
 
     ensure_writable(conn)
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with transaction(conn):
         conn.execute("DELETE FROM graph_nodes")
         conn.execute("DELETE FROM graph_edges")
         conn.executemany(
@@ -203,10 +202,6 @@ def store(conn: sqlite3.Connection, graph: Graph) -> None:
             [(e.src, e.dst, e.kind, e.weight) for e in graph.edges],
         )
         set_meta(conn, "graph_built", "1")
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
 
 
 def load(conn: sqlite3.Connection) -> Graph | None:
@@ -263,52 +258,46 @@ def _short(text: str, width: int = 80) -> str:
 
 
 # ---- one call for entry points ------------------------------------------------------------
-def _signature(memory) -> str:
-    from kenning.index.db import get_meta
-
-    conn = memory.conn
-    events = memory.project.events_path
+def _signature(facts: FactIndex) -> str:
+    events = facts.project.events_path
     size = events.stat().st_size if events.exists() else 0
-    parts = [get_meta(conn, k) or "" for k in ("generation", "code_generation", "git_head")]
+    parts = [facts.index.meta(k) or "" for k in ("generation", "code_generation", "git_head")]
     return "|".join([*parts, str(size)])
 
 
-def build_graph(memory, *, ignore: Iterable[str] = (), semantic: bool = True) -> Graph:
-    """Collect every edge for `memory`'s project and score it (reads only)."""
+def build_graph(facts: FactIndex, *, ignore: Iterable[str] = (), semantic: bool = True
+                ) -> Graph:
+    """Collect every edge for the facts' project and score it (reads only)."""
     from kenning.insight.analytics import project_files
 
-    facts = graph_facts(memory.facts())
-    files = project_files(memory.project.root, ignore)
-    return score(collect(memory.conn, memory.project.root, memory.project.events_path, facts,
-                         files, semantic=semantic))
+    root = facts.project.root
+    nodes = graph_facts(facts.views())
+    files = project_files(root, ignore)
+    return score(collect(facts.index.conn, root, facts.project.events_path, nodes, files,
+                         semantic=semantic))
 
 
-def rebuild_graph(memory, *, ignore: Iterable[str] = (), semantic: bool = True) -> Graph:
-    """Collect every edge for `memory`'s project, score it and store it in the index."""
-    from kenning.index.db import ensure_writable, set_meta
-
-    ensure_writable(memory.conn)  # before minutes of work, not after
-    graph = build_graph(memory, ignore=ignore, semantic=semantic)
-    store(memory.conn, graph)
-    set_meta(memory.conn, "graph_signature", _signature(memory))
+def rebuild_graph(facts: FactIndex, *, ignore: Iterable[str] = (), semantic: bool = True
+                  ) -> Graph:
+    """Collect every edge for the facts' project, score it and store it in the index."""
+    facts.index.ensure_writable()  # before minutes of work, not after
+    graph = build_graph(facts, ignore=ignore, semantic=semantic)
+    store(facts.index.conn, graph)
+    facts.index.set_meta("graph_signature", _signature(facts))
     return graph
 
 
-def fresh_graph(memory, *, ignore: Iterable[str] = ()) -> Graph:
+def fresh_graph(facts: FactIndex, *, ignore: Iterable[str] = ()) -> Graph:
     """A graph built now: stored, unless a newer kenning's index makes it read-only."""
-    from kenning.index.db import is_writable
-
-    if is_writable(memory.conn):
-        return rebuild_graph(memory, ignore=ignore)
-    return build_graph(memory, ignore=ignore)
+    if facts.index.is_writable():
+        return rebuild_graph(facts, ignore=ignore)
+    return build_graph(facts, ignore=ignore)
 
 
-def current_graph(memory, *, ignore: Iterable[str] = ()) -> Graph:
+def current_graph(facts: FactIndex, *, ignore: Iterable[str] = ()) -> Graph:
     """The stored graph if nothing it was built from has changed, else a fresh one."""
-    from kenning.index.db import get_meta
-
-    memory.facts()  # sync first, so the signature sees new facts
-    graph = load(memory.conn)
-    if graph is not None and get_meta(memory.conn, "graph_signature") == _signature(memory):
+    facts.views()  # sync first, so the signature sees new facts
+    graph = load(facts.index.conn)
+    if graph is not None and facts.index.meta("graph_signature") == _signature(facts):
         return graph
-    return fresh_graph(memory, ignore=ignore)
+    return fresh_graph(facts, ignore=ignore)

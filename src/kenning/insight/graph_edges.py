@@ -37,7 +37,7 @@ from kenning.store.events import iter_events
 if TYPE_CHECKING:
     import numpy as np
 
-    from kenning.memory import FactView
+    from kenning.index.facts import FactView
 
 EDGE_KINDS = ("link", "import", "tag", "anchor", "coaccess", "semantic")
 MAX_TAG_GROUP = 25
@@ -250,7 +250,7 @@ def semantic_edges(
     min_cosine: float = SEMANTIC_MIN_COSINE,
 ) -> list[Edge]:
     """Each node's k nearest neighbours by cosine (rows of `matrix` are unit vectors)."""
-    import numpy as np
+    from kenning.search.topk import top_k
 
     n = len(ids)
     if n < 2 or matrix.size == 0:
@@ -262,7 +262,7 @@ def semantic_edges(
         for row in range(scores.shape[0]):
             scores[row, start + row] = -1.0
         depth = min(k, n - 1)
-        top = np.argpartition(-scores, depth - 1, axis=1)[:, :depth]
+        top = top_k(scores, depth)
         for row, columns in enumerate(top):
             i = start + row
             for j in columns:

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kenning.memory import Memory
+if TYPE_CHECKING:
+    from kenning.index.facts import FactIndex
 
 
-def project_status(memory: Memory) -> dict[str, Any]:
-    from kenning.index.db import get_meta
-
-    project = memory.project
-    views = memory.facts()
+def project_status(facts: FactIndex) -> dict[str, Any]:
+    project = facts.project
+    views = facts.views()
     by_status = Counter(v.status for v in views)
     by_kind = Counter(v.row.kind for v in views if v.status == "active")
-    uncommitted = memory.uncommitted_facts()
+    uncommitted = facts.uncommitted()
     return {
         "root": str(project.root),
         "project store": str(project.project_facts_dir) if project.initialised
@@ -29,16 +28,15 @@ def project_status(memory: Memory) -> dict[str, Any]:
         "superseded": by_status.get("superseded", 0),
         "forgotten": by_status.get("forgotten", 0),
         "not yet committed": "-" if uncommitted is None else uncommitted,
-        "problem files": len(memory.problems()),
-        **_code_status(memory),
-        "embedder": get_meta(memory.conn, "embedder_id") or "-",
+        "problem files": len(facts.problems()),
+        **_code_status(facts.index.code_counts()),
+        "embedder": facts.index.meta("embedder_id") or "-",
     }
 
 
-def _code_status(memory: Memory) -> dict[str, Any]:
+def _code_status(counts: dict[str, int | None]) -> dict[str, Any]:
     import time
 
-    counts = memory.code_counts()
     indexed_at = counts.pop("indexed_at")
     age = "never indexed (run `kenning index`)" if indexed_at is None else _age(
         time.time() - indexed_at)

@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any
 from kenning.core.errors import KenningError
 
 if TYPE_CHECKING:
-    from kenning.memory import FactView, Memory
+    from kenning.index.facts import FactView
+    from kenning.lifecycle.writes import FactWriter
 
 FORMATS = ("json", "csv", "md")
 TYPE_TO_KIND = {"user": "interaction", "feedback": "interaction", "project": "decision",
@@ -241,7 +242,7 @@ def note_files(source: Path) -> list[Path]:
 
 
 def import_claude_memory(
-    memory: Memory, source: Path | None = None, *, dry_run: bool = False
+    memory: FactWriter, source: Path | None = None, *, dry_run: bool = False
 ) -> ImportReport:
     """Import auto-memory notes as facts (origin `import`), skipping what is already known."""
     from kenning.core.records import Source
@@ -250,7 +251,7 @@ def import_claude_memory(
 
     source = source or claude_memory_dir(memory.project.root)
     report = ImportReport(source, dry_run)
-    pool: list[_Known] = [_Known(v.row.id, v.row.text) for v in memory.facts()]
+    pool: list[_Known] = [_Known(v.row.id, v.row.text) for v in memory.fact_index.views()]
     for path in note_files(source):
         if path.name == INDEX_FILE:
             report.items.append(ImportItem(str(path), "skipped", reason="the index file"))

@@ -14,18 +14,19 @@ formatter run) says nothing about which files belong together and is skipped.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from itertools import combinations
 
-from kenning.search.fusion import BOOST_PER_TENTH
+from kenning.search.fusion import PEER_BOOST, boosts_for, peers_map
 from kenning.store.events import Event, file_touches, iter_events
+
+__all__ = ["PEER_BOOST", "boosts_for", "clusters", "load_clusters", "pair_counts", "peers_map",
+           "session_files"]
 
 MIN_SESSIONS = 3
 MAX_FILES_PER_SESSION = 60
 HUB_SHARE = 0.5
 HUB_MIN_SESSIONS = 10
-# A peer's boost: worth +0.1 on the confidence scale, expressed on the RRF scale.
-PEER_BOOST = BOOST_PER_TENTH
 
 
 class UnionFind:
@@ -88,41 +89,6 @@ def clusters(records: Iterable[Event | Mapping],
     for a, b in links:
         uf.union(a, b)
     return sorted(uf.groups(), key=lambda g: (-len(g), sorted(g)))
-
-
-def peers_map(groups: Iterable[frozenset[str]]) -> dict[str, frozenset[str]]:
-    """file -> the other files of its cluster."""
-    out: dict[str, frozenset[str]] = {}
-    for group in groups:
-        for member in group:
-            out[member] = group - {member}
-    return out
-
-
-def boosts_for(
-    paths: Sequence[str | None],
-    groups: Iterable[frozenset[str]] | Mapping[str, frozenset[str]],
-    seeds: int = 3,
-    boost: float = PEER_BOOST,
-) -> dict[str, float]:
-    """RRF-scale boosts for candidates that are cluster peers of a top candidate.
-
-    `paths`: the candidates' files in fused rank order (None for a hit without a file).
-    The first `seeds` distinct files are the seeds; every candidate file in a seed's
-    cluster, other than that seed itself, gets `boost` once (it does not add up across
-    seeds, so a big cluster cannot outvote relevance).
-    """
-    peers = groups if isinstance(groups, Mapping) else peers_map(groups)
-    seed_files: list[str] = []
-    for path in paths:
-        if path and path not in seed_files:
-            seed_files.append(path)
-        if len(seed_files) >= seeds:
-            break
-    near: set[str] = set()
-    for seed in seed_files:
-        near |= peers.get(seed, frozenset())
-    return {path: boost for path in dict.fromkeys(p for p in paths if p) if path in near}
 
 
 def load_clusters(events_path, min_sessions: int = MIN_SESSIONS) -> list[frozenset[str]]:

@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from kenning.core.records import Fact
-    from kenning.memory import FactView, Memory
+    from kenning.index.facts import FactView
+    from kenning.lifecycle.writes import FactWriter
 
 CLEAR_RATIO = DUPLICATE_RATIO  # token_sort_ratio alone
 CLEAR_COSINE = 0.85
@@ -194,17 +195,16 @@ def _same_group(result: Plan, pair: PairVerdict) -> bool:
     return False
 
 
-def eligible(memory: Memory) -> list[FactView]:
+def eligible(memory: FactWriter) -> list[FactView]:
     """Facts consolidation may touch: stored as active (decay's archival included)."""
-    return [v for v in memory.facts() if v.row.status == "active"]
+    return [v for v in memory.fact_index.views() if v.row.status == "active"]
 
 
-def consolidate(memory: Memory, dry_run: bool = False) -> Plan:
+def consolidate(memory: FactWriter, dry_run: bool = False) -> Plan:
     """Merge the clear duplicates (unless `dry_run`); borderline pairs are only reported."""
-    from kenning.index.reader import load_fact_vectors
 
     views = eligible(memory)
-    ids, matrix = load_fact_vectors(memory.conn)
+    ids, matrix = memory.index.fact_vectors()
     result = plan(views, ids, matrix)
     if not dry_run:
         for merge in result.merges:
@@ -212,21 +212,21 @@ def consolidate(memory: Memory, dry_run: bool = False) -> Plan:
     return result
 
 
-def after_extraction(memory: Memory) -> Plan | None:
+def after_extraction(memory: FactWriter) -> Plan | None:
     """The automatic run: only once the project has more than AUTO_MIN_FACTS active facts."""
     if len(eligible(memory)) <= AUTO_MIN_FACTS:
         return None
     return consolidate(memory)
 
 
-def merge_facts(memory: Memory, fact_ids: Sequence[str]) -> Merge:
+def merge_facts(memory: FactWriter, fact_ids: Sequence[str]) -> Merge:
     """A person's merge (review): the oldest of `fact_ids` absorbs the others."""
     from kenning.core.errors import KenningError
 
     ids = list(dict.fromkeys(fact_ids))
     if len(ids) < 2:
         raise KenningError("merge needs two or more fact ids")
-    views = [memory.get_view(fid) for fid in ids]
+    views = [memory.fact_index.get_view(fid) for fid in ids]
     stores = {v.row.store for v in views}
     if len(stores) > 1:
         raise KenningError("these facts live in different stores (project and personal); "
@@ -238,7 +238,7 @@ def merge_facts(memory: Memory, fact_ids: Sequence[str]) -> Merge:
     return merge
 
 
-def apply_merge(memory: Memory, merge: Merge) -> Fact:
+def apply_merge(memory: FactWriter, merge: Merge) -> Fact:
     """Write one merge: the survivor gains anchors, tags and confidence; the rest supersede."""
     store = memory.store
     now: datetime = memory.clock()

@@ -20,7 +20,8 @@ from kenning.lifecycle import confidence as lifecycle
 
 if TYPE_CHECKING:
     from kenning.core.records import Fact
-    from kenning.memory import FactView, Memory
+    from kenning.index.facts import FactView
+    from kenning.lifecycle.writes import FactWriter
 
 # Queue order: what is most likely wrong first.
 ITEM_ORDER = ("contradiction", "orphaned", "drifted", "duplicate", "archived", "unconfirmed")
@@ -82,7 +83,7 @@ class DecayReport:
 
 
 # ---- decay --------------------------------------------------------------------------------
-def decay_report(memory: Memory, now: datetime | None = None, sync: bool = True
+def decay_report(memory: FactWriter, now: datetime | None = None, sync: bool = True
                  ) -> DecayReport:
     """What decay has archived (in the index view) and what it will archive next week.
 
@@ -91,11 +92,9 @@ def decay_report(memory: Memory, now: datetime | None = None, sync: bool = True
     now = now or memory.clock()
     report = DecayReport()
     if sync:
-        views = memory.facts()
+        views = memory.fact_index.views()
     else:
-        from kenning.index.reader import load_fact_rows
-
-        views = [memory.view(row, now) for row in load_fact_rows(memory.conn).values()]
+        views = [memory.fact_index.view(row, now) for row in memory.index.fact_rows().values()]
     for view in views:
         row = view.row
         if row.status == "archived":
@@ -113,17 +112,16 @@ def decay_report(memory: Memory, now: datetime | None = None, sync: bool = True
 
 
 # ---- the queue ----------------------------------------------------------------------------
-def queue(memory: Memory, limit: int | None = None,
+def queue(memory: FactWriter, limit: int | None = None,
           kinds: Sequence[str] | None = None) -> list[ReviewItem]:
     """Everything that needs a person, most urgent first (see ITEM_ORDER)."""
-    from kenning.index.reader import load_fact_vectors
     from kenning.lifecycle.consolidate import eligible, plan
     from kenning.lifecycle.contradictions import find_all
     from kenning.lifecycle.stale import DRIFTED, ORPHANED, label, stale_report
 
     wanted = set(kinds or ITEM_ORDER)
     dismissed = load_dismissed(memory)
-    views = memory.facts()
+    views = memory.fact_index.views()
     by_id = {v.row.id: v for v in views}
     live = [v for v in views if v.status == "active"]
     items: list[ReviewItem] = []
@@ -140,13 +138,13 @@ def queue(memory: Memory, limit: int | None = None,
         for found in find_all([v.row for v in live]):
             add("contradiction", (found.a, found.b), f"{found.reason}: {found.detail}")
     if wanted & {"orphaned", "drifted"}:
-        for report in stale_report(memory.conn, [v.row for v in live], memory.project.root):
+        for report in stale_report(memory.index.conn, [v.row for v in live], memory.project.root):
             if report.state in (ORPHANED, DRIFTED) and report.state in wanted:
                 notes = "; ".join(f"{label(c.anchor)} {c.note}"
                                   for c in report.checks if c.state != "fresh")
                 add(report.state, (report.fact_id,), notes)
     if "duplicate" in wanted:
-        ids, matrix = load_fact_vectors(memory.conn)
+        ids, matrix = memory.index.fact_vectors()
         for pair in plan([v for v in eligible(memory) if v.status == "active"], ids,
                          matrix).borderline:
             add("duplicate", (pair.a, pair.b), pair.reason)
@@ -172,7 +170,7 @@ class Outcome:
     message: str
 
 
-def apply(memory: Memory, action: str, ids: Sequence[str], text: str | None = None,
+def apply(memory: FactWriter, action: str, ids: Sequence[str], text: str | None = None,
           kind: str | None = None) -> Outcome:
     """Carry out one review action (a person's decision: these do write fact files)."""
     ids = tuple(ids)
@@ -220,7 +218,7 @@ def apply(memory: Memory, action: str, ids: Sequence[str], text: str | None = No
                        "reject, archive, keep, merge, dismiss")
 
 
-def _require(memory: Memory, action: str, ids: Sequence[str], statuses: tuple[str, ...]
+def _require(memory: FactWriter, action: str, ids: Sequence[str], statuses: tuple[str, ...]
              ) -> None:
     for fid in ids:
         fact = memory.store.get(fid)
@@ -230,7 +228,7 @@ def _require(memory: Memory, action: str, ids: Sequence[str], statuses: tuple[st
                                "longer applies; `kenning review` shows the current queue")
 
 
-def still_applies(memory: Memory, item: ReviewItem) -> bool:
+def still_applies(memory: FactWriter, item: ReviewItem) -> bool:
     """Every fact of the item is still active in its file (the queue is computed once; an
     earlier action may have superseded, merged or forgotten one of them)."""
     try:
@@ -239,7 +237,7 @@ def still_applies(memory: Memory, item: ReviewItem) -> bool:
         return False
 
 
-def accept(memory: Memory, fact_id: str) -> Fact:
+def accept(memory: FactWriter, fact_id: str) -> Fact:
     """A person vouches for the fact: 1.00, anchors moved to where the code is now.
 
     Anchors whose code is gone are dropped: the person confirmed the text knowing that.
@@ -248,7 +246,7 @@ def accept(memory: Memory, fact_id: str) -> Fact:
 
     fact = memory.confirm(fact_id)
     if fact.about:
-        about = refreshed_anchors(memory.conn, fact.about, drop_orphaned=True,
+        about = refreshed_anchors(memory.index.conn, fact.about, drop_orphaned=True,
                                   root=memory.project.root)
         if about != fact.about:
             fact = memory.store.update(fact.id, about=about)
@@ -257,7 +255,7 @@ def accept(memory: Memory, fact_id: str) -> Fact:
     return fact
 
 
-def keep(memory: Memory, kept: str, others: Sequence[str]) -> Fact:
+def keep(memory: FactWriter, kept: str, others: Sequence[str]) -> Fact:
     """Resolve a contradiction: `kept` is confirmed, the others are superseded by it."""
     fact = memory.confirm(kept)
     for other in others:
@@ -266,11 +264,11 @@ def keep(memory: Memory, kept: str, others: Sequence[str]) -> Fact:
     return fact
 
 
-def _dismissed_path(memory: Memory):
+def _dismissed_path(memory: FactWriter):
     return memory.project.local_dir / DISMISSALS_FILE
 
 
-def load_dismissed(memory: Memory) -> set[str]:
+def load_dismissed(memory: FactWriter) -> set[str]:
     try:
         data = json.loads(_dismissed_path(memory).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -278,7 +276,7 @@ def load_dismissed(memory: Memory) -> set[str]:
     return {k for k in data if isinstance(k, str)} if isinstance(data, list) else set()
 
 
-def dismiss(memory: Memory, ids: Sequence[str]) -> None:
+def dismiss(memory: FactWriter, ids: Sequence[str]) -> None:
     """Remember that these facts are neither duplicates nor contradictions."""
     from kenning.core.atomic import write_atomic
 

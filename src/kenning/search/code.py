@@ -3,39 +3,25 @@
 from __future__ import annotations
 
 import fnmatch
-import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kenning.core.textutil import query_terms, split_identifier
-from kenning.search.coderank import CHUNK_TYPES, chunk_type
+from kenning.core.textutil import query_terms
+from kenning.index.chunktypes import CHUNK_TYPES, chunk_type, identifier_words
+from kenning.search.topk import nearest
 
 if TYPE_CHECKING:
     import numpy as np
 
     from kenning.index.embed import Embedder
 
+__all__ = ["ChunkFilter", "ChunkRow", "ChunkSearcher", "filtered", "identifier_words"]
+
 # bm25 column weights: symbol, path, text, identifier terms
 CHUNK_BM25_WEIGHTS = (4.0, 2.0, 1.0, 1.0)
-MIN_COSINE = 0.15
-# Identifiers with something to split (an underscore, a digit or a capital after the first
-# letter): a plain lower-case word is its own split, and the tokenizer is uncased.
-# Tried from a word's first character only, so a long plain word costs one linear scan.
-_IDENTIFIER = re.compile(
-    r"(?<![A-Za-z0-9_])(?:_[A-Za-z0-9_]*|[A-Za-z][A-Za-z0-9_]*?[A-Z0-9_][A-Za-z0-9_]*)")
-
-
-def identifier_words(text: str) -> str:
-    """Identifiers spelled out as words for the embedder: `sortedLastIndex` -> `sorted last
-    index`. Its word-piece vocabulary would cut the joined name into meaningless pieces
-    (`sorted ##las ##tin ##de ##x`). Chunks (index/code.py) and queries both pass through it.
-    """
-    return _IDENTIFIER.sub(lambda m: " ".join(split_identifier(m.group(0))) or m.group(0), text)
-
-
 @dataclass(frozen=True)
 class ChunkRow:
     id: int
@@ -105,8 +91,12 @@ class ChunkSearcher:
                 f"FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?) ORDER BY s, rowid",
                 (match, depth),
             ).fetchall()
-        except sqlite3.OperationalError:
-            return []
+        except sqlite3.OperationalError as exc:
+            from kenning.index.db import is_query_syntax_error, query_failed
+
+            if is_query_syntax_error(exc):
+                return []
+            raise query_failed(exc) from exc
         return [r[0] for r in rows]
 
     def matrix(self, generation: str | None) -> tuple[list[int], np.ndarray]:
@@ -133,21 +123,6 @@ class ChunkSearcher:
             return []
         ids, matrix = self.matrix(generation)
         return nearest(ids, matrix, qvec, depth)
-
-
-def nearest(ids: list, matrix: np.ndarray, qvec: np.ndarray, depth: int,
-            min_cosine: float = MIN_COSINE) -> list[tuple]:
-    """The `depth` best (id, cosine) by one matrix-vector product; ties by position, so a
-    rebuilt index ranks alike. Pure numpy: safe to run on a worker thread."""
-    import numpy as np
-
-    if not ids or matrix.shape[1] != qvec.shape[0]:
-        return []
-    scores = matrix @ qvec
-    k = min(depth, len(ids))
-    top = np.argpartition(-scores, k - 1)[:k]
-    order = top[np.lexsort((top, -scores[top]))]
-    return [(ids[i], float(scores[i])) for i in order if scores[i] >= min_cosine]
 
 
 def filtered(

@@ -16,14 +16,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kenning.core.textutil import STOPWORDS, split_identifier
+from kenning.index.chunktypes import CHUNK_TYPES, chunk_type
 
-# Data and configuration files: neither the code nor the prose about it.
-CONFIG_LANGS = frozenset(
-    {"yaml", "yml", "toml", "json", "jsonc", "json5", "ini", "cfg", "conf", "csv", "tsv", "xml",
-     "lock", "properties", "plist", "env", "editorconfig", "gitignore", "gitattributes",
-     "svg", "sum", "mod", "in"}
-)  # fmt: skip
-CHUNK_TYPES = ("code", "doc", "config")
+__all__ = ["CHUNK_TYPES", "boosts", "chunk_type", "factors", "intent", "role"]
 
 # Multipliers on a chunk's fused score. Tests, examples and benchmarks restate the code
 # they exercise in the same words; prose and config mention every name.
@@ -59,13 +54,6 @@ _IDENTIFIER = re.compile(
     r"|\b(_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*"
     r"|[A-Za-z]+[0-9]+[A-Za-z0-9]*)\b"
 )
-
-
-def chunk_type(lang: str, doc: bool) -> str:
-    """`config` for data and configuration files, `doc` for prose, else `code`."""
-    if lang in CONFIG_LANGS:
-        return "config"
-    return "doc" if doc else "code"
 
 
 @lru_cache(maxsize=8192)

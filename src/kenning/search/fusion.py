@@ -6,7 +6,7 @@ three times the top RRF score, so any often-read file won every query.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 RRF_K = 60
@@ -198,3 +198,42 @@ ACTIVITY_MAX_BOOST = 0.001
 
 def activity_boost(events_last_30_days: int) -> float:
     return min(events_last_30_days, ACTIVITY_CAP) / ACTIVITY_CAP * ACTIVITY_MAX_BOOST
+
+
+# A co-access peer's boost: worth +0.1 on the confidence scale, expressed on the RRF scale.
+PEER_BOOST = BOOST_PER_TENTH
+
+
+def peers_map(groups: Iterable[frozenset[str]]) -> dict[str, frozenset[str]]:
+    """file -> the other files of its cluster."""
+    out: dict[str, frozenset[str]] = {}
+    for group in groups:
+        for member in group:
+            out[member] = group - {member}
+    return out
+
+
+def boosts_for(
+    paths: Sequence[str | None],
+    groups: Iterable[frozenset[str]] | Mapping[str, frozenset[str]],
+    seeds: int = 3,
+    boost: float = PEER_BOOST,
+) -> dict[str, float]:
+    """RRF-scale boosts for candidates that are cluster peers of a top candidate.
+
+    `paths`: the candidates' files in fused rank order (None for a hit without a file).
+    The first `seeds` distinct files are the seeds; every candidate file in a seed's
+    cluster, other than that seed itself, gets `boost` once (it does not add up across
+    seeds, so a big cluster cannot outvote relevance).
+    """
+    peers = groups if isinstance(groups, Mapping) else peers_map(groups)
+    seed_files: list[str] = []
+    for path in paths:
+        if path and path not in seed_files:
+            seed_files.append(path)
+        if len(seed_files) >= seeds:
+            break
+    near: set[str] = set()
+    for seed in seed_files:
+        near |= peers.get(seed, frozenset())
+    return {path: boost for path in dict.fromkeys(p for p in paths if p) if path in near}

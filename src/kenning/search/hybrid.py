@@ -1,7 +1,8 @@
 """Search over one project's memory: facts, code and docs in one RRF ranking (DESIGN §6).
 
-A mixin of `Memory` (which owns the index connection, the embedder, the fact rows and the
-caches these methods read): kept apart so each file has one job.
+`Search` owns what searches keep warm between calls (the chunk side's workers and
+matrix, the co-access clusters, the anchored-facts map); it reads facts through the facts
+service and the index through its owner.
 """
 
 from __future__ import annotations
@@ -10,28 +11,27 @@ from collections.abc import Callable, Iterable
 from itertools import islice
 from typing import TYPE_CHECKING
 
+from kenning.core.paths import Project
 from kenning.core.records import Hit
 from kenning.core.textutil import fact_query_terms, fts_or_query, has_exact_tokens, query_terms
-from kenning.lifecycle.coaccess import boosts_for
-from kenning.search.code import ChunkFilter, ChunkRow, ChunkSearcher
+from kenning.search.chunks import CHUNK_LEGS, ChunkSide
+from kenning.search.code import ChunkFilter, ChunkRow
 from kenning.search.coderank import CHUNK_TYPES, factors, intent
 from kenning.search.coderank import boosts as code_boosts
-from kenning.search.fusion import LEG_DEPTH, activity_boost, fuse, fuse_facts
+from kenning.search.fusion import LEG_DEPTH, boosts_for, fuse, fuse_facts
+from kenning.search.topk import nearest
 from kenning.store import eventlog
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
+    from kenning.index.connection import Index
+    from kenning.index.embed import LazyEmbedder
+    from kenning.index.facts import FactIndex, FactView
 
-    from kenning.memory import FactView
-
-# Below this cosine the semantic leg does not vouch for a fact on its own.
-MIN_COSINE = 0.15
 # Facts reach the cross-type ranking as one fused leg (keyword and vectors weighted per query,
 # floor applied: search.fuse_facts); it counts as two legs, as the two chunk legs do, so a
 # fact and a chunk meet on rank within their own kind, not on a confidence bonus.
 FACT_LEG = "fact"
 LEG_WEIGHTS = {FACT_LEG: 2.0}
-CHUNK_LEGS = ("code keyword", "code semantic")
 # A query of at most this many terms that matched nothing whole is tried as prefixes.
 PREFIX_TERMS = 2
 # The chunk legs' own RRF k (see search.rrf_term): a clear #1 on one leg beats any chunk
@@ -45,10 +45,26 @@ CHUNK_LEG_K = {"code keyword": 10, "code semantic": 10}
 CHUNK_BOOST_SCALE = 5.0
 
 
-class HybridSearch:
-    """The search half of `Memory`."""
+class Search:
+    """Hybrid search over one project's facts, code and docs."""
 
-    # ---- search --------------------------------------------------------------------------
+    def __init__(self, project: Project, index: Index, facts: FactIndex,
+                 embedder: LazyEmbedder,
+                 cluster_peers: Callable[[], dict[str, frozenset[str]]] = dict):
+        """`cluster_peers()` reads the co-access clusters (file -> its peers) from the event
+        log: a lifecycle rule, passed in by the composition root."""
+        self.project = project
+        self._load_peers = cluster_peers
+        self.index = index
+        self.facts = facts
+        self.embedder = embedder
+        self.chunks = ChunkSide(project, index, embedder, facts.clock)
+        self._clusters: tuple[float, dict[str, frozenset[str]]] | None = None
+        self._anchor_map: tuple[dict, dict[str, list[tuple[str | None, str]]]] | None = None
+
+    def close(self) -> None:
+        self.chunks.close()
+
     def search_facts(
         self,
         query: str,
@@ -84,22 +100,21 @@ class HybridSearch:
         one scale. Boosts (confidence, recent file activity) stay on the RRF scale.
         """
         types = set(types)
-        self._load()  # syncs facts and folds new events (usage, file activity) first
+        self.facts.rows()  # syncs facts and folds new events (usage, file activity) first
         flt = ChunkFilter(frozenset(types & set(CHUNK_TYPES)), lang, path_glob)
         # The chunk legs run on a worker thread (its own read connection) while this one
         # answers the fact legs: sqlite3 and numpy both release the GIL.
-        pending = self._start_chunk_side(query, flt) if flt.types else None
+        pending = self.chunks.start(query, flt) if flt.types else None
         legs: dict[str, list[str]] = {}
         notes: dict[str, dict[str, str]] = {}
-        boosts: dict[str, list[tuple[str, float]]] = {}
         views: dict[str, FactView] = {}
         chunks: dict[int, ChunkRow] = {}
         matched_any = False
+        allowed = self._fact_filter(kinds, statuses, include_archived, views)
         if "fact" in types:
-            allowed = self._fact_filter(kinds, statuses, include_archived, views)
             matched_any = self._fact_legs(query, allowed, legs, notes, views)
         if pending is not None:
-            self._chunk_legs(pending, legs, notes, chunks)
+            self.chunks.legs(pending, legs, notes, chunks)
             matched_any = matched_any or any(legs.get(leg) for leg in CHUNK_LEGS)
         if not matched_any and len(query_terms(query)) <= PREFIX_TERMS:
             # A typed fragment ("retr") matches no whole term: try prefixes.
@@ -107,16 +122,8 @@ class HybridSearch:
             if "fact" in types:
                 legs[FACT_LEG] = [f"f:{i}" for i in self._prefix_leg(query, allowed)]
             if types & set(CHUNK_TYPES):
-                legs["code prefix"] = self._chunk_prefix(query, flt, chunks)
-        scale: dict[str, list[tuple[str, float]]] = {}
-        want = intent(query)
-        for key in set().union(*legs.values()) if legs else ():
-            if not key.startswith("f:"):
-                chunk = chunks[int(key[2:])]
-                boosts[key] = [("recent activity",
-                                self._activity_boost(chunk) * CHUNK_BOOST_SCALE),
-                               *code_boosts(chunk.path, chunk.symbol, want)]
-                scale[key] = factors(chunk.type, chunk.path, chunk.symbol, want)
+                legs["code prefix"] = self.chunks.prefix(query, flt, chunks)
+        boosts, scale = self._chunk_boosts(legs, chunks, intent(query))
         fusion = {"leg_k": CHUNK_LEG_K, "scale": scale, "weights": LEG_WEIGHTS}
         ranked = fuse(legs, boosts, notes=notes, **fusion)
         ranked = self._with_cluster_peers(ranked, legs, boosts, notes, views, chunks,
@@ -130,10 +137,25 @@ class HybridSearch:
                 pass  # a full disk or an unwritable log: the answer still stands
         return hits
 
+    def _chunk_boosts(self, legs: dict[str, list[str]], chunks: dict[int, ChunkRow], want: str
+                      ) -> tuple[dict[str, list[tuple[str, float]]], dict[str, float]]:
+        """Each ranked chunk's additive boosts and its ranking factor."""
+        boosts: dict[str, list[tuple[str, float]]] = {}
+        scale: dict[str, float] = {}
+        version = self.facts.usage_version
+        for key in set().union(*legs.values()) if legs else ():
+            if not key.startswith("f:"):
+                chunk = chunks[int(key[2:])]
+                boosts[key] = [("recent activity",
+                                self.chunks.activity_boost(chunk, version) * CHUNK_BOOST_SCALE),
+                               *code_boosts(chunk.path, chunk.symbol, want)]
+                scale[key] = factors(chunk.type, chunk.path, chunk.symbol, want)
+        return boosts, scale
+
     def _record(self, query: str, hits: list[Hit], record: str, session: str | None) -> None:
         used = [h.id for h in hits if h.type == "fact" and h.id]
         if used:
-            self.record_use(used, via=record, session=session)
+            self.facts.record_use(used, via=record, session=session)
         if not hits:
             from kenning.core.redact import redact  # a query may hold the token someone looked for
 
@@ -165,12 +187,9 @@ class HybridSearch:
 
     def _cluster_peers(self) -> dict[str, frozenset[str]]:
         """Co-access clusters from the event log, recomputed when reads/edits were added."""
-        total = self.conn.execute("SELECT total(count) FROM file_activity").fetchone()[0]
+        total = self.index.activity_total()
         if self._clusters is None or self._clusters[0] != total:
-            from kenning.lifecycle.coaccess import load_clusters, peers_map
-
-            peers = peers_map(load_clusters(self.project.events_path)) if total else {}
-            self._clusters = (total, peers)
+            self._clusters = (total, self._load_peers() if total else {})
         return self._clusters[1]
 
     def _fact_filter(
@@ -178,8 +197,8 @@ class HybridSearch:
         views: dict[str, FactView],
     ) -> Callable[[str], bool]:
         """A predicate over fact ids that also caches each accepted fact's current view."""
-        rows = self._load(sync=False)
-        now = self.clock()
+        rows = self.facts.rows(sync=False)
+        now = self.facts.clock()
         wanted_kinds = set(kinds) if kinds else None
         wanted_status = set(statuses)
         if include_archived:
@@ -191,7 +210,7 @@ class HybridSearch:
             row = rows.get(fact_id)
             if row is None or (wanted_kinds and row.kind not in wanted_kinds):
                 return False
-            view = self.view(row, now)
+            view = self.facts.view(row, now)
             if view.status not in wanted_status:
                 return False
             views[fact_id] = view
@@ -206,7 +225,7 @@ class HybridSearch:
         """The facts above the relevance floor as one fused leg; True if any fact matched
         the query's terms or vectors at all (above or below the floor)."""
         keyword, semantic = self.fact_leg_scores(query, allowed)
-        fused = fuse_facts(keyword, semantic, len(self._load(sync=False)),
+        fused = fuse_facts(keyword, semantic, len(self.facts.rows(sync=False)),
                            exact_tokens=has_exact_tokens(query),
                            confidence={fid: views[fid].current for fid, _ in keyword + semantic})
         legs[FACT_LEG] = [f"f:{r.key}" for r in fused[:LEG_DEPTH]]
@@ -220,125 +239,24 @@ class HybridSearch:
         """The two fact legs before fusion: (id, BM25 score) and (id, cosine), best first.
 
         Public for bench/retrieval.py, which reports each leg beside the fusion."""
-        from kenning.index.reader import fts_fact_scores
-
         if allowed is None:
-            self._load()  # called on its own: sync first, as search does
+            self.facts.rows()  # called on its own: sync first, as search does
             allowed = self._fact_filter(None, ("active",), False, {})
         keyword: list[tuple[str, float]] = []
         match = fts_or_query(query, fact_query_terms(query))
         if match:
             # Stop at LEG_DEPTH accepted: each check computes a fact's current view.
-            accepted = ((i, s) for i, s in fts_fact_scores(self.conn, match, LEG_DEPTH * 4)
+            accepted = ((i, s) for i, s in self.index.fact_scores(match, LEG_DEPTH * 4)
                         if allowed(i))
             keyword = list(islice(accepted, LEG_DEPTH))
         return keyword, self._semantic_leg(query, allowed)
 
-    def _chunks(self) -> ChunkSearcher:
-        if self._chunk_searcher is None or self._chunk_searcher.conn is not self.conn:
-            self._chunk_searcher = ChunkSearcher(self.conn, self.project.data_dir)
-        return self._chunk_searcher
-
-    def _start_chunk_side(self, query: str, flt: ChunkFilter) -> Future:
-        """Submit the chunk legs: keyword on one worker, the matrix product on another."""
-        from kenning.index.db import get_meta
-        from kenning.search.code import nearest
-
-        if self._worker is None:
-            from concurrent.futures import ThreadPoolExecutor
-
-            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kenning")
-            self._vector_worker = ThreadPoolExecutor(max_workers=1,
-                                                     thread_name_prefix="kenning-vectors")
-        nearest_chunks = None
-        depth = LEG_DEPTH if flt.is_open else LEG_DEPTH * 4  # filters need a deeper pool
-        if get_meta(self.conn, "code_embedder") == self.embedder_name:
-            searcher = self._chunks()
-            qvec = searcher.query_vector(query, self.embedder())
-            if qvec is not None:
-                ids, matrix = searcher.matrix(get_meta(self.conn, "code_generation"))
-                if ids:  # the matrix product on its own thread, beside the keyword leg
-                    nearest_chunks = self._vector_worker.submit(nearest, ids, matrix, qvec,
-                                                                depth)
-        return self._worker.submit(self._chunk_side, fts_or_query(query), flt, depth,
-                                   nearest_chunks)
-
-    def _chunk_side(self, match: str | None, flt: ChunkFilter, depth: int,
-                    nearest_chunks: Future | None) -> tuple:
-        """Worker thread: keyword and vector legs over chunks, filtered (own connection)."""
-        from kenning.search.code import filtered
-
-        searcher = self._worker_searcher()
-        keyword: list[int] = []
-        found: dict[int, ChunkRow] = {}
-        if match:
-            keyword, found = filtered(searcher.keyword(match, depth), searcher.rows, flt,
-                                      LEG_DEPTH)
-        semantic: list[tuple[int, float]] = []
-        if nearest_chunks is not None:
-            ranked = nearest_chunks.result()
-            cosine = dict(ranked)
-            kept, more = filtered([i for i, _ in ranked], searcher.rows, flt, LEG_DEPTH)
-            found.update(more)
-            semantic = [(cid, cosine[cid]) for cid in kept]
-        return keyword, semantic, found
-
-    def _worker_searcher(self) -> ChunkSearcher:
-        """The worker thread's own read connection (sqlite3 objects stay on their thread)."""
-        if self._worker_chunks is None:
-            from kenning.index.db import connect
-
-            self._worker_chunks = ChunkSearcher(connect(self.project.index_path))
-        return self._worker_chunks
-
-    def _chunk_legs(
-        self, pending: Future, legs: dict[str, list[str]], notes: dict[str, dict[str, str]],
-        chunks: dict[int, ChunkRow],
-    ) -> None:
-        keyword, semantic, found = pending.result()
-        chunks.update(found)
-        legs["code keyword"] = [f"c:{i}" for i in keyword]
-        if semantic:
-            legs["code semantic"] = [f"c:{i}" for i, _ in semantic]
-            for cid, cos in semantic:
-                notes.setdefault(f"c:{cid}", {})["code semantic"] = f"cos {cos:.2f}"
-
-    def _chunk_prefix(self, query: str, flt: ChunkFilter, chunks: dict[int, ChunkRow]) -> list:
-        from kenning.search.code import filtered
-
-        terms = [t for t in query_terms(query) if len(t) >= 3]
-        if not terms:
-            return []
-        searcher = self._chunks()
-        match = " OR ".join(f'"{t}"*' for t in terms)
-        ids, found = filtered(searcher.keyword(match, LEG_DEPTH * 4), searcher.rows, flt,
-                              LEG_DEPTH)
-        chunks.update(found)
-        return [f"c:{i}" for i in ids]
-
-    def _activity_boost(self, chunk: ChunkRow) -> float:
-        """Reads and edits of the chunk's file in the last 30 days, capped and small."""
-        return activity_boost(self._file_activity().get(chunk.path, 0))
-
-    def _file_activity(self) -> dict[str, int]:
-        if self._activity is None:
-            from kenning.index.reader import recent_file_activity
-
-            self._activity = recent_file_activity(self.conn, self.clock())
-        return self._activity
-
     def _chunk_hit(self, chunk: ChunkRow, score: float, why: str) -> Hit:
-        return Hit(
-            type=chunk.type, path=chunk.path, start_line=chunk.start_line,
-            end_line=chunk.end_line, score=round(score, 6),
-            snippet=self._chunks().text(chunk.id)[:400],
-            why=why, symbol=chunk.symbol or None,
-            anchored_facts=tuple(self._anchored_facts(chunk.path, chunk.symbol)),
-        )
+        return self.chunks.hit(chunk, score, why, self._anchored_facts(chunk.path, chunk.symbol))
 
     def _anchored_facts(self, path: str, symbol: str | None) -> list[str]:
         """Active facts about this file, or about this symbol (or its class) in it."""
-        rows = self._load(sync=False)
+        rows = self.facts.rows(sync=False)
         if self._anchor_map is None or self._anchor_map[0] is not rows:
             by_path: dict[str, list[tuple[str | None, str]]] = {}
             for row in rows.values():
@@ -357,44 +275,23 @@ class HybridSearch:
     def _semantic_leg(
         self, query: str, allowed: Callable[[str], bool]
     ) -> list[tuple[str, float]]:
-        from kenning.index.db import get_meta
-
-        if not query_terms(query) or get_meta(self.conn, "embedder") != self.embedder_name:
+        if not query_terms(query) or self.index.meta("embedder") != self.embedder.name:
             return []
-        ids, matrix = self._fact_vectors()
+        ids, matrix = self.facts.vectors()
         if not ids:
             return []
         import numpy as np
 
         qvec = np.asarray(self.embedder().encode([query])[0], dtype=np.float32)
-        if matrix.shape[1] != qvec.shape[0]:
-            return []
-        scores = matrix @ qvec
-        depth = min(LEG_DEPTH * 4, len(ids))
-        top = np.argpartition(-scores, depth - 1)[:depth]
-        # Ties broken by position (ids are sorted), so a rebuilt index ranks alike.
-        order = top[np.lexsort((top, -scores[top]))]
-        out: list[tuple[str, float]] = []
-        for index in order:
-            score = float(scores[index])
-            if score < MIN_COSINE:
-                break
-            if allowed(ids[index]):
-                out.append((ids[index], score))
-                if len(out) >= LEG_DEPTH:
-                    break
-        return out
+        ranked = nearest(ids, matrix, qvec, LEG_DEPTH * 4)
+        return list(islice(((i, s) for i, s in ranked if allowed(i)), LEG_DEPTH))
 
     def _prefix_leg(self, query: str, allowed: Callable[[str], bool]) -> list[str]:
-        from kenning.index.reader import fts_fact_ids
-
-        terms = [t for t in query_terms(query) if len(t) >= 3]
-        if not terms:
+        match = fts_or_query(query, prefix=True)
+        if not match:
             return []
-        match = " OR ".join(f'"{t}"*' for t in terms)
-        return [i for i in fts_fact_ids(self.conn, match, LEG_DEPTH * 4) if allowed(i)][
-            :LEG_DEPTH
-        ]
+        ranked = self.index.fact_scores(match, LEG_DEPTH * 4)
+        return [i for i, _ in ranked if allowed(i)][:LEG_DEPTH]
 
     def _fact_hit(self, view: FactView, score: float, why: str) -> Hit:
         row = view.row

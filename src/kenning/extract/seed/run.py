@@ -30,7 +30,7 @@ from kenning.extract.seed import changelogs, commits, current, documents, later
 from kenning.extract.seed.model import Proposal
 
 if TYPE_CHECKING:
-    from kenning.memory import Memory
+    from kenning.lifecycle.writes import FactWriter
 
 SOURCES = ("commits", "changelog", "docs", "agents")
 MAX_FILE_BYTES = 2_000_000
@@ -61,7 +61,7 @@ class SeedReport:
         return sum(1 for item in self.items if item.action == action)
 
 
-def state_file(memory: Memory) -> Path:
+def state_file(memory: FactWriter) -> Path:
     return memory.project.local_dir / "seed" / "state.json"
 
 
@@ -167,7 +167,7 @@ class _Known:
     text: str
 
 
-def seed(memory: Memory, *, accept: bool = False, dry_run: bool = False,
+def seed(memory: FactWriter, *, accept: bool = False, dry_run: bool = False,
          sources: Iterable[str] = SOURCES, full: bool = False) -> SeedReport:
     """Propose facts from the project's history and documents (see the module docstring)."""
     from kenning.core.records import Source
@@ -180,7 +180,7 @@ def seed(memory: Memory, *, accept: bool = False, dry_run: bool = False,
     found, cursors, n_commits, files = scan(memory.project.root, state, sources, full)
     report = SeedReport(dry_run=dry_run, accept=accept, commits_read=n_commits,
                         files_read=files)
-    pool = [_Known(v.row.id, v.row.text) for v in memory.facts()]
+    pool = [_Known(v.row.id, v.row.text) for v in memory.fact_index.views()]
     queue: list[tuple[Proposal, bool]] = [(p, False) for p in pending]
     keys = {p.key for p in pending}
     for raw in found:

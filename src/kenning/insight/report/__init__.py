@@ -13,18 +13,18 @@ from kenning.insight.report.data import ReportData, gather
 from kenning.insight.report.render import SECTIONS, render
 
 if TYPE_CHECKING:
-    from kenning.memory import Memory
+    from kenning.index.facts import FactIndex
 
 __all__ = ["SECTIONS", "ReportData", "build_report", "gather", "render", "write_report"]
 
 
-def build_report(memory: Memory, *, days: int | None = 90, ignore: Iterable[str] = ()) -> str:
+def build_report(memory: FactIndex, *, days: int | None = 90, ignore: Iterable[str] = ()) -> str:
     """The report's HTML for `memory`'s project."""
     return render(gather(memory, days=days, ignore=ignore))
 
 
 def write_report(
-    memory: Memory, output: Path, *, days: int | None = 90, ignore: Iterable[str] = ()
+    memory: FactIndex, output: Path, *, days: int | None = 90, ignore: Iterable[str] = ()
 ) -> Path:
     """Build the report and write it atomically to `output`."""
     from kenning.core.atomic import write_atomic

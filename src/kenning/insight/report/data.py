@@ -23,8 +23,8 @@ from kenning.lifecycle import confidence as lifecycle
 from kenning.store.events import iter_events
 
 if TYPE_CHECKING:
+    from kenning.index.facts import FactIndex, FactView
     from kenning.insight.graph import Community, Graph
-    from kenning.memory import FactView, Memory
 
 BUCKETS = ("< 0.30 archived", "0.30–0.49", "0.50–0.69", "0.70–0.89", "≥ 0.90")
 DECAY_ROWS = 15
@@ -176,7 +176,7 @@ def contradiction_section(views: list[FactView]) -> Section:
                    else "")
 
 
-def stale_section(memory: Memory, views: list[FactView]) -> Section:
+def stale_section(memory: FactIndex, views: list[FactView]) -> Section:
     """Active facts whose anchors drifted or vanished (if this kenning checks anchors)."""
     try:
         module = importlib.import_module("kenning.lifecycle.stale")
@@ -185,7 +185,7 @@ def stale_section(memory: Memory, views: list[FactView]) -> Section:
         return Section(False, note="Stale-anchor detection is not part of this kenning yet.")
     rows = {v.row.id: v.row for v in views if v.status == "active"}
     try:
-        checked = stale_report(memory.conn, list(rows.values()), memory.project.root)
+        checked = stale_report(memory.index.conn, list(rows.values()), memory.project.root)
     except Exception as exc:  # noqa: BLE001 - an optional section must not sink the report
         return Section(False, note=f"Stale-anchor check failed: {exc}")
     items = []
@@ -240,13 +240,13 @@ def community_map(graph: Graph) -> tuple[list[tuple], list[tuple[str, str]]]:
     return nodes, list(edges)
 
 
-def gather(memory: Memory, *, days: int | None = 90, ignore: Iterable[str] = ()) -> ReportData:
+def gather(memory: FactIndex, *, days: int | None = 90, ignore: Iterable[str] = ()) -> ReportData:
     """Collect every section's data (syncs git history and rebuilds the graph, unless a newer
     kenning's index makes them read-only)."""
     from kenning.insight.graph import communities, fresh_graph
 
     now = memory.clock()
-    views = memory.facts()
+    views = memory.views()
     root = memory.project.root
     data = ReportData(project=root.name, root=str(root), generated=now, window="")
     data.facts_total = len(views)

@@ -1,0 +1,38 @@
+"""The one top-k of every vector leg: best scores first, ties broken by position.
+
+Ties by position (ids are stored sorted) make a rebuilt index rank alike.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# Below this cosine a vector leg does not vouch for a fact or a chunk on its own.
+MIN_COSINE = 0.15
+
+
+def top_k(scores: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the `k` highest scores along the last axis, best first (ties by index);
+    one argpartition, then only the `k` are sorted."""
+    import numpy as np
+
+    k = min(k, scores.shape[-1])
+    if k <= 0:
+        return np.zeros(scores.shape[:-1] + (0,), dtype=np.intp)
+    top = np.argpartition(-scores, k - 1, axis=-1)[..., :k]
+    top = np.sort(top, axis=-1)  # by position, so the stable sort below breaks ties by it
+    taken = np.take_along_axis(scores, top, axis=-1)
+    return np.take_along_axis(top, np.argsort(-taken, axis=-1, kind="stable"), axis=-1)
+
+
+def nearest(ids: list, matrix: np.ndarray, qvec: np.ndarray, depth: int,
+            min_cosine: float = MIN_COSINE) -> list[tuple]:
+    """The `depth` best (id, cosine) by one matrix-vector product, at least `min_cosine`.
+    Pure numpy: safe to run on a worker thread."""
+    if not ids or matrix.shape[1] != qvec.shape[0]:
+        return []
+    scores = matrix @ qvec
+    return [(ids[i], float(scores[i])) for i in top_k(scores, depth) if scores[i] >= min_cosine]
