@@ -11,15 +11,16 @@ underline, `v1.2.0`; Keep-a-Changelog sections (`### Removed`, `### Deprecated`,
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from kenning.extract.seed.later import order, overtaken
 from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
 
 NAMES = re.compile(r"^(?:CHANGES|CHANGELOG|CHANGE_LOG|HISTORY|NEWS|RELEASE[-_ ]?NOTES)"
                    r"(?:\.(?:md|rst|txt|markdown))?$", re.I)
 MAX_BYTES = 2_000_000
-MAX_TEXT = 400
+MAX_TEXT = 500
 
 _VERSION = r"v?(?P<version>\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|alpha|beta|dev|post)\.?\d*)?)"
 _HEADING = re.compile(
@@ -77,6 +78,7 @@ _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci
                     r"|\bno longer (?:crash|raise|render|fail|break|hang|leak|error|warn|trigger"
                     r"|gets?|points?|mutate|close|drop|show|print|emit|loses?)\w*", re.I)
 MAX_ENTRY = 600
+_YANKED = re.compile(r"\byanked\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,8 @@ class Entry:
     text: str
     first: int
     last: int
+    yanked: bool = False
+    head: str | None = None  # the bullet's own words when nested bullets follow
 
 
 def changelog_files(root: Path) -> list[Path]:
@@ -109,6 +113,7 @@ def entries(text: str) -> list[Entry]:
     end = 0
     base_indent = 0
     blank = False
+    yanked: set[str | None] = set()  # "YANKED" under a heading: that release was taken back
 
     def flush() -> None:
         nonlocal current, nested
@@ -116,7 +121,8 @@ def entries(text: str) -> list[Entry]:
             body = " ".join(current)
             if nested:
                 body = body.rstrip(" .:") + ": " + "; ".join(n.rstrip(" .;") for n in nested)
-            out.append(Entry(version, section, body, start, end))
+            out.append(Entry(version, section, body, start, end,
+                             head=" ".join(current) if nested else None))
         current, nested = [], []
 
     for n, raw in enumerate(lines, 1):
@@ -128,6 +134,8 @@ def entries(text: str) -> list[Entry]:
                         .startswith(("version", "release", "v", "["))):
             flush()
             version, section = heading.group("version"), None
+            if _YANKED.search(line):
+                yanked.add(version)
             continue
         if _UNRELEASED.match(line.strip()) or line.strip().lower().startswith("## unreleased"):
             flush()
@@ -164,9 +172,11 @@ def entries(text: str) -> list[Entry]:
                 current.append(line.strip())
             end = n
             continue
+        if not current and _YANKED.search(line):
+            yanked.add(version)
         flush()
     flush()
-    return out
+    return [replace(e, yanked=True) if e.version in yanked else e for e in out]
 
 
 _NAMED = re.compile(r"`|\d|\w[._]\w|(?<!^)(?<![.:] )\b[A-Z][a-zA-Z]+")
@@ -177,15 +187,18 @@ def classify(entry: Entry) -> str | None:
 
     An entry must name what it is about (code, a version, a proper name): "Remove previously
     deprecated code." says nothing on its own."""
-    text = short(plain(entry.text))
+    text = plain(entry.text)
     if _NOISE.search(entry.text) or len(entry.text) > MAX_ENTRY * 2 or len(text.split()) < 4 \
             or not _NAMED.search(text[1:]):
         return None
     section = (entry.section or "").replace("-", " ")
     if _SKIPPED_SECTIONS.search(section):
         return None
+    # A bullet with nested ones must say the change itself ("Remove deprecated code:" + what);
+    # a headline ("Improved flag handling:") over a list of details is not one fact.
+    said = plain(entry.head) if entry.head else text
     for name, pattern in _RULES:
-        if pattern.search(text):
+        if pattern.search(said):
             return name
     for word, rule in _SECTION_RULES.items():
         if word in section:
@@ -193,12 +206,10 @@ def classify(entry: Entry) -> str | None:
     return None
 
 
-def short(body: str) -> str:
-    """At most MAX_TEXT characters, cut at a sentence end."""
-    if len(body) <= MAX_TEXT:
-        return body
-    cut = body[:MAX_TEXT]
-    return cut[: cut.rfind(". ") + 1] if ". " in cut else cut.rsplit(" ", 1)[0] + " …"
+def whole(body: str) -> str | None:
+    """The entry as it stands, or None when it is too long to read as one fact: a cut entry
+    ("… can now …") says less than nothing."""
+    return body if len(body) <= MAX_TEXT else None
 
 
 def _verb(section: str | None) -> str:
@@ -207,17 +218,23 @@ def _verb(section: str | None) -> str:
 
 
 def proposals(text: str, rel: str) -> list[Proposal]:
-    """The changelog at `rel` (its text): one proposal per entry a rule keeps."""
+    """The changelog at `rel` (its text): one proposal per entry a rule keeps, unless a newer
+    entry overtook it (see `later`) or its release was yanked."""
+    found = [(entry, classify(entry)) for entry in entries(text)]
+    found = [(e, rule) for e, rule in found
+             if rule is not None and not e.yanked and e.version is not None]
+    # Unreleased entries are not proposed (they may still change, and "in the next release"
+    # goes stale) but they do overtake the released ones: they are what HEAD holds.
+    gone = overtaken([(order(e.version), plain(e.text), rule) for e, rule in found])
     out: list[Proposal] = []
-    for entry in entries(text):
-        # Unreleased entries may still change, and "in the next release" goes stale.
-        if entry.version is None or entry.version == "unreleased":
+    for k, (entry, rule) in enumerate(found):
+        if entry.version == "unreleased" or k in gone:
             continue
-        rule = classify(entry)
-        if rule is None:
+        body = whole(plain(entry.text))
+        if body is None:
             continue
         out.append(Proposal(
             source="changelog", kind="decision" if rule == "instead" else "codebase",
-            text=f"{_verb(entry.section)} in {entry.version} ({rel}): {short(plain(entry.text))}",
+            text=f"{_verb(entry.section)} in {entry.version} ({rel}): {body}",
             provenance=lines_label(rel, entry.first, entry.last), rule=f"changelog-{rule}"))
     return out

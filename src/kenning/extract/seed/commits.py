@@ -4,11 +4,14 @@
 few megabytes and well under a second to parse. Kept, each with its commit and date:
 - a decision with its reason: "switch to X because Y", "use X instead of Y so that Z", a
   revert that says why; the reason must be said (because, since <clause>, so that, due to,
-  to avoid, in order to), or the decision verb must carry its own object (switch/migrate
-  to X, drop support for X);
+  to avoid, in order to): a bare "switched to print-based cog API" is not proposed;
+- support dropped ("drop support for nodejs 8") and a named deprecation, whose object says
+  what they are about;
 - merged pull-request titles go through the same rules (the title is the PR's decision).
-Dropped: bots and dependency bumps, merges of branches, fix-ups, and any commit a later one
-reverts (`Revert "<subject>"`): a decision taken back is not knowledge.
+Dropped: bots and dependency bumps, merges of branches, fix-ups, any commit a later one
+reverts (`Revert "<subject>"`): a decision taken back is not knowledge; and any a later one
+overtook (`later`): a newer commit moving the same runtime's version, or replacing what
+this one chose. A subject too long to quote whole is not proposed.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from kenning.extract.seed.later import chosen, replaced, support_subject
 from kenning.extract.seed.model import Proposal, plain
 
 FIELD = "\x1f"
@@ -33,6 +37,7 @@ _SKIP = re.compile(r"^(?:bump|update (?:dev )?dependenc|\[pre-commit|merge (?:br
 _MERGE_PR = re.compile(r"^Merge pull request #\d+ from \S+", re.I)
 _REVERT = re.compile(r'^Revert "(?P<subject>.+)"\s*$')
 _REVERTS_SHA = re.compile(r"This reverts commit (?P<sha>[0-9a-f]{7,40})")
+_VERB_SUPPORT = re.compile(r"^\w+ (?:support (?:for |of )?)?", re.I)
 _PR_SUFFIX = re.compile(r"\s*\((?:#|GH-)\d+\)\s*$")
 
 # A decision verb with its object, at the start of a subject or a sentence.
@@ -139,7 +144,7 @@ def proposals(commits: list[Commit]) -> list[Proposal]:
                      if (m := _REVERTS_SHA.search(c.body))}
     seen: set[str] = set()
     out: list[Proposal] = []
-    for c in commits:
+    for k, c in enumerate(commits):
         if _BOT.search(c.author) or c.sha[:7] in reverted_shas:
             continue
         subject = c.subject
@@ -155,11 +160,35 @@ def proposals(commits: list[Commit]) -> list[Proposal]:
             continue
         revert = _REVERT.match(subject)
         found = _proposal(c, subject, body, revert is not None)
-        if found is None or subject.lower() in seen:
+        if found is None or subject.lower() in seen or _overtaken(found, subject, commits[:k]):
             continue
         seen.add(subject.lower())
         out.append(found)
     return out
+
+
+def _runtime_mentioned(name: str, subject: str) -> bool:
+    """`subject` names a version of runtime `name` ("Update nodejs version to 18")."""
+    return bool(re.search(rf"(?<![\w-]){re.escape(name)}(?:\.?js)?(?:\s+(?:version|to|from"
+                          rf"|v))*\s*v?\d", subject, re.I))
+
+
+def runtime(subject: str) -> str | None:
+    """The runtime a "drop support for nodejs 8" / "deprecate Python 2.7" subject is about."""
+    return support_subject("support " + _VERB_SUPPORT.sub("", subject))
+
+
+def _overtaken(found: Proposal, subject: str, newer: list[Commit]) -> bool:
+    """A newer commit moved the same runtime's version again, or replaced what this one chose
+    (the log is newest first)."""
+    if found.rule in ("commit-drop-support", "commit-deprecate") and re.search(r"\d", subject):
+        name = runtime(subject)
+        if name is None:  # "drop support for PyPy": no version to be overtaken
+            return False
+        return not name or any(_runtime_mentioned(name, c.subject) for c in newer)
+    pick = chosen(subject) if found.rule in ("commit-switch", "commit-instead",
+                                              "commit-reason") else None
+    return bool(pick) and any(pick in replaced(c.subject) for c in newer)
 
 
 def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | None:
@@ -181,12 +210,16 @@ def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | No
         if rule == "instead" and (reason is None or len(subject.split()) < 6
                                   or _QUOTED.search(subject)):
             return None  # "use rstrip instead of strip" needs its why to mean anything
+        if rule == "switch" and reason is None:
+            return None  # "switched to print-based cog API": to what end, and where?
     if rule == "reason" and not (_decision(subject) or re.match(
             r"^(?:don'?t|never|always|avoid|stop|no longer|keep)\b", subject, re.I)):
         return None
     date = c.when.strftime("%Y-%m-%d")
     text = plain(_past(text))
     statement = f"{text[:-1] if text.endswith('.') else text} (commit {c.sha[:7]}, {date})."
-    return Proposal(source="commits", kind="decision", text=statement[:MAX_TEXT],
+    if len(statement) > MAX_TEXT:
+        return None  # the whole subject or nothing: a cut one says less than nothing
+    return Proposal(source="commits", kind="decision", text=statement,
                     provenance=f"commit {c.sha[:12]}", rule=f"commit-{rule}",
                     rationale=plain(reason) if reason else None)

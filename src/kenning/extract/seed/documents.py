@@ -31,6 +31,9 @@ AGENT_DIRS = (".cursor/rules",)
 _STATUS = re.compile(r"^\s*(?:#+\s*)?\**status\**\s*:?\s*\**\s*(?P<value>\w+)?", re.I)
 _BAD_STATUS = re.compile(r"\b(?:proposed|rejected|superseded|deprecated|draft)\b", re.I)
 _SECTION = re.compile(r"^#+\s*(?P<name>.+?)\s*$")
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_CHOSEN = re.compile(r"^chos(?:e|en) option:?\s*[\"“]?(?P<name>[^\"”,]+?)[\"”]?\s*,\s*because"
+                     r"\s*(?P<why>.*)$", re.I)
 _DEICTIC = re.compile(r"^(?:for|because of|given|due to) (?:the|these|those) (?:above |stated )?"
                       r"reasons?,?\s*|^(?:therefore|thus|hence|so),?\s*", re.I)
 
@@ -90,7 +93,9 @@ def adr_proposal(text: str, rel: str) -> Proposal | None:
     if not decision:
         return None
     first_line, first = decision[0]
-    sentence = re.split(r"(?<=[.!?])\s+", " ".join(t for _, t in decision[:6]))[0]
+    sentence = _whole_decision([t for _, t in decision], sections.get("considered options", []))
+    if sentence is None:
+        return None
     sentence = _DEICTIC.sub("", sentence)
     context = sections.get("context") or sections.get("context and problem statement") or []
     reason = re.split(r"(?<=[.!?])\s+", " ".join(t for _, t in context[:6]))[0] \
@@ -101,6 +106,32 @@ def adr_proposal(text: str, rel: str) -> Proposal | None:
                     text=f"Decision ({rel}, {title.rstrip('.')}): {plain(sentence)}",
                     provenance=lines_label(rel, first_line, last), rule="adr",
                     rationale=plain(reason) if reason else None)
+
+
+def _whole_decision(lines: list[str], options: list[tuple[int, str]]) -> str | None:
+    """The decision's first sentence, whole, or None. A sentence that runs into a list
+    ("Chosen option: payment, because" + bullets) is quoted with its first reason only when
+    the option it names is spelled out from Considered Options, with the ones passed over;
+    else nothing: a fragment ("Chose option: payment, because -") reads as nonsense."""
+    head = lines[0]
+    bullets = [_BULLET.sub("", x) for x in lines[1:] if _BULLET.match(x)]
+    chosen = _CHOSEN.match(head)
+    if chosen:
+        name = chosen.group("name").strip().lower()
+        named = [_BULLET.sub("", t).strip() for _, t in options]
+        picked = [o for o in named if re.search(rf"\b{re.escape(name)}\b", o, re.I)]
+        why = (chosen.group("why") or "").strip() or (bullets[0] if bullets else "")
+        if len(picked) != 1 or not why:
+            return None
+        others = [o for o in named if o != picked[0]]
+        over = f" (over: {'; '.join(o.rstrip('.') for o in others)})" if others else ""
+        return f"Chose: {picked[0].rstrip('.')}{over}, because {why.rstrip('.')}."
+    if not re.search(r"[.!?]$", head) and lines[1:2] and _BULLET.match(lines[1]):
+        return None
+    sentence = re.split(r"(?<=[.!?])\s+", " ".join(lines[:6]))[0]
+    if not re.search(r"[.!?]$", sentence) and len(lines) > 6:
+        return None  # the sentence goes on past what is read: not whole
+    return sentence
 
 
 def rule_proposals(text: str, rel: str, source: str) -> list[Proposal]:

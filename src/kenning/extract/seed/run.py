@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -25,7 +26,7 @@ from kenning.core.errors import FileProblemError
 from kenning.core.private import strip_private
 from kenning.core.redact import redact
 from kenning.core.safeio import read_bytes
-from kenning.extract.seed import changelogs, commits, documents
+from kenning.extract.seed import changelogs, commits, current, documents, later
 from kenning.extract.seed.model import Proposal
 
 if TYPE_CHECKING:
@@ -122,7 +123,7 @@ def scan(root: Path, state: dict[str, Any], sources: Iterable[str] = SOURCES,
         files_read.append(rel)
         found += reader(data.decode("utf-8", "replace"), rel)
         cursors["files"][rel] = digest
-    return _said_once(found), cursors, read_commits, files_read
+    return current.still_true(root, _said_once(found)), cursors, read_commits, files_read
 
 
 def _stems(text: str) -> set[str]:
@@ -135,10 +136,16 @@ def _stems(text: str) -> set[str]:
 
 def _said_once(found: list[Proposal]) -> list[Proposal]:
     """A commit that says what a changelog entry says is left to the changelog, which holds
-    the version."""
+    the version; so is a commit moving a runtime's supported versions the changelog moves
+    (the changelog keeps only the newest such entry)."""
     entries = [_stems(p.text) for p in found if p.source == "changelog"]
+    runtimes = {later.support_subject(p.text.split(": ", 1)[-1]) for p in found
+                if p.source == "changelog"} - {None}
     out = []
     for p in found:
+        if p.rule in ("commit-drop-support", "commit-deprecate") and re.search(r"\d", p.text) \
+                and commits.runtime(p.text.split(" (commit ")[0]) in runtimes:
+            continue
         # The commit's verb is left out: "switched to X" is said by "use X instead of Y".
         words = _stems(p.text.split(" (commit ")[0].split(" ", 1)[-1]) \
             if p.source == "commits" else None

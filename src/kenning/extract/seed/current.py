@@ -1,0 +1,104 @@
+"""What HEAD still holds: a proposal about code that is gone is not proposed.
+
+A deprecation is knowledge only while the deprecated name is still there; "use X instead of
+Y" only while X is. One `git ls-tree` and one `git grep` over HEAD answer for every
+proposal of a run (no subprocess per proposal). Documentation files are not looked in: a
+changelog or a guide mentions names long after the code dropped them.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from kenning.extract.seed.later import chosen, identifiers
+from kenning.extract.seed.model import Proposal
+
+_DOCS = ("md", "rst", "txt", "markdown", "adoc", "rdoc")
+_FILE = re.compile(r"\.(?:toml|cfg|ini|py|json|ya?ml|txt|lock|js|ts|in)$")
+# The rules whose proposal names the one thing that must still exist at HEAD.
+_DEFINED = ("changelog-deprecation", "commit-deprecate")
+_USED = ("changelog-instead", "commit-switch", "commit-instead")
+_PRESENT = {"Switched": "switch", "Migrated": "migrate", "Used": "use",
+            "Replaced": "replace", "Adopted": "adopt", "Preferred": "prefer"}
+
+
+@dataclass(frozen=True)
+class Head:
+    """The tracked paths at HEAD and the code tokens (`a.b.name`) a search found there."""
+
+    paths: frozenset[str]
+    tokens: frozenset[str]
+
+    def _module(self, name: str) -> bool:
+        parts = name.split(".")
+        if len(parts) < 2:
+            return False
+        tail = "/".join(parts[-2:])
+        return any(p.endswith((f"{tail}.py", f"{tail}/__init__.py")) for p in self.paths)
+
+    def defined(self, name: str) -> bool:
+        """`name` (or its last part, not reached through another object) is in the code."""
+        last = name.rsplit(".", 1)[-1]
+        return name in self.tokens or last in self.tokens or self._module(name) \
+            or self.has_file(name)
+
+    def used(self, name: str) -> bool:
+        last = name.rsplit(".", 1)[-1]
+        return self.defined(name) or any(t.endswith(f".{last}") for t in self.tokens)
+
+    def has_file(self, name: str) -> bool:
+        return bool(_FILE.search(name)) and any(p.rsplit("/", 1)[-1] == name
+                                                for p in self.paths)
+
+
+def _subject(p: Proposal) -> str:
+    """The proposal's own words: after "Changed in 1.2 (CHANGES.md): ", before "(commit …"."""
+    text = p.text.split(": ", 1)[1] if p.source == "changelog" else p.text
+    return text.split(" (commit ")[0]
+
+
+def _checked(p: Proposal) -> str | None:
+    """The name that must still be in HEAD's code for `p` to hold, if it names one."""
+    text = _subject(p)
+    if p.rule in _DEFINED:
+        names = identifiers(text)
+        return names[0].removesuffix("()") if names else None
+    if p.rule in _USED:
+        pick = chosen(re.sub(r"^\w+", lambda m: _PRESENT.get(m.group(0), m.group(0)), text))
+        code = {n.lower(): n for n in identifiers(text)}
+        return code.get(pick or "")
+    return None
+
+
+def read_head(root: Path, names: Iterable[str]) -> Head | None:
+    """Paths and the occurrences of `names` at HEAD (None: not a git work tree)."""
+    listed = subprocess.run(["git", "-C", str(root), "ls-tree", "-r", "--name-only", "HEAD"],
+                            capture_output=True, encoding="utf-8", errors="replace")
+    if listed.returncode != 0:
+        return None
+    lasts = sorted({n.rsplit(".", 1)[-1] for n in names if re.fullmatch(r"[\w.]+", n)})
+    tokens: set[str] = set()
+    if lasts:
+        pattern = r"[.[:alnum:]_]*(" + "|".join(lasts) + r")[[:alnum:]_]*"
+        found = subprocess.run(
+            ["git", "-C", str(root), "grep", "-I", "-h", "-o", "-E", "-e", pattern, "HEAD",
+             "--", ".", *(f":(exclude,glob)**/*.{ext}" for ext in _DOCS)],
+            capture_output=True, encoding="utf-8", errors="replace")
+        tokens = {t.strip(".") for t in found.stdout.split()}
+    return Head(frozenset(listed.stdout.splitlines()), frozenset(tokens))
+
+
+def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
+    """`found` less the proposals whose deprecated (or chosen) name HEAD no longer holds."""
+    names = {p.key: n for p in found if (n := _checked(p))}
+    if not names:
+        return found
+    head = read_head(root, names.values())
+    if head is None:
+        return found
+    return [p for p in found if p.key not in names
+            or (head.defined if p.rule in _DEFINED else head.used)(names[p.key])]

@@ -1,0 +1,137 @@
+"""What later history overtook: an entry a newer entry on the same subject replaces.
+
+A changelog and a commit log are histories; only the newest word on a subject is still true.
+Pure rules over (order, text) pairs, the larger order the newer:
+- the supported runtime: "Drop support for Python 3.6" is overtaken by a later drop of 3.7
+  (the floor moved), whatever runtime it names ("nodejs 8", or a bare "2.5");
+- a default of the same name, the build backend: the newest change is the one that holds;
+- a replacement replaced: "use X instead of Y" is overtaken by a later "use Z instead of X";
+- a deprecation overtaken by the removal of what it deprecated;
+- a notice of a change "in 19.1.0" once 19.1.0 is out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+Order = tuple[int, ...]
+UNRELEASED: Order = (10**9,)
+
+_NUMBER = r"v?\d+(?:\.\d+)*(?:\.x)?"
+_SUPPORT_WORDS = re.compile(r"\bsupport|\brequire|\bminimum\b|\bfloor\b", re.I)
+_NOT_NAMES = {"for", "and", "or", "of", "support", "supports", "version", "versions", "to",
+              "than", "from", "drop", "dropped", "drops", "remove", "removed", "on", "with",
+              "in", "the", "added", "add", "least", "is", "are", "now", "requires", "require"}
+_DEFAULT = re.compile(r"\bdefault (?:value )?(?:of |for )?(?P<name>`[^`]+`|[a-z][\w -]{2,40}?)"
+                      r"\s+(?:from|to|back|is|are|now|changed|has|was|will)\b", re.I)
+_BUILD = re.compile(r"\bbuild[- ](?:backend|system)\b", re.I)
+_CHOSEN = re.compile(r"^(?:use[sd]?|switch(?:ed|es)? to|migrat(?:e|ed|es) to|move[sd]? to"
+                     r"|adopt(?:s|ed)?|prefer(?:s|red)?)\s+(?P<what>.+?)"
+                     r"(?:\s+(?:instead of|rather than|over|for|as|in|to|with|because|so)\b|$)"
+                     r"|^replace[sd]? .+? with (?P<with>.+?)(?:\s+(?:for|as|in|to|because)\b|$)",
+                     re.I)
+_REPLACED = re.compile(r"\b(?:instead of|rather than|from)\s+(?P<a>`[^`]+`|[\w.-]+)"
+                       r"|^replace[sd]?\s+(?:uses? of\s+)?(?P<b>`[^`]+`|[\w.-]+)", re.I)
+_CODE = re.compile(r"`([^`]+)`")
+_IDENT = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*")
+_ANNOUNCED = re.compile(rf"\b(?:will|to) (?:be )?(?:\w+ )?(?:changed?|removed|dropped|renamed"
+                        rf"|replaced|deleted|become|switch\w*|default\w*)\b[^.]*?\bin "
+                        rf"(?:version |release |\w+ )?(?P<v>{_NUMBER})", re.I)
+_REMOVAL = re.compile(r"\bremov|\bdrop|\bdelet", re.I)
+
+
+def order(version: str | None) -> Order:
+    """A version as something to compare ("unreleased" is newest of all)."""
+    if version is None or version == "unreleased":
+        return UNRELEASED
+    return tuple(int(n) for n in re.findall(r"\d+", version.split("-")[0])[:4]) or (0,)
+
+
+def support_subject(text: str) -> str | None:
+    """The runtime or dependency whose supported versions `text` moves ("python", "node"),
+    "" for a bare version ("Dropped support for 2.5"), None when it is not about that."""
+    if not _SUPPORT_WORDS.search(text):
+        return None
+    words = [w.strip(".") for w in re.findall(r"[\w.+-]+", text)]
+    for k, word in enumerate(words):
+        if not re.fullmatch(_NUMBER, word):
+            continue
+        for prev in reversed(words[max(0, k - 4):k]):
+            low = prev.lower().strip(".")
+            if re.fullmatch(_NUMBER, low) or low in _NOT_NAMES:
+                continue
+            if low in ("pep", "pr", "issue", "gh", "protocol"):
+                break
+            return re.sub(r"\.?js$", "", low) or low
+        else:
+            return ""
+    return None
+
+
+def default_subject(text: str) -> str | None:
+    m = _DEFAULT.search(text)
+    return " ".join(m.group("name").strip("`").lower().split()) if m else None
+
+
+def identifiers(text: str) -> list[str]:
+    """Code the text names: backticked spans first, then dotted or underscored words."""
+    found = [m.group(0) for span in _CODE.findall(text)
+             if (m := _IDENT.search(span.removeprefix("import ")))]
+    found += [w for w in re.findall(r"(?<![`\w])[A-Za-z_]\w*(?:\.\w+)+(?=\(\)|\b)"
+                                    r"|(?<![`\w])\w+_\w+(?=\(\)|\b)", _CODE.sub("", text))
+              if not re.match(r"^\d", w)]
+    return found
+
+
+def chosen(text: str) -> str | None:
+    """What "use X instead of Y" / "switch to X" / "replace Y with X" picks, lower case."""
+    m = _CHOSEN.match(text.strip())
+    if not m:
+        return None
+    what = m.group("what") or m.group("with") or ""
+    head = re.split(r"\b(?:instead of|rather than)\b", text)[0] if m.group("what") else what
+    code = _CODE.search(head)
+    word = code.group(1) if code else (what.split() or [""])[0]
+    return word.strip(".,;:").removesuffix("()").lower() or None
+
+
+def replaced(text: str) -> set[str]:
+    return {(m.group("a") or m.group("b")).strip("`.,;:").removesuffix("()").lower()
+            for m in _REPLACED.finditer(text)}
+
+
+def _last(name: str) -> str:
+    return name.removesuffix("()").rsplit(".", 1)[-1].lower()
+
+
+def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
+    """Indices of the items (order, plain text, rule) a newer item overtakes."""
+    released = [o for o, _, _ in items if o != UNRELEASED]
+    newest = max(released, default=None)
+    subjects = [support_subject(text) for _, text, _ in items]
+    named = [s for s in subjects if s]
+    # A bare version ("Dropped support for 2.5") is about the runtime the file names most.
+    usual = max(set(named), key=named.count) if named else ""
+    facts = [(o, text, rule, usual if subjects[k] == "" else subjects[k], default_subject(text),
+              bool(_BUILD.search(text)), chosen(text), replaced(text),
+              {_last(i) for i in identifiers(text)}) for k, (o, text, rule) in enumerate(items)]
+    out: set[int] = set()
+    for i, (o, text, rule, sup, dflt, build, pick, _, _) in enumerate(facts):
+        notice = _ANNOUNCED.search(text)
+        if notice and newest is not None and order(notice.group("v")) <= newest \
+                and o < order(notice.group("v")):
+            out.add(i)
+            continue
+        first = identifiers(text)[:1]
+        for o2, text2, _rule2, sup2, dflt2, build2, _pick2, gone2, names2 in facts:
+            if o2 <= o:
+                continue
+            if (sup is not None and sup == sup2) \
+                    or (dflt and dflt == dflt2) or (build and build2) \
+                    or (pick and pick in gone2) \
+                    or (rule == "deprecation" and first and _last(first[0]) in names2
+                        and _REMOVAL.search(text2)):
+                out.add(i)
+                break
+    return out
