@@ -103,80 +103,95 @@ def changelog_files(root: Path) -> list[Path]:
 def entries(text: str) -> list[Entry]:
     """Every top-level bullet under a version heading, its wrapped lines and nested bullets
     joined ("Remove deprecated code: A: use X instead; B: use Y instead")."""
-    lines = text.splitlines()
-    out: list[Entry] = []
-    version: str | None = None
-    section: str | None = None
-    current: list[str] = []
-    nested: list[str] = []
-    start = 0
-    end = 0
-    base_indent = 0
-    blank = False
-    yanked: set[str | None] = set()  # "YANKED" under a heading: that release was taken back
+    reader = _Reader(text.splitlines())
+    for n, raw in enumerate(reader.lines, 1):
+        reader.read(n, raw)
+    reader.flush()
+    return [replace(e, yanked=True) if e.version in reader.yanked else e for e in reader.out]
 
-    def flush() -> None:
-        nonlocal current, nested
-        if current:
-            body = " ".join(current)
-            if nested:
-                body = body.rstrip(" .:") + ": " + "; ".join(n.rstrip(" .;") for n in nested)
-            out.append(Entry(version, section, body, start, end,
-                             head=" ".join(current) if nested else None))
-        current, nested = [], []
 
-    for n, raw in enumerate(lines, 1):
+class _Reader:
+    """The changelog walked line by line: the release and section it is in, the bullet being
+    gathered (its wrapped lines and nested bullets), the releases marked as yanked."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.out: list[Entry] = []
+        self.version: str | None = None
+        self.section: str | None = None
+        self.current: list[str] = []
+        self.nested: list[str] = []
+        self.start = self.end = self.base_indent = 0
+        self.blank = False
+        self.yanked: set[str | None] = set()  # "YANKED" under a heading: taken back
+
+    def flush(self) -> None:
+        if self.current:
+            body = " ".join(self.current)
+            if self.nested:
+                body = body.rstrip(" .:") + ": " + "; ".join(n.rstrip(" .;") for n in self.nested)
+            self.out.append(Entry(self.version, self.section, body, self.start, self.end,
+                                  head=" ".join(self.current) if self.nested else None))
+        self.current, self.nested = [], []
+
+    def read(self, n: int, raw: str) -> None:
         line = raw.rstrip()
-        following = lines[n] if n < len(lines) else ""
+        if self._heading(n, line) or self._section(line) or _UNDERLINE.match(line.strip()):
+            return
+        bullet = _BULLET.match(line)
+        was_blank, self.blank = self.blank, False
+        if bullet:
+            self._bullet(n, bullet, was_blank)
+        elif not line.strip():
+            self.blank = True
+        elif self.current and raw.startswith((" ", "\t")) and not self.blank:
+            if self.nested:
+                self.nested[-1] += " " + line.strip()
+            else:
+                self.current.append(line.strip())
+            self.end = n
+        else:
+            if not self.current and _YANKED.search(line):
+                self.yanked.add(self.version)
+            self.flush()
+
+    def _heading(self, n: int, line: str) -> bool:
+        """A release heading (or "Unreleased") starts a new release."""
+        following = self.lines[n] if n < len(self.lines) else ""
         heading = _HEADING.match(line.strip()) if line.strip() else None
         underlined = bool(_UNDERLINE.match(following.strip())) if following.strip() else False
         if heading and (line.lstrip().startswith("#") or underlined or line.strip().lower()
                         .startswith(("version", "release", "v", "["))):
-            flush()
-            version, section = heading.group("version"), None
+            self.flush()
+            self.version, self.section = heading.group("version"), None
             if _YANKED.search(line):
-                yanked.add(version)
-            continue
+                self.yanked.add(self.version)
+            return True
         if _UNRELEASED.match(line.strip()) or line.strip().lower().startswith("## unreleased"):
-            flush()
-            version, section = "unreleased", None
-            continue
+            self.flush()
+            self.version, self.section = "unreleased", None
+            return True
+        return False
+
+    def _section(self, line: str) -> bool:
         sec = _SECTION.match(line.strip())
-        if sec and not _BULLET.match(line):
-            flush()
-            name = (sec.group("name") or sec.group("plain") or "").strip().lower()
-            section = name
-            continue
-        if _UNDERLINE.match(line.strip()):
-            continue
-        bullet = _BULLET.match(line)
-        was_blank, blank = blank, False
-        if bullet:
-            indent = len(bullet.group("indent"))
-            if current and indent > base_indent and (nested or not was_blank or indent > 0):
-                nested.append(bullet.group("text").strip())
-                end = n
-                continue
-            flush()
-            base_indent = indent
-            current = [bullet.group("text").strip()]
-            start = end = n
-            continue
-        if not line.strip():
-            blank = True
-            continue
-        if current and raw.startswith((" ", "\t")) and not blank:
-            if nested:
-                nested[-1] += " " + line.strip()
-            else:
-                current.append(line.strip())
-            end = n
-            continue
-        if not current and _YANKED.search(line):
-            yanked.add(version)
-        flush()
-    flush()
-    return [replace(e, yanked=True) if e.version in yanked else e for e in out]
+        if not sec or _BULLET.match(line):
+            return False
+        self.flush()
+        self.section = (sec.group("name") or sec.group("plain") or "").strip().lower()
+        return True
+
+    def _bullet(self, n: int, bullet: re.Match[str], was_blank: bool) -> None:
+        indent = len(bullet.group("indent"))
+        if self.current and indent > self.base_indent and (
+                self.nested or not was_blank or indent > 0):
+            self.nested.append(bullet.group("text").strip())
+            self.end = n
+            return
+        self.flush()
+        self.base_indent = indent
+        self.current = [bullet.group("text").strip()]
+        self.start = self.end = n
 
 
 _NAMED = re.compile(r"`|\d|\w[._]\w|(?<!^)(?<![.:] )\b[A-Z][a-zA-Z]+")
