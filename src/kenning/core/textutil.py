@@ -158,3 +158,15 @@ def fts_or_query(query: str, terms: list[str] | None = None, prefix: bool = Fals
         return None
     star = "*" if prefix else ""
     return " OR ".join('"' + t.replace('"', '""') + '"' + star for t in terms)
+
+
+def strip_suffix(word: str, suffixes: tuple[str, ...]) -> str:
+    """Crude stemming: drop the first of `suffixes` the word ends with (keeping at least three
+    letters, never splitting a double "ss"), then a final "e"."""
+    for suffix in suffixes:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            word = word[: -len(suffix)]
+            break
+    if word.endswith("e") and len(word) > 3:
+        word = word[:-1]
+    return word

@@ -51,6 +51,17 @@ def query_failed(exc: sqlite3.OperationalError) -> IndexQueryError:
                            "to build it again from the fact files")
 
 
+def match_rows(conn: sqlite3.Connection, sql: str, params: tuple) -> list:
+    """Rows of an FTS5 MATCH query; a MATCH expression FTS5 rejects (the query's own text)
+    matches nothing, any other failure is a `query_failed` error."""
+    try:
+        return conn.execute(sql, params).fetchall()
+    except sqlite3.OperationalError as exc:
+        if is_query_syntax_error(exc):
+            return []
+        raise query_failed(exc) from exc
+
+
 @contextmanager
 def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """One write transaction: `BEGIN IMMEDIATE` (the write lock up front, so a busy index

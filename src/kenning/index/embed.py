@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from kenning.core.errors import KenningError
+from kenning.core.textutil import strip_suffix
 
 if TYPE_CHECKING:
     import numpy as np
@@ -123,13 +124,7 @@ def _crude_stem(word: str) -> str:
 
     Deliberately crude: the fake only has to make overlapping texts look similar.
     """
-    for suffix in ("ing", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
-            word = word[: -len(suffix)]
-            break
-    if word.endswith("e") and len(word) > 3:
-        word = word[:-1]
-    return word
+    return strip_suffix(word, ("ing", "ed", "es", "s"))
 
 
 class FakeEmbedder:

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, TypeVar
 
 from kenning.core.records import Anchor
-from kenning.index.db import is_query_syntax_error, query_failed
+from kenning.index.db import match_rows
 from kenning.index.fts import FACT_BM25
 
 if TYPE_CHECKING:
@@ -72,18 +72,14 @@ def load_fact_rows(conn: sqlite3.Connection) -> dict[str, FactRow]:
 
 def fts_fact_scores(conn: sqlite3.Connection, match: str, limit: int) -> list[tuple[str, float]]:
     """(fact id, BM25 score, higher is better) for an FTS5 MATCH expression, best first."""
-    try:
-        rows = conn.execute(
-            # Rank inside FTS first, join after: twice as fast as joining every match.
-            f"SELECT f.id, -r.s FROM (SELECT rowid, {FACT_BM25} AS s FROM facts_fts "
-            f"WHERE facts_fts MATCH ? ORDER BY s LIMIT ?) r JOIN facts f ON f.rowid = r.rowid "
-            f"ORDER BY r.s, f.id",
-            (match, limit),
-        ).fetchall()
-    except sqlite3.OperationalError as exc:
-        if is_query_syntax_error(exc):
-            return []
-        raise query_failed(exc) from exc
+    rows = match_rows(
+        conn,
+        # Rank inside FTS first, join after: twice as fast as joining every match.
+        f"SELECT f.id, -r.s FROM (SELECT rowid, {FACT_BM25} AS s FROM facts_fts "
+        f"WHERE facts_fts MATCH ? ORDER BY s LIMIT ?) r JOIN facts f ON f.rowid = r.rowid "
+        f"ORDER BY r.s, f.id",
+        (match, limit),
+    )
     return [(r[0], r[1]) for r in rows]
 
 

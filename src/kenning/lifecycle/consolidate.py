@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from kenning.lifecycle.coaccess import UnionFind
 from kenning.lifecycle.contradictions import analyse, check_pair, different_scope
 from kenning.lifecycle.dedup import DUPLICATE_RATIO, normalise, numbers_in, same_claim_words
+from kenning.search.topk import top_k
 
 if TYPE_CHECKING:
     import numpy as np
@@ -134,7 +135,7 @@ def neighbour_pairs(
         block = matrix[start:start + _BLOCK] @ matrix.T
         rows = np.arange(block.shape[0])
         block[rows, rows + start] = -1.0  # not one's own neighbour
-        top = np.argpartition(block, n - k, axis=1)[:, n - k:]  # no negated copy
+        top = top_k(block, k, ordered=False)
         scores = np.take_along_axis(block, top, axis=1)
         keep = scores >= threshold
         left = np.broadcast_to((rows + start)[:, None], top.shape)[keep]

@@ -28,7 +28,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Protocol
 
-from kenning.core.textutil import STOPWORDS
+from kenning.core.textutil import STOPWORDS, strip_suffix
 
 # Dice overlap of content terms above which two texts talk about the same thing.
 SAME_SUBJECT = 0.6
@@ -135,13 +135,7 @@ def stem(word: str) -> str:
         return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
-    for suffix in ("ments", "ment", "ing", "ed", "es", "s", "ly"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
-            word = word[: -len(suffix)]
-            break
-    if word.endswith("e") and len(word) > 3:
-        word = word[:-1]
-    return word
+    return strip_suffix(word, ("ments", "ment", "ing", "ed", "es", "s", "ly"))
 
 
 def _normalise(text: str) -> str:

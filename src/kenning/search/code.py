@@ -85,18 +85,14 @@ class ChunkSearcher:
 
     def keyword(self, match: str, depth: int) -> list[int]:
         weights = ", ".join(str(w) for w in CHUNK_BM25_WEIGHTS)
-        try:
-            rows = self.conn.execute(
-                f"SELECT rowid FROM (SELECT rowid, bm25(chunks_fts, {weights}) AS s "
-                f"FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?) ORDER BY s, rowid",
-                (match, depth),
-            ).fetchall()
-        except sqlite3.OperationalError as exc:
-            from kenning.index.db import is_query_syntax_error, query_failed
+        from kenning.index.db import match_rows
 
-            if is_query_syntax_error(exc):
-                return []
-            raise query_failed(exc) from exc
+        rows = match_rows(
+            self.conn,
+            f"SELECT rowid FROM (SELECT rowid, bm25(chunks_fts, {weights}) AS s "
+            f"FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY s LIMIT ?) ORDER BY s, rowid",
+            (match, depth),
+        )
         return [r[0] for r in rows]
 
     def matrix(self, generation: str | None) -> tuple[list[int], np.ndarray]:

@@ -14,14 +14,18 @@ if TYPE_CHECKING:
 MIN_COSINE = 0.15
 
 
-def top_k(scores: np.ndarray, k: int) -> np.ndarray:
+def top_k(scores: np.ndarray, k: int, *, ordered: bool = True) -> np.ndarray:
     """Indices of the `k` highest scores along the last axis, best first (ties by index);
-    one argpartition, then only the `k` are sorted."""
+    one argpartition, then only the `k` are sorted. `ordered=False` skips the sort and the
+    negated copy (a neighbour search over blocks of a large matrix needs neither)."""
     import numpy as np
 
-    k = min(k, scores.shape[-1])
+    n = scores.shape[-1]
+    k = min(k, n)
     if k <= 0:
         return np.zeros(scores.shape[:-1] + (0,), dtype=np.intp)
+    if not ordered:
+        return np.argpartition(scores, n - k, axis=-1)[..., n - k:]
     top = np.argpartition(-scores, k - 1, axis=-1)[..., :k]
     top = np.sort(top, axis=-1)  # by position, so the stable sort below breaks ties by it
     taken = np.take_along_axis(scores, top, axis=-1)
