@@ -121,23 +121,6 @@ def test_a_project_with_history_fills_every_section(kenning, repo, tmp_path):
     assert "<b>please</b>" not in html and "&lt;b&gt;please&lt;/b&gt;" in html
 
 
-def test_missing_optional_features_show_an_empty_state(kenning, repo, tmp_path, monkeypatch):
-    import importlib
-
-    real = importlib.import_module
-
-    def without_optional(name, *args):
-        if name in ("kenning.lifecycle.contradictions", "kenning.lifecycle.stale"):
-            raise ImportError(name)
-        return real(name, *args)
-
-    monkeypatch.setattr(report_data.importlib, "import_module", without_optional)
-    seed(kenning, repo)
-    text = " ".join(parse(make_report(kenning, tmp_path / "r.html")).text)
-    assert "Contradiction detection is not part of this kenning yet." in text
-    assert "Stale-anchor detection is not part of this kenning yet." in text
-
-
 def test_default_location_is_the_projects_local_folder(kenning, isolated):
     result = kenning("report")
     target = current_project().local_dir / "report.html"

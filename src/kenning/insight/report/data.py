@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kenning.core.records import KINDS
 from kenning.insight.analytics import (
@@ -20,6 +19,8 @@ from kenning.insight.analytics import (
     hotspots,
 )
 from kenning.lifecycle import confidence as lifecycle
+from kenning.lifecycle.contradictions import find_all
+from kenning.lifecycle.stale import stale_report
 from kenning.store.events import iter_events
 
 if TYPE_CHECKING:
@@ -156,11 +157,6 @@ def knowledge_gaps(events_path, limit: int = GAP_ROWS) -> list[Gap]:
 
 
 def contradiction_section(views: list[FactView]) -> Section:
-    try:
-        module = importlib.import_module("kenning.lifecycle.contradictions")
-        find_all = module.find_all
-    except (ImportError, AttributeError):
-        return Section(False, note="Contradiction detection is not part of this kenning yet.")
     rows = {v.row.id: v.row for v in views if v.status == "active"}
     try:
         found = find_all(list(rows.values()))
@@ -177,12 +173,7 @@ def contradiction_section(views: list[FactView]) -> Section:
 
 
 def stale_section(memory: FactIndex, views: list[FactView]) -> Section:
-    """Active facts whose anchors drifted or vanished (if this kenning checks anchors)."""
-    try:
-        module = importlib.import_module("kenning.lifecycle.stale")
-        stale_report: Callable[..., Any] = module.stale_report
-    except (ImportError, AttributeError):
-        return Section(False, note="Stale-anchor detection is not part of this kenning yet.")
+    """Active facts whose anchors drifted or vanished."""
     rows = {v.row.id: v.row for v in views if v.status == "active"}
     try:
         checked = stale_report(memory.index.conn, list(rows.values()), memory.project.root)
