@@ -9,7 +9,6 @@ from pathlib import Path
 
 from kenning.core.paths import current_project
 from kenning.insight.report import SECTIONS
-from kenning.insight.report import data as report_data
 from kenning.store import eventlog
 
 TITLES = [title for _, title in SECTIONS]
