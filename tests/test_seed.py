@@ -14,7 +14,7 @@ import pytest
 
 from conftest import git, init_repo
 from kenning.core.paths import current_project
-from kenning.extract.seed import changelogs, commits, documents
+from kenning.extract.seed import changelogs, commits, current, documents
 
 DATA = Path(__file__).parent / "fixtures" / "seed" / "itsdangerous"
 
@@ -340,6 +340,64 @@ Version 1.5.0
         "Remove the deprecated `load_legacy()` function.",
         "`Parser.strict` is deprecated and will be dropped in 9.0.",
     ]
+
+
+def test_a_floor_moved_by_a_wording_a_deprecation_later_removed_and_a_leaning_entry():
+    text = """## 24.3.0
+
+### Backwards-incompatible Changes
+
+- Python 3.7 has been dropped.
+- `evolve()` doesn't accept the *inst* argument as a keyword argument anymore.
+
+## 23.1.0
+
+### Backwards-incompatible Changes
+
+- Python 3.6 has been dropped and packaging switched to static package data.
+
+### Changes
+
+- Passing the instance using the `inst` keyword argument is now deprecated and will be removed.
+- `hash` is now deprecated and will be removed in, or after, April 2030.
+- Attributes with a default of `None` are now deleted too. #523
+
+## 22.2.0
+
+### Backwards-incompatible Changes
+
+- Python 3.5 is not supported anymore.
+
+### Changes
+
+- The `hash` argument is now deprecated in favor of `unsafe_hash`.
+"""
+    found = [p.text.split(": ", 1)[1] for p in changelogs.proposals(text, "CHANGES.md")]
+    assert found == [
+        "Python 3.7 has been dropped.",
+        "`evolve()` doesn't accept the *inst* argument as a keyword argument anymore.",
+        "`hash` is now deprecated and will be removed in, or after, April 2030.",
+        "The `hash` argument is now deprecated in favor of `unsafe_hash`.",
+    ]
+
+
+def test_drops_below_the_python_floor_head_requires_are_history():
+    floor = (3, 10)
+    assert current.below_floor("Python 3.7 has been dropped.", floor)
+    assert current.below_floor("Drop support for Python 2.7 and 3.5.", floor)
+    assert current.below_floor("Dropped support for legacy Python versions", floor)
+    assert not current.below_floor("Drop support for Python 3.9.", floor)  # the floor's own
+    assert not current.below_floor("Drop support for Python 3.7.", None)
+    assert not current.below_floor("`x` is deprecated (for Python 3.7: use `y`).", floor)
+    assert not current.below_floor("Drop support for Node 8.", floor)
+
+
+def test_a_sub_point_of_a_guide_list_item_carries_the_item_it_explains(tmp_path):
+    text = ("# Contributing\n\n- Before starting big contributions, **talk to us first**.\n"
+            "  You must not waste energy on something that we do not want.\n")
+    texts = [p.text for p in documents.rule_proposals(text, "CONTRIBUTING.md", "contributing")]
+    assert all(t.startswith("CONTRIBUTING.md: Before starting big contributions, talk to us "
+                            "first.") for t in texts), texts
 
 
 def test_a_changelog_entry_too_long_to_quote_whole_is_not_cut():

@@ -221,10 +221,14 @@ def classify(entry: Entry) -> str | None:
     return None
 
 
+_LEANS = re.compile(r"\b(?:too|as well|also|likewise|the same)\W*(?:#\d+\W*)*$", re.I)
+
+
 def whole(body: str) -> str | None:
     """The entry as it stands, or None when it is too long to read as one fact: a cut entry
-    ("… can now …") says less than nothing."""
-    return body if len(body) <= MAX_TEXT else None
+    ("… can now …") says less than nothing; nor is one that leans on the entry before it
+    ("… are now deleted too"), which does not say what it acts on."""
+    return body if len(body) <= MAX_TEXT and not _LEANS.search(body) else None
 
 
 def _verb(section: str | None) -> str:

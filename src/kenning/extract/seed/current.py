@@ -3,7 +3,9 @@
 A deprecation is knowledge only while the deprecated name is still there; "use X instead of
 Y" only while X is. One `git ls-tree` and one `git grep` over HEAD answer for every
 proposal of a run (no subprocess per proposal). Documentation files are not looked in: a
-changelog or a guide mentions names long after the code dropped them.
+changelog or a guide mentions names long after the code dropped them. The Python floor
+HEAD's packaging metadata declares (`requires-python`, `python_requires`) retires every
+older "drop Python 3.x".
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kenning.extract.seed.later import chosen, identifiers
+from kenning.extract.seed.later import chosen, identifiers, support_subject
 from kenning.extract.seed.model import Proposal
 
 _DOCS = ("md", "rst", "txt", "markdown", "adoc", "rdoc")
@@ -32,6 +34,7 @@ class Head:
 
     paths: frozenset[str]
     tokens: frozenset[str]
+    floor: tuple[int, int] | None = None
 
     def _module(self, name: str) -> bool:
         parts = name.split(".")
@@ -74,6 +77,41 @@ def _checked(p: Proposal) -> str | None:
     return None
 
 
+_FLOOR = {"pyproject.toml": r"requires-python\s*=\s*[\"']\s*>=?\s*(\d+)\.(\d+)",
+          "setup.cfg": r"python_requires\s*=\s*>=?\s*(\d+)\.(\d+)",
+          "setup.py": r"python_requires\s*=\s*[\"']\s*>=?\s*(\d+)\.(\d+)"}
+_PY_VERSION = re.compile(r"\b(?:python|py|cpython)\s*(\d)(?:\.(\d+))?\b", re.I)
+_GONE = re.compile(r"\bdrop|\bremov|\bdeprecat|\bno longer\b|\bnot supported\b|\banymore\b"
+                   r"|\bend of life\b|\beol\b", re.I)
+
+
+def python_floor(root: Path, paths: frozenset[str]) -> tuple[int, int] | None:
+    """The lowest Python HEAD's packaging metadata accepts (`requires-python = ">=3.10"`)."""
+    for name, pattern in _FLOOR.items():
+        if name not in paths:
+            continue
+        shown = subprocess.run(["git", "-C", str(root), "show", f"HEAD:{name}"],
+                               capture_output=True, encoding="utf-8", errors="replace")
+        if m := re.search(pattern, shown.stdout):
+            return int(m.group(1)), int(m.group(2))
+    return None
+
+
+def below_floor(text: str, floor: tuple[int, int] | None) -> bool:
+    """`text` drops (or deprecates) Python versions HEAD's floor has since moved past: after
+    "drop 3.7" the floor is 3.8; when HEAD requires 3.10 that entry is history. An entry
+    naming no version ("drop legacy Pythons") is said more precisely by the floor itself."""
+    if floor is None or not _GONE.search(text):
+        return False
+    if re.search(r"\b(?:legacy|old|older|ancient)\s+python(?:s|\s+versions)?\b", text, re.I) \
+            and not re.search(r"\d", text):
+        return True
+    if support_subject(text) not in ("python", "py", "cpython"):
+        return False
+    versions = [(int(a), int(b) if b else 99) for a, b in _PY_VERSION.findall(text)]
+    return bool(versions) and all((major, minor + 1) < floor for major, minor in versions)
+
+
 def read_head(root: Path, names: Iterable[str]) -> Head | None:
     """Paths and the occurrences of `names` at HEAD (None: not a git work tree)."""
     listed = subprocess.run(["git", "-C", str(root), "ls-tree", "-r", "--name-only", "HEAD"],
@@ -89,16 +127,16 @@ def read_head(root: Path, names: Iterable[str]) -> Head | None:
              "--", ".", *(f":(exclude,glob)**/*.{ext}" for ext in _DOCS)],
             capture_output=True, encoding="utf-8", errors="replace")
         tokens = {t.strip(".") for t in found.stdout.split()}
-    return Head(frozenset(listed.stdout.splitlines()), frozenset(tokens))
+    paths = frozenset(listed.stdout.splitlines())
+    return Head(paths, frozenset(tokens), python_floor(root, paths))
 
 
 def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
     """`found` less the proposals whose deprecated (or chosen) name HEAD no longer holds."""
     names = {p.key: n for p in found if (n := _checked(p))}
-    if not names:
-        return found
     head = read_head(root, names.values())
     if head is None:
         return found
-    return [p for p in found if p.key not in names
-            or (head.defined if p.rule in _DEFINED else head.used)(names[p.key])]
+    return [p for p in found if not below_floor(_subject(p), head.floor)
+            and (p.key not in names
+                 or (head.defined if p.rule in _DEFINED else head.used)(names[p.key]))]

@@ -141,11 +141,31 @@ def rule_proposals(text: str, rel: str, source: str) -> list[Proposal]:
     for c in requirement_candidates(text, rel, "doc", rel, None):
         body = c.text.split(": ", 1)[1] if c.text.startswith(f"{rel}: ") else c.text
         first = _line_of(body, lines)
+        head = _item_head(lines, first)
+        if head is not None:  # a sub-point says nothing without the rule it explains
+            body = f"{head} {body}" if len(head) + len(body) < 400 else ""
+        if not body:
+            continue
         out.append(Proposal(source=source, kind=c.kind if c.kind != "interaction" else
                             "codebase", text=f"{rel}: {plain(body)}",
                             provenance=lines_label(rel, first, first), rule=f"{source}-"
                             f"{c.rule.split('-', 1)[1]}", rationale=c.rationale))
     return out
+
+
+def _item_head(lines: list[str], n: int) -> str | None:
+    """The opening line of the list item line `n` carries on ("- Talk to us first.\n  Don't
+    waste energy on …"), None when line `n` is not such a continuation."""
+    line = lines[n - 1] if 0 < n <= len(lines) else ""
+    if not re.match(r"\s+\S", line) or _BULLET.match(line.strip()):
+        return None
+    for above in reversed(lines[:n - 1]):
+        if not above.strip() or not (_BULLET.match(above) or re.match(r"\s", above)):
+            return None
+        if _BULLET.match(above):
+            head = plain(_BULLET.sub("", above)).strip()
+            return head if head.endswith((".", "!", ":", ";")) else head + "."
+    return None
 
 
 def _line_of(sentence: str, lines: list[str]) -> int:

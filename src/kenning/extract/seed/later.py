@@ -6,7 +6,8 @@ Pure rules over (order, text) pairs, the larger order the newer:
   (the floor moved), whatever runtime it names ("nodejs 8", or a bare "2.5");
 - a default of the same name, the build backend: the newest change is the one that holds;
 - a replacement replaced: "use X instead of Y" is overtaken by a later "use Z instead of X";
-- a deprecation overtaken by the removal of what it deprecated;
+- a deprecation overtaken by the removal of what it deprecated (a later entry naming the same
+  identifier that removes it, or says it is "not accepted anymore");
 - a notice of a change "in 19.1.0" once 19.1.0 is out.
 """
 
@@ -19,7 +20,8 @@ Order = tuple[int, ...]
 UNRELEASED: Order = (10**9,)
 
 _NUMBER = r"v?\d+(?:\.\d+)*(?:\.x)?"
-_SUPPORT_WORDS = re.compile(r"\bsupport|\brequire|\bminimum\b|\bfloor\b", re.I)
+_SUPPORT_WORDS = re.compile(r"\bsupport|\brequire|\bminimum\b|\bfloor\b"
+                            r"|\b(?:has been|have been|is|are|was|were) dropped\b", re.I)
 _NOT_NAMES = {"for", "and", "or", "of", "support", "supports", "version", "versions", "to",
               "than", "from", "drop", "dropped", "drops", "remove", "removed", "on", "with",
               "in", "the", "added", "add", "least", "is", "are", "now", "requires", "require"}
@@ -38,7 +40,11 @@ _IDENT = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*")
 _ANNOUNCED = re.compile(rf"\b(?:will|to) (?:be )?(?:\w+ )?(?:changed?|removed|dropped|renamed"
                         rf"|replaced|deleted|become|switch\w*|default\w*)\b[^.]*?\bin "
                         rf"(?:version |release |\w+ )?(?P<v>{_NUMBER})", re.I)
-_REMOVAL = re.compile(r"\bremov|\bdrop|\bdelet", re.I)
+_REMOVAL = re.compile(r"\bremov|\bdrop|\bdelet|\banymore\b|\bno longer\b", re.I)
+_DEPRECATED = re.compile(r"\bdeprecat", re.I)
+# A removal only announced ("… and will be removed in 2024") removes nothing yet.
+_PROMISED = re.compile(r"\b(?:will|to|may|might|would|shall)\s+(?:\w+\s+){0,2}?(?:be\s+)?"
+                       r"(?:remov|drop|delet)\w*", re.I)
 
 
 def order(version: str | None) -> Order:
@@ -101,6 +107,27 @@ def replaced(text: str) -> set[str]:
             for m in _REPLACED.finditer(text)}
 
 
+_EMPHASIS = re.compile(r"(?<![*\w])\*([A-Za-z_]\w*)\*(?![*\w])")
+_FAVOURED = re.compile(r"\b(?:in favou?r of|instead|use|please|replaced by)\b.*", re.I)
+
+
+def _named(text: str) -> set[str]:
+    """The code `text` names, whole and by last part, *emphasised* argument names too (a
+    dotted deprecated name is matched whole; `attr.attr` is not any later `attr`)."""
+    full = {i.removesuffix("()").lower() for i in identifiers(text)}
+    return full | {_last(i) for i in full} | {w.lower() for w in _EMPHASIS.findall(text)}
+
+
+def deprecated_names(text: str) -> set[str]:
+    """What a deprecation deprecates: the code named in its "deprecated" sentences, before any
+    "in favor of X" / "use X instead" (X is what stays), keyword arguments (`f(old=…)`)
+    too. "Removed the deprecated X" is a removal, not a deprecation."""
+    said = [_FAVOURED.sub("", s) for s in re.split(r"(?<=[.!?])\s+", text)
+            if _DEPRECATED.search(s) and not _REMOVAL.search(_PROMISED.sub("", s))]
+    return {i.removesuffix("()").lower() for s in said for i in identifiers(s)} \
+        | {k.lower() for s in said for k in re.findall(r"`[^`]*?\((\w+)=", s)}
+
+
 def _last(name: str) -> str:
     return name.removesuffix("()").rsplit(".", 1)[-1].lower()
 
@@ -115,23 +142,22 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
     usual = max(set(named), key=named.count) if named else ""
     facts = [(o, text, rule, usual if subjects[k] == "" else subjects[k], default_subject(text),
               bool(_BUILD.search(text)), chosen(text), replaced(text),
-              {_last(i) for i in identifiers(text)}) for k, (o, text, rule) in enumerate(items)]
+              _named(text)) for k, (o, text, rule) in enumerate(items)]
     out: set[int] = set()
-    for i, (o, text, rule, sup, dflt, build, pick, _, _) in enumerate(facts):
+    for i, (o, text, _rule, sup, dflt, build, pick, _, _) in enumerate(facts):
         notice = _ANNOUNCED.search(text)
         if notice and newest is not None and order(notice.group("v")) <= newest \
                 and o < order(notice.group("v")):
             out.add(i)
             continue
-        first = identifiers(text)[:1]
+        deprecated = deprecated_names(text)
         for o2, text2, _rule2, sup2, dflt2, build2, _pick2, gone2, names2 in facts:
             if o2 <= o:
                 continue
             if (sup is not None and sup == sup2) \
                     or (dflt and dflt == dflt2) or (build and build2) \
                     or (pick and pick in gone2) \
-                    or (rule == "deprecation" and first and _last(first[0]) in names2
-                        and _REMOVAL.search(text2)):
+                    or (deprecated & names2 and _REMOVAL.search(_PROMISED.sub("", text2))):
                 out.add(i)
                 break
     return out
