@@ -387,6 +387,7 @@ def test_drops_below_the_python_floor_head_requires_are_history():
     assert current.below_floor("Drop support for Python 2.7 and 3.5.", floor)
     assert current.below_floor("Dropped support for legacy Python versions", floor)
     assert not current.below_floor("Drop support for Python 3.9.", floor)  # the floor's own
+    assert not current.below_floor("Drop support for Python 3.7, 3.8, and 3.9.", floor)
     assert not current.below_floor("Drop support for Python 3.7.", None)
     assert not current.below_floor("`x` is deprecated (for Python 3.7: use `y`).", floor)
     assert not current.below_floor("Drop support for Node 8.", floor)

@@ -108,7 +108,8 @@ def below_floor(text: str, floor: tuple[int, int] | None) -> bool:
         return True
     if support_subject(text) not in ("python", "py", "cpython"):
         return False
-    versions = [(int(a), int(b) if b else 99) for a, b in _PY_VERSION.findall(text)]
+    versions = [(int(a), int(b) if b else 99) for a, b in _PY_VERSION.findall(text)] \
+        + [(int(a), int(b)) for a, b in re.findall(r"(?<![\w.])([23])\.(\d+)(?!\w|\.\d)", text)]
     return bool(versions) and all((major, minor + 1) < floor for major, minor in versions)
 
 
