@@ -381,6 +381,25 @@ def test_a_floor_moved_by_a_wording_a_deprecation_later_removed_and_a_leaning_en
     ]
 
 
+def test_a_deprecated_behaviour_a_later_entry_says_is_gone_is_overtaken():
+    text = """## 19.2.0
+
+### Changes
+
+- `__lt__` and `__gt__` do not consider subclasses comparable anymore.
+- Fixed a typo in the docs.
+
+## 18.2.0
+
+### Deprecations
+
+- Comparing subclasses using `<` and `>` is now deprecated.
+- Passing `str` paths to `open_file()` is now deprecated.
+"""
+    found = [p.text.split(": ", 1)[1] for p in changelogs.proposals(text, "CHANGES.md")]
+    assert found == ["Passing `str` paths to `open_file()` is now deprecated."]
+
+
 def test_drops_below_the_python_floor_head_requires_are_history():
     floor = (3, 10)
     assert current.below_floor("Python 3.7 has been dropped.", floor)

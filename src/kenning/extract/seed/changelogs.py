@@ -239,15 +239,16 @@ def _verb(section: str | None) -> str:
 def proposals(text: str, rel: str) -> list[Proposal]:
     """The changelog at `rel` (its text): one proposal per entry a rule keeps, unless a newer
     entry overtook it (see `later`) or its release was yanked."""
-    found = [(entry, classify(entry)) for entry in entries(text)]
-    found = [(e, rule) for e, rule in found
-             if rule is not None and not e.yanked and e.version is not None]
+    every = [(e, classify(e)) for e in entries(text) if not e.yanked and e.version is not None]
     # Unreleased entries are not proposed (they may still change, and "in the next release"
-    # goes stale) but they do overtake the released ones: they are what HEAD holds.
-    gone = overtaken([(order(e.version), plain(e.text), rule) for e, rule in found])
+    # goes stale) but they do overtake the released ones: they are what HEAD holds. So do
+    # entries no rule keeps ("`__lt__` does not consider subclasses comparable anymore").
+    gone_all = overtaken([(order(e.version), plain(e.text), rule) for e, rule in every])
+    found = [(e, rule) for k, (e, rule) in enumerate(every)
+             if rule is not None and k not in gone_all]
     out: list[Proposal] = []
-    for k, (entry, rule) in enumerate(found):
-        if entry.version == "unreleased" or k in gone:
+    for entry, rule in found:
+        if entry.version == "unreleased":
             continue
         body = whole(plain(entry.text))
         if body is None:

@@ -7,7 +7,9 @@ Pure rules over (order, text) pairs, the larger order the newer:
 - a default of the same name, the build backend: the newest change is the one that holds;
 - a replacement replaced: "use X instead of Y" is overtaken by a later "use Z instead of X";
 - a deprecation overtaken by the removal of what it deprecated (a later entry naming the same
-  identifier that removes it, or says it is "not accepted anymore");
+  identifier that removes it, or says it is "not accepted anymore"; for a deprecation naming
+  no code, a later removal sharing two of its longer words); a later entry no rule keeps
+  counts for this one only;
 - a notice of a change "in 19.1.0" once 19.1.0 is out.
 """
 
@@ -128,6 +130,25 @@ def deprecated_names(text: str) -> set[str]:
         | {k.lower() for s in said for k in re.findall(r"`[^`]*?\((\w+)=", s)}
 
 
+_PLAIN_WORDS = {"depre", "remov", "suppo", "versi", "futur", "relea", "argum", "pleas", "inste",
+                "warni", "pytho", "which", "there", "their", "about", "other", "would", "could",
+                "alway", "never", "still", "being", "these", "those", "since", "until", "after"}
+
+
+def _stems(text: str) -> set[str]:
+    """The longer words of `text` by their first five letters ("comparing" ~ "comparable")."""
+    return {w[:5].lower() for w in re.findall(r"[A-Za-z]{5,}", _CODE.sub(" ", text))} \
+        - _PLAIN_WORDS
+
+
+def _same_behaviour(text: str, later: str) -> bool:
+    """A deprecation naming no code ("comparing subclasses using `<` is deprecated") and a
+    later entry that says the same behaviour is gone (two longer words shared)."""
+    said = [s for s in re.split(r"(?<=[.!?])\s+", text) if _DEPRECATED.search(s)]
+    return bool(said) and not deprecated_names(text) \
+        and len(_stems(said[0]) & _stems(later)) >= 2
+
+
 def _last(name: str) -> str:
     return name.removesuffix("()").rsplit(".", 1)[-1].lower()
 
@@ -151,13 +172,16 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
             out.add(i)
             continue
         deprecated = deprecated_names(text)
-        for o2, text2, _rule2, sup2, dflt2, build2, _pick2, gone2, names2 in facts:
+        for o2, text2, rule2, sup2, dflt2, build2, _pick2, gone2, names2 in facts:
             if o2 <= o:
                 continue
+            if rule2 is None:  # an entry no rule keeps only removes what was deprecated
+                sup2, dflt2, build2, gone2 = None, None, False, set()
             if (sup is not None and sup == sup2) \
                     or (dflt and dflt == dflt2) or (build and build2) \
                     or (pick and pick in gone2) \
-                    or (deprecated & names2 and _REMOVAL.search(_PROMISED.sub("", text2))):
+                    or ((deprecated & names2 or _same_behaviour(text, text2))
+                        and _REMOVAL.search(_PROMISED.sub("", text2))):
                 out.add(i)
                 break
     return out
