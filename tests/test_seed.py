@@ -362,7 +362,7 @@ def test_a_floor_moved_by_a_wording_a_deprecation_later_removed_and_a_leaning_en
 - `hash` is now deprecated and will be removed in, or after, April 2030.
 - Attributes with a default of `None` are now deleted too. #523
 
-## 22.2.0
+## 23.0.0
 
 ### Backwards-incompatible Changes
 
@@ -441,8 +441,13 @@ def test_a_deprecation_whose_name_head_no_longer_holds_is_not_proposed(kenning, 
     git(repo, "commit", "-q", "--allow-empty", "-m", "Deprecate the gone_helper() function")
     out = seed_json(kenning, "--dry-run")
     texts = [i["text"].split(" (commit")[0] for i in out["items"]]
-    assert texts == ["Deprecated pkg.api.old_load", "Changed in 2.0.0 (CHANGES.md): "
+    # With a changelog, the commits' deprecations are left to it.
+    assert texts == ["Changed in 2.0.0 (CHANGES.md): "
                      "`old_load()` is deprecated. Use `load()` instead."]
+    git(repo, "rm", "-q", "CHANGES.md")
+    git(repo, "commit", "-qm", "Move the release notes to the website")
+    texts = [i["text"].split(" (commit")[0] for i in seed_json(kenning, "--dry-run")["items"]]
+    assert texts == ["Deprecated pkg.api.old_load"]
 
 
 def test_commits_a_newer_commit_overtook_are_not_proposed():
@@ -491,3 +496,52 @@ Chosen option: "payment", because
         "because the integration already uses payments.")
     fragment = madr.replace("- Use the payment endpoint", "- Use the billing endpoint")
     assert documents.adr_proposal(fragment, "docs/adr/0009-tokens.md") is None
+
+
+def test_with_a_changelog_commits_that_deprecate_or_remove_are_left_to_it():
+    from datetime import UTC, datetime
+
+    def c(subject: str, body: str = "") -> commits.Commit:
+        return commits.Commit("b" * 40, datetime(2020, 6, 19, tzinfo=UTC), "dev", False,
+                              subject, body)
+
+    log = [c("Deprecate the werk.script module"), c("Remove support for fix_headers"),
+           c("Drop support for Python 3.7"),
+           c("Don't cache tokens on disk because they are secrets on shared machines")]
+    assert [p.rule for p in commits.proposals(log)] == [
+        "commit-deprecate", "commit-drop-support", "commit-drop-support", "commit-reason"]
+    assert [p.text.split(" (commit")[0] for p in commits.proposals(log, has_changelog=True)] \
+        == ["Don't cache tokens on disk because they are secrets on shared machines"]
+
+
+def test_changelog_deprecations_and_removals_are_kept_from_the_last_two_major_lines():
+    text = """Version 3.1.0
+-------------
+
+- `Request.charset` is deprecated and will be removed in 4.0.
+
+Version 2.3.0
+-------------
+
+- Deprecate the `app.urls` module, use `urllib.parse` instead.
+
+Version 1.0.0
+-------------
+
+- Removed `app.templates` and `app.contrib.kickstart`.
+- Deprecate `utils.escape`, use `MarkupSafe` instead.
+- Use stdlib `ssl` module instead of `OpenSSL` for the builtin server.
+- The default `max_size` is now 500 MB instead of 100 MB.
+"""
+    texts = [p.text.split(":", 1)[0] for p in changelogs.proposals(text, "CHANGES.rst")]
+    assert texts == ["Changed in 3.1.0 (CHANGES.rst)", "Changed in 2.3.0 (CHANGES.rst)",
+                     "Changed in 1.0.0 (CHANGES.rst)", "Changed in 1.0.0 (CHANGES.rst)"]
+    rules = [p.rule for p in changelogs.proposals(text, "CHANGES.rst")]
+    assert rules == ["changelog-deprecation", "changelog-deprecation", "changelog-instead",
+                     "changelog-default"]
+    # CalVer: the first component is the year, so about the last two years are kept.
+    calver = "## 25.3.0\n\n- Removed the `legacy_api` module.\n\n## 24.1.0\n\n" \
+        "- Deprecate `Client.old_send()`, use `Client.send()`.\n\n## 23.1.0\n\n" \
+        "- Removed the `compat` shim for `attr.s` users.\n\n- Removed `Thing.frob()` support.\n"
+    found = changelogs.proposals(calver, "CHANGELOG.md")
+    assert [p.text.split(" (")[0] for p in found] == ["Changed in 25.3.0", "Changed in 24.1.0"]

@@ -3,6 +3,9 @@
 A changelog is the project's own record of what changed and when; the entries that stay true
 and that a newcomer trips over are the ones that take something away or change behaviour.
 Additions and fixes are left alone: a fix is a fact about the past, not about the code now.
+A deprecation or removal stays worth knowing only while recent: it is proposed only from a
+release of the current major line or the one before it (the major is the first component
+of the newest released version; for CalVer, 25.3.0, that is the year: about two years).
 Formats: headings `Version 1.2.0`, `## [1.2.0] - 2020-01-01`, `1.2.0 (2020-01-01)` with an
 underline, `v1.2.0`; Keep-a-Changelog sections (`### Removed`, `### Deprecated`,
 `### Changed`, `### Breaking`); bullets with wrapped lines and nested bullets.
@@ -11,6 +14,7 @@ underline, `v1.2.0`; Keep-a-Changelog sections (`### Removed`, `### Deprecated`,
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -236,6 +240,13 @@ def _verb(section: str | None) -> str:
     return next((v for k, v in _SECTION_VERBS.items() if k in key), "Changed")
 
 
+def recent_major(versions: Iterable[str | None]) -> int:
+    """The oldest major line whose deprecations and removals are still proposed: the one
+    before the newest released version's first component."""
+    released = [order(v)[0] for v in versions if v is not None and v != "unreleased"]
+    return max(released, default=0) - 1
+
+
 def proposals(text: str, rel: str) -> list[Proposal]:
     """The changelog at `rel` (its text): one proposal per entry a rule keeps, unless a newer
     entry overtook it (see `later`) or its release was yanked."""
@@ -246,10 +257,13 @@ def proposals(text: str, rel: str) -> list[Proposal]:
     gone_all = overtaken([(order(e.version), plain(e.text), rule) for e, rule in every])
     found = [(e, rule) for k, (e, rule) in enumerate(every)
              if rule is not None and k not in gone_all]
+    oldest = recent_major(e.version for e, _ in every)
     out: list[Proposal] = []
     for entry, rule in found:
         if entry.version == "unreleased":
             continue
+        if rule in ("deprecation", "removal") and order(entry.version)[0] < oldest:
+            continue  # an old deprecation or removal is history, long since settled
         body = whole(plain(entry.text))
         if body is None:
             continue

@@ -8,6 +8,9 @@ few megabytes and well under a second to parse. Kept, each with its commit and d
 - support dropped ("drop support for nodejs 8") and a named deprecation, whose object says
   what they are about;
 - merged pull-request titles go through the same rules (the title is the PR's decision).
+When the project has a changelog, a commit that deprecates or removes something is not
+proposed: the changelog is the record of deprecations and removals (with their release),
+and a commit's one is a context-free event, often said twice ("deprecate the CLI" twice).
 Dropped: bots and dependency bumps, merges of branches, fix-ups, any commit a later one
 reverts (`Revert "<subject>"`): a decision taken back is not knowledge; and any a later one
 overtook (`later`): a newer commit moving the same runtime's version, or replacing what
@@ -138,7 +141,17 @@ def _decision(subject: str) -> str | None:
     return None
 
 
-def proposals(commits: list[Commit]) -> list[Proposal]:
+_TAKES_AWAY = re.compile(r"^(?:deprecated|removed|dropped|deleted|ended support)\b", re.I)
+
+
+def takes_away(p: Proposal) -> bool:
+    """The commit proposal deprecates or removes something."""
+    return p.rule in ("commit-deprecate", "commit-drop-support") or bool(
+        _TAKES_AWAY.match(p.text))
+
+
+def proposals(commits: list[Commit], has_changelog: bool = False) -> list[Proposal]:
+    """Every commit a rule keeps; with `has_changelog`, none that deprecates or removes."""
     reverted_subjects = {m.group("subject") for c in commits if (m := _REVERT.match(c.subject))}
     reverted_shas = {m.group("sha")[:7] for c in commits
                      if (m := _REVERTS_SHA.search(c.body))}
@@ -161,6 +174,8 @@ def proposals(commits: list[Commit]) -> list[Proposal]:
         revert = _REVERT.match(subject)
         found = _proposal(c, subject, body, revert is not None)
         if found is None or subject.lower() in seen or _overtaken(found, subject, commits[:k]):
+            continue
+        if has_changelog and takes_away(found):
             continue
         seen.add(subject.lower())
         out.append(found)

@@ -106,7 +106,7 @@ def scan(root: Path, state: dict[str, Any], sources: Iterable[str] = SOURCES,
         if head and head != since:
             log = commits.read_log(root, since)
             read_commits = len(log)
-            found += commits.proposals(log)
+            found += commits.proposals(log, bool(changelogs.changelog_files(root)))
         cursors["head"] = head
     files_read: list[str] = []
     for source, path, reader in file_sources(root):
