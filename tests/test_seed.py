@@ -530,14 +530,16 @@ Version 1.0.0
 
 - Removed `app.templates` and `app.contrib.kickstart`.
 - Deprecate `utils.escape`, use `MarkupSafe` instead.
-- Use stdlib `ssl` module instead of `OpenSSL` for the builtin server.
+- Use stdlib `ssl` module instead of `OpenSSL` for the builtin server. `OpenSSL`
+  contexts are not supported anymore.
 - The default `max_size` is now 500 MB instead of 100 MB.
 """
     texts = [p.text.split(":", 1)[0] for p in changelogs.proposals(text, "CHANGES.rst")]
     assert texts == ["Changed in 3.1.0 (CHANGES.rst)", "Changed in 2.3.0 (CHANGES.rst)",
                      "Changed in 1.0.0 (CHANGES.rst)", "Changed in 1.0.0 (CHANGES.rst)"]
     rules = [p.rule for p in changelogs.proposals(text, "CHANGES.rst")]
-    assert rules == ["changelog-deprecation", "changelog-deprecation", "changelog-instead",
+    # The old removal said as a choice ("use X instead of Y") is kept as one.
+    assert rules == ["changelog-deprecation", "changelog-deprecation", "changelog-removal",
                      "changelog-default"]
     # CalVer: the first component is the year, so about the last two years are kept.
     calver = "## 25.3.0\n\n- Removed the `legacy_api` module.\n\n## 24.1.0\n\n" \

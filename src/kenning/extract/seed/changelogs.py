@@ -5,7 +5,8 @@ and that a newcomer trips over are the ones that take something away or change b
 Additions and fixes are left alone: a fix is a fact about the past, not about the code now.
 A deprecation or removal stays worth knowing only while recent: it is proposed only from a
 release of the current major line or the one before it (the major is the first component
-of the newest released version; for CalVer, 25.3.0, that is the year: about two years).
+of the newest released version; for CalVer, 25.3.0, that is the year: about two years),
+unless it is said as a choice ("use X instead of Y; Y is not supported anymore").
 Formats: headings `Version 1.2.0`, `## [1.2.0] - 2020-01-01`, `1.2.0 (2020-01-01)` with an
 underline, `v1.2.0`; Keep-a-Changelog sections (`### Removed`, `### Deprecated`,
 `### Changed`, `### Breaking`); bullets with wrapped lines and nested bullets.
@@ -63,6 +64,7 @@ _RULES = (
     ("instead", re.compile(r"^(?:use[sd]?|switch(?:ed)? to|migrate[sd]? to|move[sd]? to)\b.*"
                            r"\b(?:instead of|rather than)\b|^replace[sd]? .+ with\b", re.I)),
 )
+_INSTEAD = dict(_RULES)["instead"]
 _SECTION_RULES = {"breaking": "breaking", "backwards incompatible": "breaking",
                   "removed": "removal", "removal": "removal", "deprecated": "deprecation",
                   "deprecation": "deprecation"}
@@ -262,8 +264,9 @@ def proposals(text: str, rel: str) -> list[Proposal]:
     for entry, rule in found:
         if entry.version == "unreleased":
             continue
-        if rule in ("deprecation", "removal") and order(entry.version)[0] < oldest:
-            continue  # an old deprecation or removal is history, long since settled
+        if rule in ("deprecation", "removal") and order(entry.version)[0] < oldest \
+                and not _INSTEAD.search(plain(entry.text)):
+            continue  # old news, long settled; "use X instead of Y" is a decision, kept
         body = whole(plain(entry.text))
         if body is None:
             continue
