@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 
-from kenning.core import lines
 from kenning.core.localdir import kenning_home, project_id, project_root
 
 MAX_STDIN = 4 * 1024 * 1024
@@ -69,11 +68,6 @@ class Ctx:
         if full.startswith(root.rstrip("/") + "/"):
             return full[len(root.rstrip("/")) + 1:].replace(os.sep, "/")
         return full.replace(os.sep, "/")
-
-
-def append_line(path: str, record: dict) -> None:
-    """One JSON line, written whole (`core.lines.append_json`)."""
-    lines.append_json(path, record)
 
 
 def write_json(path: str, data: object, durable: bool = True) -> None:
