@@ -117,13 +117,19 @@ JSON_RUNS = [
 ]
 
 
-def test_every_json_output_is_unchanged(kenning, isolated: Path, monkeypatch) -> None:
+@pytest.fixture
+def scenario(kenning, isolated: Path, monkeypatch) -> Normaliser:
+    """The scripted project, opted in, with the clock and git's dates pinned."""
     monkeypatch.setenv("KENNING_NOW", NOW)
     monkeypatch.setenv("GIT_AUTHOR_DATE", NOW)
     monkeypatch.setenv("GIT_COMMITTER_DATE", NOW)
     scenario_repo(isolated)
-    norm = Normaliser(isolated.parent)
     assert kenning("init").code == 0
+    return Normaliser(isolated.parent)
+
+
+def test_every_json_output_is_unchanged(kenning, scenario: Normaliser) -> None:
+    norm = scenario
     for name, args in JSON_RUNS:
         result = kenning(*args)
         assert result.code == 0, (name, result.err)
@@ -134,23 +140,16 @@ def test_every_json_output_is_unchanged(kenning, isolated: Path, monkeypatch) ->
     check("json/show.json", norm(shown.out))
 
 
-def test_search_json_has_the_hit_shape(kenning, isolated: Path, monkeypatch) -> None:
+def test_search_json_has_the_hit_shape(kenning, scenario: Normaliser) -> None:
     """The one JSON shape of a hit, shared by the CLI and the MCP server (see README)."""
-    monkeypatch.setenv("KENNING_NOW", NOW)
-    monkeypatch.setenv("GIT_AUTHOR_DATE", NOW)
-    monkeypatch.setenv("GIT_COMMITTER_DATE", NOW)
-    scenario_repo(isolated)
-    norm = Normaliser(isolated.parent)
-    kenning("init")
     for _, args in JSON_RUNS[:4]:
         kenning(*args)
     result = kenning("search", "retry", "backoff", "--json")
     assert result.code == 0, result.err
-    check("json/search.json", norm(result.out))
+    check("json/search.json", scenario(result.out))
 
 
-@pytest.mark.parametrize("args", [["save", "--json"]])
-def test_save_json_is_unchanged(kenning, isolated: Path, monkeypatch, args) -> None:
+def test_save_json_is_unchanged(kenning, isolated: Path, monkeypatch) -> None:
     import io
     import sys
 
@@ -159,6 +158,6 @@ def test_save_json_is_unchanged(kenning, isolated: Path, monkeypatch, args) -> N
     kenning("init")
     monkeypatch.setattr(sys, "stdin", io.StringIO(
         "name: retry-work\nsummary: Made retries back off\npending_tasks: [ship it]\n"))
-    result = kenning(*args)
+    result = kenning("save", "--json")
     assert result.code == 0, result.err
     check("json/save.json", Normaliser(isolated.parent)(result.out))
