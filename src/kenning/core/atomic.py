@@ -8,44 +8,70 @@ while another process has the target open, so the rename is retried for a moment
 
 from __future__ import annotations
 
-import contextlib
 import io
 import itertools
 import os
 import time
-from collections.abc import Iterator
 
 _BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
 _COUNTER = itertools.count()
 REPLACE_RETRIES = 20  # Windows only; 20 × 50 ms covers a reader finishing its read
 
 
-@contextlib.contextmanager
-def atomic_file(path: str | os.PathLike[str], *,
-                durable: bool = True) -> Iterator[io.BufferedWriter]:
-    """A binary handle whose contents replace `path` when the block exits cleanly.
+def atomic_file(path: str | os.PathLike[str], *, durable: bool = True) -> _AtomicFile:
+    """`with atomic_file(path) as handle:` a binary handle whose contents replace `path`
+    when the block exits cleanly.
 
     `durable=False` skips the fsyncs, for state a crash may lose (a hook's per-session
     counters): the rename stays atomic either way.
     """
-    target = os.fspath(path)
-    folder = os.path.dirname(target) or "."
-    os.makedirs(folder, exist_ok=True)
-    tmp = os.path.join(folder, f".{os.path.basename(target)}.{os.getpid()}.{next(_COUNTER)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            yield handle
-            handle.flush()
-            if durable:
-                os.fsync(handle.fileno())
-        _replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    if durable:
-        _sync_folder(folder)
+    return _AtomicFile(os.fspath(path), durable)
+
+
+class _AtomicFile:
+    """The context manager behind `atomic_file` (a class: `contextlib` costs a hook more than
+    its whole write)."""
+
+    def __init__(self, target: str, durable: bool):
+        self.target, self.durable = target, durable
+        self.folder = os.path.dirname(target) or "."
+        self.tmp = ""
+        self.handle: io.BufferedWriter | None = None
+
+    def __enter__(self) -> io.BufferedWriter:
+        os.makedirs(self.folder, exist_ok=True)
+        self.tmp = os.path.join(self.folder, f".{os.path.basename(self.target)}."
+                                f"{os.getpid()}.{next(_COUNTER)}.tmp")
+        fd = os.open(self.tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _BINARY, 0o600)
+        self.handle = os.fdopen(fd, "wb")
+        return self.handle
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        handle = self.handle
+        assert handle is not None
+        try:
+            try:
+                if exc_type is None:
+                    handle.flush()
+                    if self.durable:
+                        os.fsync(handle.fileno())
+            finally:
+                handle.close()
+            if exc_type is None:
+                _replace(self.tmp, self.target)
+        except BaseException:
+            self._discard()
+            raise
+        if exc_type is not None:
+            self._discard()
+        elif self.durable:
+            _sync_folder(self.folder)
+
+    def _discard(self) -> None:
+        try:
+            os.unlink(self.tmp)
+        except OSError:
+            pass
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, *,

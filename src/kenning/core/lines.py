@@ -9,10 +9,10 @@ and the new record is never glued to it. A log that is a symlink, a FIFO or a de
 written through.
 """
 
-import json
 import os
 import stat
 
+from kenning.core import fastjson
 from kenning.core.clock import now_iso
 from kenning.core.private import scrub
 
@@ -49,9 +49,9 @@ def append_json(path: str | os.PathLike[str], record: dict) -> None:
     fields are truncated (and the record marked), never the line split."""
     record = scrub(record)  # type: ignore[assignment]  # <private> spans are never logged
     record.setdefault("ts", now_iso())
-    line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
+    line = fastjson.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
     if len(line.encode("utf-8")) > MAX_LINE_BYTES:
         record = {k: (v[:2000] if isinstance(v, str) else v) for k, v in record.items()}
         record["truncated"] = True
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
+        line = fastjson.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
     append_line(os.fspath(path), (line + "\n").encode("utf-8"))

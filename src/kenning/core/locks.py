@@ -7,10 +7,8 @@ POSIX: `flock` on the lock file, released by the kernel when the holder dies. Wi
 
 from __future__ import annotations
 
-import contextlib
 import os
 import time
-from collections.abc import Iterator
 
 try:
     import fcntl
@@ -92,14 +90,22 @@ def is_locked(path: str | os.PathLike[str]) -> bool:
     return False
 
 
-@contextlib.contextmanager
-def exclusive_lock(path: str | os.PathLike[str], wait: bool = True) -> Iterator[None]:
-    """Held until the block exits, or until the process dies. Raises LockBusy when `wait` is
-    off and another process holds it."""
-    lock = FileLock(path)
-    if not lock.acquire(wait):
-        raise LockBusy(lock.path)
-    try:
-        yield
-    finally:
-        lock.release()
+def exclusive_lock(path: str | os.PathLike[str], wait: bool = True) -> _Exclusive:
+    """`with exclusive_lock(path):` held until the block exits, or until the process dies.
+    Raises LockBusy when `wait` is off and another process holds it."""
+    return _Exclusive(FileLock(path), wait)
+
+
+class _Exclusive:
+    """The context manager behind `exclusive_lock` (a class: `contextlib` costs a hook that
+    takes a lock more than the lock)."""
+
+    def __init__(self, lock: FileLock, wait: bool):
+        self.lock, self.wait = lock, wait
+
+    def __enter__(self) -> None:
+        if not self.lock.acquire(self.wait):
+            raise LockBusy(self.lock.path)
+
+    def __exit__(self, *exc: object) -> None:
+        self.lock.release()

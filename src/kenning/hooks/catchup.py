@@ -10,6 +10,7 @@ import os
 
 LOCK_NAME = "catchup.lock"
 INDEX_TIME_LIMIT = 60.0
+NICE = 10  # background work yields to the session (SessionStart starts it at this niceness)
 
 
 def refresh_summary(project) -> None:
@@ -54,8 +55,9 @@ def main(argv: list[str]) -> None:
     if not lock.acquire(wait=False):
         return
     try:
-        os.nice(10)  # background work yields to the session
-    except OSError:
+        if os.getpriority(os.PRIO_PROCESS, 0) < NICE:  # started by hand, or by the install
+            os.setpriority(os.PRIO_PROCESS, 0, NICE)
+    except (OSError, AttributeError):
         pass
     try:
         from kenning.core.config import load_config

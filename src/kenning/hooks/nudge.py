@@ -16,9 +16,9 @@ only once the cheap checks have passed (about once per session).
 
 from __future__ import annotations
 
-import json
 import os
 
+from kenning.core import fastjson
 from kenning.core.clock import now_iso
 from kenning.hooks.base import Ctx, safe_name
 
@@ -85,5 +85,5 @@ def ask(ctx: Ctx) -> str | None:
     os.makedirs(os.path.dirname(marker), exist_ok=True)
     with open(marker, "w", encoding="utf-8") as handle:
         handle.write(now_iso() + "\n")
-    return json.dumps({"hookSpecificOutput": {"hookEventName": "Stop",
+    return fastjson.dumps({"hookSpecificOutput": {"hookEventName": "Stop",
                                               "additionalContext": MESSAGE}})

@@ -8,10 +8,10 @@ beyond `kenning.hooks.base` and the error log.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
+from kenning.core import fastjson
 from kenning.core.errorlog import log_error
 from kenning.hooks.base import MAX_STDIN, Ctx
 
@@ -42,7 +42,7 @@ def run_hook(name: str) -> None:
         raw = sys.stdin.buffer.read(MAX_STDIN + 1)
         if len(raw) > MAX_STDIN:
             raise ValueError(f"hook payload over {MAX_STDIN} bytes")
-        payload = json.loads(raw) if raw.strip() else None
+        payload = fastjson.loads(raw) if raw.strip() else None
         if not isinstance(payload, dict):
             raise ValueError("hook payload is not a JSON object")
         if os.environ.get("KENNING_DISABLE") == "1":

@@ -9,23 +9,24 @@ generic list does not count as use (docs/design.md, "Confidence and decay").
 
 from __future__ import annotations
 
-import json
 import os
 from datetime import datetime, timedelta
 
-from kenning.core import clock
+from kenning.core import clock, fastjson
 from kenning.core.spawn import spawn_detached
-from kenning.core.textutil import query_terms
-from kenning.hooks import context, factdb
+from kenning.hooks import context
 from kenning.hooks.base import Ctx, read_json, write_json
-from kenning.hooks.inject import output
 from kenning.hooks.state import SessionState
 from kenning.store import injectlog
 from kenning.store.events import hot_files
 
 HOT_DAYS = 30
 HOT_FILES = 8
+SHOWN = 40
 RESET_SOURCES = ("compact", "clear")
+GENERIC_BRANCH_WORDS = {"main", "master", "develop", "dev", "trunk", "feature", "fix", "bugfix"}
+CACHE_NAME = "session-start.json"
+CATCHUP_NICE = 10  # the catch-up yields the CPU to the session (catchup.NICE)
 
 
 def git_branch(root: str) -> str | None:
@@ -94,8 +95,23 @@ def git_index(root: str) -> str:
     return os.path.join(git, "index")
 
 
-def rank_facts(rows: list[factdb.Candidate], branch_terms: set[str], hot: set[str]
-               ) -> list[tuple[float, factdb.Candidate, str]]:
+class Row:
+    """A fact SessionStart may list: its current confidence, the files it is anchored to and
+    the branch words it holds (`shared`)."""
+
+    __slots__ = ("id", "kind", "text", "current", "files", "shared")
+
+    def __init__(self, fact_id: str, kind: str, text: str, current: int, files: list[str],
+                 shared: list[str]):
+        self.id, self.kind, self.text, self.current = fact_id, kind, text, current
+        self.files, self.shared = set(files), shared
+
+    def cached(self) -> list:
+        return [self.id, self.kind, self.text, self.current, sorted(self.files), self.shared]
+
+
+def rank_facts(rows: list[Row], branch_terms: set[str], hot: set[str]
+               ) -> list[tuple[float, Row, str]]:
     """(score, row, why) for facts above the floor: confidence × (1 + relevance).
 
     Facts anchored to files come only when their file was touched recently or the branch
@@ -109,21 +125,14 @@ def rank_facts(rows: list[factdb.Candidate], branch_terms: set[str], hot: set[st
             continue
         relevance = 0.0
         reasons = []
-        try:
-            files = {a[0] for a in json.loads(row.about or "[]") if a}
-        except (ValueError, TypeError, IndexError):
-            files = set()
-        touched = sorted(files & hot)
+        touched = sorted(row.files & hot)
         if touched:
             relevance += 1.0
             reasons.append(f"about recently touched {touched[0]}")
-        if branch_terms:
-            words = set(query_terms(f"{row.text} {row.tags or ''}"))
-            shared = sorted(words & branch_terms)
-            if shared:
-                relevance += 0.5 * len(shared) / len(branch_terms)
-                reasons.append("branch terms " + ", ".join(shared[:3]))
-        if files and not relevance:
+        if branch_terms and row.shared:
+            relevance += 0.5 * len(row.shared) / len(branch_terms)
+            reasons.append("branch terms " + ", ".join(row.shared[:3]))
+        if row.files and not relevance:
             continue  # an anchored fact waits for its file (PreToolUse) unless it is hot
         why = "; ".join(reasons) or "high confidence"
         ranked.append((row.current / 100 * (1 + relevance), row, why))
@@ -139,12 +148,11 @@ def handle(ctx: Ctx) -> str | None:
     cutoff = (now - timedelta(days=HOT_DAYS)).strftime("%Y-%m-%dT%H:%M:%S")
     hot = hot_files(ctx.events_path, cutoff, HOT_FILES)
     branch = git_branch(ctx.root)
-    branch_terms = set(query_terms(branch.replace("/", " "))) if branch else set()
-    branch_terms -= {"main", "master", "develop", "dev", "trunk", "feature", "fix", "bugfix"}
-    rows, active, decayed = _candidates(ctx, now, hot, branch_terms)
-    ranked = rank_facts(rows, branch_terms, {path for path, _ in hot})
+    hot_paths = [path for path, _ in hot]
+    rows, branch_terms, active, decayed = _candidates(ctx, now, hot_paths, branch)
+    ranked = rank_facts(rows, branch_terms, set(hot_paths))
     facts = [(row.id, context.fact_line(row.id, row.kind, row.current, row.text, why))
-             for _, row, why in ranked[:40]]
+             for _, row, why in ranked[:SHOWN]]
 
     name = os.path.basename(ctx.root) or ctx.root
     intro = (f"kenning project memory for {name}" + (f" (branch {branch})" if branch else "")
@@ -157,30 +165,145 @@ def handle(ctx: Ctx) -> str | None:
         return None
     injectlog.record(ctx.local_dir, session=ctx.session, event="SessionStart", facts=ids,
                      chars=len(text), detail=source)
-    return output("SessionStart", text)
+    # hooks.inject.output's shape, without the json package that module imports
+    return fastjson.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart",
+                                                  "additionalContext": text}})
 
 
-def _candidates(ctx: Ctx, now: datetime, hot: list[tuple[str, int]], branch_terms: set[str]
-                ) -> tuple[list[factdb.Candidate], int, int]:
-    """(rows worth ranking, active facts, decayed facts), from the index or, in a fresh
-    clone whose index is not built yet, from the fact files."""
-    rows: list[factdb.Candidate] = []
-    active = decayed = 0
-    conn = factdb.connect(ctx.index_path)
-    if conn is not None:
+def _candidates(ctx: Ctx, now: datetime, hot_paths: list[str], branch: str | None
+                ) -> tuple[list[Row], set[str], int, int]:
+    """(rows worth ranking, branch terms, active facts, decayed facts): from the index and
+    the anchors map, or, in a fresh clone whose index is not built yet, from the fact files."""
+    found = _from_index(ctx, now, branch)
+    if found is not None and found[2]:
+        rows, terms, active, decayed = found
+        return _with_hot(ctx, now, rows, hot_paths), terms, active, decayed
+    if not ctx.initialised:
+        return [], set(), 0, 0
+    # A fresh clone: the fact files are there, the index is not built yet.
+    from kenning.hooks.factfiles import active_facts
+    from kenning.lifecycle.confidence import ARCHIVE_BELOW
+
+    terms = _branch_terms(branch)
+    facts = active_facts(os.path.join(ctx.root, ".kenning", "facts"), now)
+    rows = [_row(fact, terms) for fact in facts]
+    return rows, terms, len(facts), sum(1 for f in facts if f.current < ARCHIVE_BELOW)
+
+
+def _branch_terms(branch: str | None) -> set[str]:
+    if not branch:
+        return set()
+    from kenning.core.textutil import query_terms
+
+    return set(query_terms(branch.replace("/", " "))) - GENERIC_BRANCH_WORDS
+
+
+def _row(fact: factdb.Candidate, terms: set[str]) -> Row:  # noqa: F821
+    """A row of the index or of a fact file, its anchored files and branch words read."""
+    try:
+        files = [a[0] for a in fastjson.loads(fact.about or "[]") if a]
+    except (ValueError, TypeError, IndexError):
+        files = []
+    shared: list[str] = []
+    if terms:
+        from kenning.core.textutil import query_terms
+
+        shared = sorted(set(query_terms(f"{fact.text} {fact.tags or ''}")) & terms)
+    return Row(fact.id, fact.kind, fact.text, fact.current, files, shared)
+
+
+def _index_key(ctx: Ctx, branch: str | None, now: datetime) -> list | None:
+    """What the index part depends on: the index and its write-ahead log as they are on disk,
+    the branch, and the hour (decay moves in whole weeks; an hour late is no harm)."""
+    key: list = [branch, now.strftime("%Y-%m-%dT%H")]
+    for path in (ctx.index_path, ctx.index_path + "-wal"):
         try:
-            rows, active, decayed = factdb.session_candidates(
-                conn, now, [path for path, _ in hot], sorted(branch_terms))
-        finally:
-            conn.close()
-    if not active and ctx.initialised:
-        # A fresh clone: the fact files are there, the index is not built yet.
-        from kenning.hooks.factfiles import active_facts
-        from kenning.lifecycle.confidence import ARCHIVE_BELOW
+            info = os.stat(path)
+        except OSError:
+            if path == ctx.index_path:
+                return None
+            info = None
+        # an empty log holds nothing (readers open and remove it): the file alone counts
+        key.append([info.st_ino, info.st_size, info.st_mtime_ns]
+                   if info and info.st_size else None)
+    return key
 
-        rows = active_facts(os.path.join(ctx.root, ".kenning", "facts"), now)
-        active, decayed = len(rows), sum(1 for r in rows if r.current < ARCHIVE_BELOW)
-    return rows, active, decayed
+
+def _from_index(ctx: Ctx, now: datetime, branch: str | None
+                ) -> tuple[list[Row], set[str], int, int] | None:
+    """(rows, branch terms, active, decayed) from the index, None without one.
+
+    Counting and ranking 10,000 facts costs SessionStart as much as starting Python, and the
+    answer changes only when the index does: it is kept in `local/session-start.json` with
+    what it depends on (`_index_key`). Kept: the unanchored facts that can make the list and
+    the anchored ones the branch names (hot files' facts come from the anchors map)."""
+    key = _index_key(ctx, branch, now)
+    if key is None:
+        return None
+    cache_path = ctx.local(CACHE_NAME)
+    cached = read_json(cache_path)
+    if isinstance(cached, dict) and cached.get("key") == key:
+        try:
+            return ([Row(*r) for r in cached["rows"]], set(cached["terms"]),
+                    int(cached["active"]), int(cached["decayed"]))
+        except (KeyError, TypeError, ValueError):
+            pass
+    from kenning.hooks import factdb
+
+    conn = factdb.connect(ctx.index_path)
+    if conn is None:
+        return None
+    terms = _branch_terms(branch)
+    try:
+        found, active, decayed = factdb.session_candidates(conn, now, [], sorted(terms))
+    finally:
+        conn.close()
+    rows = [_row(fact, terms) for fact in found]
+    unanchored = [r for _, r, _ in rank_facts([r for r in rows if not r.files], terms, set())]
+    rows = unanchored[:SHOWN] + [r for r in rows if r.files and r.shared]
+    if _index_key(ctx, branch, now) == key:  # nothing wrote to the index meanwhile
+        write_json(cache_path, {"key": key, "rows": [r.cached() for r in rows],
+                                "terms": sorted(terms), "active": active,
+                                "decayed": decayed}, durable=False)
+    return rows, terms, active, decayed
+
+
+def _with_hot(ctx: Ctx, now: datetime, rows: list[Row], hot_paths: list[str]) -> list[Row]:
+    """`rows` and the facts anchored to the hot files, from the anchors map (one small file
+    per path; the index would be scanned once per path)."""
+    if not hot_paths:
+        return rows
+    from kenning.lifecycle import anchors
+    from kenning.lifecycle.confidence import current_confidence
+
+    by_id = {row.id: row for row in rows}
+    for path in hot_paths:
+        for entry in anchors.lookup(ctx.local_dir, path):
+            fact_id = entry.get("id")
+            if not fact_id:
+                continue
+            row = by_id.get(fact_id)
+            if row is None:
+                current = current_confidence(
+                    int(entry.get("confidence") or 0),
+                    _time(entry.get("confirmed")) or now, _time(entry.get("last_used")), now)
+                row = by_id[fact_id] = Row(fact_id, str(entry.get("kind") or ""),
+                                           str(entry.get("text") or ""), current, [], [])
+            row.files.add(path)
+    return list(by_id.values())
+
+
+def _time(value: object) -> datetime | None:
+    """An index timestamp (ISO, `Z` or an offset; naive means UTC), None when absent or bad."""
+    if not isinstance(value, str) or not value:
+        return None
+    from datetime import UTC
+
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 def _tail(ctx: Ctx, hot: list[tuple[str, int]], decayed: int) -> list[str]:
@@ -246,4 +369,4 @@ def spawn_background(ctx: Ctx) -> None:
          "import os, sys; sys.path.insert(0, os.environ['PYTHONPATH'].split(os.pathsep)[0]); "
          "from kenning.hooks.catchup import main; main(sys.argv[1:])",
          ctx.root, ctx.session or ""],
-        log_path=ctx.local("catchup.log"), cwd=ctx.root)
+        log_path=ctx.local("catchup.log"), cwd=ctx.root, nice=CATCHUP_NICE)

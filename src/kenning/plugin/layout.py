@@ -7,7 +7,6 @@ dependencies only. A checkout with its own `.venv` (`./install.sh`) is a develop
 from __future__ import annotations
 
 import os
-import re
 
 STAMP_NAME = ".kenning-stamp"
 LOCK_NAME = "install.lock"
@@ -39,6 +38,8 @@ def installed_data_dir(root: str) -> str | None:
     parts = os.path.normpath(root).split(os.sep)
     if len(parts) < 6 or parts[-5:-3] != ["plugins", "cache"]:
         return None
+    import re
+
     market, plugin = (re.sub(r"[^A-Za-z0-9_-]", "-", p) for p in parts[-3:-1])
     path = os.path.join(os.sep.join(parts[:-4]), "data", f"{plugin}-{market}")
     return path if os.path.isdir(path) else None

@@ -4,10 +4,10 @@ When the stamp is missing or differs from what this code wants, the venv is rebu
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
+from kenning.core import fastjson
 from kenning.core.atomic import write_atomic
 from kenning.plugin.layout import STAMP_NAME, plugin_root, venv_dir
 
@@ -24,7 +24,7 @@ def plugin_version(root: str | None = None) -> str:
     try:
         with open(os.path.join(root or plugin_root(), ".claude-plugin", "plugin.json"),
                   encoding="utf-8") as handle:
-            return str(json.load(handle).get("version", "0"))
+            return str(fastjson.load(handle).get("version", "0"))
     except (OSError, ValueError):
         return "0"
 
@@ -40,7 +40,7 @@ def wanted_stamp(root: str | None = None, python_version: tuple[int, int] | None
             source = f"{zlib.crc32(handle.read()):08x}"
     except OSError:
         source = "none"
-    return json.dumps({"pyproject": source, "plugin": plugin_version(root),
+    return fastjson.dumps({"pyproject": source, "plugin": plugin_version(root),
                        "python": f"{major}.{minor}"}, sort_keys=True)
 
 
@@ -63,7 +63,7 @@ def write_stamp(data: str, stamp: str) -> None:
 def stamp_python(stamp: str) -> tuple[int, int] | None:
     """The Python version a stamp names, or None for a stamp this code cannot read."""
     try:
-        major, minor = json.loads(stamp)["python"].split(".")
+        major, minor = fastjson.loads(stamp)["python"].split(".")
         return int(major), int(minor)
     except (ValueError, KeyError, AttributeError):
         return None

@@ -3,21 +3,57 @@ its typed record (`Event`), and the one definition of file activity (`file_touch
 `FileTouch`) every reader counts with.
 
 SessionStart reads the hot files through this, so it stays on cheap imports: the records are
-named tuples (no `dataclasses`, `typing` or `pathlib` on that path).
+named tuples (no `collections`, `dataclasses`, `typing` or `pathlib` on that path).
 """
 
 from __future__ import annotations
 
-import json
 import os
-from collections import namedtuple
-from collections.abc import Iterable, Iterator, Mapping
 
+from kenning.core import fastjson
 from kenning.core.lines import MAX_LINE_BYTES
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Mapping
 
-class Event(namedtuple("Event", "type ts session paths outcome agent data",
-                       defaults=("", None, (), None, None, None))):
+
+class _Record(tuple):
+    """A named tuple without `collections` (whose import costs SessionStart a third of a bare
+    interpreter's start): fields by name and by position, defaults for the trailing ones."""
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+    _defaults: tuple = ()
+
+    def __new__(cls, *args: object, **kwargs: object):
+        values = list(args) + [None] * (len(cls._fields) - len(args))
+        given = len(args)
+        for i, name in enumerate(cls._fields):
+            if name in kwargs:
+                if i < given:
+                    raise TypeError(f"{cls.__name__}() got multiple values for {name!r}")
+                values[i] = kwargs.pop(name)
+            elif i >= given:
+                first_default = len(cls._fields) - len(cls._defaults)
+                if i < first_default:
+                    raise TypeError(f"{cls.__name__}() missing argument {name!r}")
+                values[i] = cls._defaults[i - first_default]
+        if kwargs or len(args) > len(cls._fields):
+            raise TypeError(f"{cls.__name__}() got unexpected arguments")
+        return tuple.__new__(cls, values)
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        for i, name in enumerate(cls._fields):
+            setattr(cls, name, property(lambda self, i=i: self[i], doc=name))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(" + ", ".join(
+            f"{name}={value!r}" for name, value in zip(self._fields, self, strict=True)) + ")"
+
+
+class Event(_Record):
     """One line of the event log: what happened (`type`: read | edit | search | tool | mcp |
     use | gap), when (`ts`, ISO), in which `session`, to which files (`paths`), how a tool
     call ended (`outcome`: ok | error | interrupted), whether a subagent did it (`agent`).
@@ -25,14 +61,18 @@ class Event(namedtuple("Event", "type ts session paths outcome agent data",
     `data` (a dict); on disk they are keys of the same JSON object."""
 
     __slots__ = ()
+    _fields = ("type", "ts", "session", "paths", "outcome", "agent", "data")
+    _defaults = ("", None, (), None, None, None)
 
 
-class FileTouch(namedtuple("FileTouch", "path kind ts session agent")):
+class FileTouch(_Record):
     """File activity, the one definition every reader counts: a read or an edit that did not
     fail, of a file inside the project (`path`: POSIX, relative to the root), once per file
     the event names."""
 
     __slots__ = ()
+    _fields = ("path", "kind", "ts", "session", "agent")
+
 
 FILE_KINDS = ("read", "edit")
 FIELDS = ("type", "ts", "session", "paths", "outcome", "agent")
@@ -119,7 +159,7 @@ def iter_records(path: str | os.PathLike[str]) -> Iterator[dict]:
 def _parse_lines(data: bytes) -> Iterator[dict]:
     for raw in data.splitlines():
         try:
-            record = json.loads(raw)
+            record = fastjson.loads(raw)
         except (ValueError, UnicodeDecodeError):
             continue
         if isinstance(record, dict):

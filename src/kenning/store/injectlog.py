@@ -5,9 +5,9 @@ Writers are hooks (stdlib, one O_APPEND line per injection); the reader serves t
 
 from __future__ import annotations
 
-import json
 import os
 
+from kenning.core import fastjson
 from kenning.core.lines import append_json
 
 FILE_NAME = "injections.jsonl"
@@ -28,7 +28,7 @@ def read(local_dir: str, session: str | None = None, limit: int | None = None) -
         with open(os.path.join(local_dir, FILE_NAME), "rb") as handle:
             for raw in handle:
                 try:
-                    entry = json.loads(raw)
+                    entry = fastjson.loads(raw)
                 except ValueError:
                     continue
                 if isinstance(entry, dict) and (session is None or entry.get("session") == session):
