@@ -34,7 +34,7 @@ NEVER = {
 
 CORE = {"kenning", "kenning.hooks.runner", "kenning.hooks", "kenning.hooks.base",
         "kenning.core", "kenning.core.lines", "kenning.core.clock", "kenning.core.private",
-        "kenning.core.localdir", "kenning.core.errorlog"}
+        "kenning.core.localdir", "kenning.core.errorlog", "kenning.core.fastjson"}
 INJECTING = CORE | {
     "kenning.hooks.state",
     "kenning.core.locks",
@@ -148,3 +148,20 @@ def test_post_tool_use_avoids_the_costly_stdlib_modules(indexed: Path) -> None:
     names = set(imported_modules("post-tool-use", raw.replace("{cwd}", str(indexed))))
     # each costs more than the whole PostToolUse budget leaves (docs/design.md)
     assert not names & {"pathlib", "dataclasses", "subprocess", "sqlite3", "hashlib", "typing"}
+
+
+# `json` alone costs a hook about one and a half bare interpreter starts on a 2-core machine,
+# through `re`, `enum`, `functools` and `collections` (core.fastjson calls its C part).
+COSTLY = {"json", "re", "enum", "functools", "collections", "contextlib", "typing",
+          "subprocess", "sqlite3"}
+
+
+@pytest.mark.parametrize("event", ["post-tool-use", "stop", "session-end", "session-start"])
+def test_the_lean_hooks_never_import_the_json_package_or_re(indexed: Path, event: str) -> None:
+    raw = (FIXTURES / f"{PAYLOADS[event]}.json").read_text(encoding="utf-8")
+    data = raw.replace("{cwd}", str(indexed)).replace("{home}", str(indexed.parent / "home"))
+    if event == "session-start":  # the first start reads the index; the next ones its cache
+        imported_modules(event, data)
+    names = set(imported_modules(event, data))
+    assert "kenning.hooks.runner" in names
+    assert not names & COSTLY, sorted(names & COSTLY)
