@@ -59,14 +59,24 @@ def launcher_python() -> str:
 
 
 def build_workload(folder: Path) -> Path:
-    """A project with 10k facts synced into its index and anchors map."""
+    """A project with 10k facts synced into its index and anchors map: a git repository on a
+    feature branch with kenning initialised, as the plugin sees a project (SessionStart reads
+    the branch and counts uncommitted fact files)."""
+    import subprocess
+
     sys.path.insert(0, str(Path(__file__).parent))
     from facts_bench import generate_facts
     from kenning.core.paths import current_project
     from kenning.memory import Memory
 
     project_dir = folder / "proj"
-    project_dir.mkdir()
+    (project_dir / ".kenning" / "facts").mkdir(parents=True)
+    (project_dir / ".kenning" / "facts" / ".gitkeep").write_text("", encoding="utf-8")
+    for argv in (["init", "-q", "-b", "feature/payments-ledger"], ["add", "-A"],
+                 ["-c", "user.name=bench", "-c", "user.email=bench@example.invalid",
+                  "commit", "-qm", "init"]):
+        subprocess.run(["git", "-C", str(project_dir), *argv], check=True,
+                       capture_output=True)
     generate_facts(project_dir, extra=ANSWERS)
     # The bundled model, so the hybrid UserPromptSubmit leg has real vectors to compare.
     memory = Memory(current_project(project_dir), embedder_name="bundled")
@@ -76,13 +86,13 @@ def build_workload(folder: Path) -> Path:
 
 
 def measure(event: str, payloads: list[dict], env: dict[str, str], baseline: list[str],
-            rounds: int = ROUNDS) -> tuple[Paired, list[bytes]]:
+            rounds: int = ROUNDS, launcher: str = str(RUN)) -> tuple[Paired, list[bytes]]:
     """The hook against the bare interpreter, interleaved; also each run's stdout."""
     outputs: list[bytes] = []
 
     def hook(n: int) -> None:
         data = json.dumps(payloads[n % len(payloads)]).encode()
-        result = run_checked([str(RUN), event], data, env)
+        result = run_checked([launcher, event], data, env)
         if result.stderr:
             raise RuntimeError(f"{event} wrote to stderr: {result.stderr[:300]!r}")
         outputs.append(result.stdout)
@@ -107,6 +117,37 @@ BUDGETS = {"post": 3.5, "pre": 5.0, "prompt_fts": 6.5, "prompt_hybrid": 32.0, "s
            "start": 10.0, "end": 5.0}
 
 
+def plugin_layout(folder: Path) -> dict[str, str]:
+    """The layout `claude plugin install` makes, built cheaply: a plugin folder without a
+    `.venv` (hooks/ copied, src/ linked) and a data folder whose `venv` runs this checkout's
+    interpreter and packages, stamped as the install stamps it. Returns the environment
+    Claude Code gives the plugin's hooks."""
+    import shutil
+
+    from kenning.plugin.stamp import wanted_stamp, write_stamp
+
+    root, data = folder / "plugin", folder / "plugin-data"
+    shutil.copytree(REPO / "hooks", root / "hooks", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(REPO / ".claude-plugin", root / ".claude-plugin")
+    shutil.copy2(REPO / "pyproject.toml", root / "pyproject.toml")
+    (root / "src").symlink_to(REPO / "src")
+    dev = REPO / ".venv"
+    venv = data / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").symlink_to(dev / "bin" / "python")
+    (venv / "lib").symlink_to(dev / "lib")
+    shutil.copy2(dev / "pyvenv.cfg", venv / "pyvenv.cfg")
+    os.environ["CLAUDE_PLUGIN_ROOT"] = str(root)  # read by the stamp
+    try:
+        write_stamp(str(data), wanted_stamp(str(root)))
+    finally:
+        del os.environ["CLAUDE_PLUGIN_ROOT"]
+    env_file = folder / "session-env.sh"
+    env_file.write_text("", encoding="utf-8")
+    return {"CLAUDE_PLUGIN_ROOT": str(root), "CLAUDE_PLUGIN_DATA": str(data),
+            "CLAUDE_ENV_FILE": str(env_file)}
+
+
 def run(check: bool) -> list[dict]:
     python = launcher_python()
     baseline = bare_python(python)
@@ -129,14 +170,15 @@ def run(check: bool) -> list[dict]:
         transcript.write_text("", encoding="utf-8")
         common = {"transcript_path": str(transcript), "cwd": str(project),
                   "permission_mode": "default"}
+        plugin = plugin_layout(folder)
         try:
-            return _rows(project, local, anchored, common, env, baseline)
+            return _rows(project, local, anchored, common, env, baseline, plugin)
         finally:
             _wait_for_children(env["KENNING_HOME"])
 
 
 def _rows(project: Path, local: Path, anchored: list[str], common: dict, env: dict,
-          baseline: list[str]) -> list[dict]:
+          baseline: list[str], plugin: dict[str, str]) -> list[dict]:
     rows = []
 
     def session(n: int) -> str:
@@ -198,6 +240,17 @@ def _rows(project: Path, local: Path, anchored: list[str], common: dict, env: di
            f"SessionStart did not report the 10k facts: {out[0][:300]!r}")
     rows.append(ratio_row("hooks: SessionStart, 10k facts / python -I -S -c pass", paired,
                           BUDGETS["start"], "ms"))
+    # The same as an installed plugin runs it: the plugin folder's launcher, the data
+    # folder's venv (its stamp checked), the Bash tool's environment file written.
+    starts = [{**s, "session_id": session(700 + n)} for n, s in enumerate(starts)]
+    paired, out = measure("session-start", starts, {**live, **plugin}, baseline, rounds=10,
+                          launcher=str(Path(plugin["CLAUDE_PLUGIN_ROOT"]) / "hooks" / "run"))
+    expect(all(b"10010 active facts" in o for o in out),
+           f"SessionStart (plugin layout) did not report the 10k facts: {out[0][:300]!r}")
+    expect(b"KENNING_PLUGIN_DATA" in Path(plugin["CLAUDE_ENV_FILE"]).read_bytes(),
+           "SessionStart (plugin layout) did not export the data folder to the Bash tool")
+    rows.append(ratio_row("hooks: SessionStart, plugin layout, 10k facts / python -I -S",
+                          paired, BUDGETS["start"], "ms"))
 
     ends = [{**common, "session_id": session(500 + n), "hook_event_name": "SessionEnd",
              "reason": "other"} for n in range(10)]
