@@ -209,6 +209,8 @@ def test_session_1_has_its_tools_from_the_start_and_kenning_in_the_bash_tool(fir
     assert [p for p in facts if FACT in p.read_text(encoding="utf-8")], facts
     user = first_day["user"]
     assert (user.data / "venv" / ".kenning-stamp").exists()
+    # SessionStart and the MCP server both start the install; the loser logs nothing
+    assert "install busy" not in (user.data / "install.log").read_text(encoding="utf-8")
     print(f"\nsession 1 took {first_day['seconds']:.1f} s; install log:\n"
           + (user.data / "install.log").read_text(encoding="utf-8")[-600:])
 

@@ -31,6 +31,10 @@ def install_then_catch_up(src: str, project: str, session: str,
     failed install (the error log, handed in by the entry point)."""
     started = time.monotonic()
     result = install()
+    if result == "busy":
+        # SessionStart and the MCP server both start one when a session opens on a missing
+        # venv; the one that lost the lock has nothing to say (the other logs the install).
+        return
     print(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} install {result} after "
           f"{time.monotonic() - started:.1f} s", flush=True)
     if result == "failed":
