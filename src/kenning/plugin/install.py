@@ -61,8 +61,11 @@ def install(data: str | None = None, root: str | None = None, python: str | None
         if read_stamp(data) == want and os.path.exists(venv_python(data)):
             return "ready"
         venv = venv_dir(data)
+        import shutil
+
+        tool = "uv" if shutil.which("uv") else "pip"
         print(f"{time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())} installing kenning's "
-              f"dependencies into {venv}", flush=True)
+              f"dependencies into {venv} with {tool} (Python {python})", flush=True)
         if fill(venv, python, requirements(root), runner) != 0:
             return "failed"
         write_stamp(data, want)
