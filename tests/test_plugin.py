@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from conftest import ready_venv
@@ -280,3 +281,30 @@ def test_a_newer_python_beside_the_old_python3_is_used(isolated, tmp_path):
     start = run_launcher(root, path, "session-start", isolated, env_payload)
     assert start.returncode == 0
     assert "kenning project memory for" in start.stdout
+
+
+def test_with_uv_but_no_python_it_knows_session_start_fetches_one_through_uv(isolated,
+                                                                             tmp_path):
+    root, _ = marketplace_install(tmp_path)
+    shutil.rmtree(tmp_path / "claude" / "plugins" / "data")
+    path = old_python_path(tmp_path)
+    calls = tmp_path / "uv-calls"
+    (path / "uv").write_text(f'#!/bin/sh\necho "$*" >> {calls}\n'
+                             '[ "$1 $2" = "python install" ] && exit 0\nexit 2\n',
+                             encoding="utf-8")
+    (path / "uv").chmod(0o755)
+    start = run_launcher(root, path, "session-start", isolated)
+    assert start.returncode == 0 and start.stderr == "" and start.stdout.count("\n") == 1
+    assert "fetching Python 3.12 through uv" in start.stdout, start.stdout
+    deadline = time.monotonic() + 30
+    while "python install 3.12" not in (calls.read_text() if calls.exists() else ""):
+        assert time.monotonic() < deadline, "uv python install was not started"
+        time.sleep(0.1)
+    # a second session within minutes does not start another download
+    again = run_launcher(root, path, "session-start", isolated)
+    assert "fetching Python 3.12 through uv" in again.stdout
+    time.sleep(0.5)
+    assert calls.read_text().count("python install") == 1
+    # other hooks stay silent
+    stop = run_launcher(root, path, "stop", isolated)
+    assert (stop.returncode, stop.stdout, stop.stderr) == (0, "", "")
