@@ -295,6 +295,34 @@ def test_post_tool_use_logs_reads_edits_searches_and_queues_reindex(repo):
     ]
 
 
+def test_file_changed_logs_a_change_and_queues_the_file_for_reindexing(repo):
+    result = run_hook("file-changed", payload("file_changed", repo))
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    removed = payload("file_changed", repo, file_path=str(repo / ".kenning" / "facts" / "x.yaml"),
+                      event="unlink")
+    assert run_hook("file-changed", removed).returncode == 0
+    outside = payload("file_changed", repo, file_path="/etc/hosts")
+    assert run_hook("file-changed", outside).returncode == 0
+    assert [(e["type"], e["paths"], e["change"]) for e in events(repo)] == [
+        ("change", ["src/http/retry.py"], "change"),
+        ("change", [".kenning/facts/x.yaml"], "unlink")]
+    queue = (local_dir(repo) / "reindex-queue.jsonl").read_text(encoding="utf-8")
+    assert [json.loads(line)["path"] for line in queue.splitlines()] == [
+        "src/http/retry.py", ".kenning/facts/x.yaml"]
+    assert errors(repo) == []
+
+
+def test_session_start_asks_to_watch_the_fact_files_and_the_hot_files(repo, kenning):
+    assert kenning("init", "--no-move-facts").code == 0
+    (repo / "src" / "http").mkdir(parents=True, exist_ok=True)
+    (repo / "src" / "http" / "retry.py").write_text("def backoff(): ...\n", encoding="utf-8")
+    run_hook("post-tool-use", payload("post_tool_use_read", repo))
+    result = run_hook("session-start", payload("session_start", repo))
+    out = json.loads(result.stdout)["hookSpecificOutput"]
+    assert out["watchPaths"] == [str(repo / ".kenning" / "facts"),
+                                 str(repo / "src" / "http" / "retry.py")]
+
+
 @pytest.mark.slow
 def test_concurrent_post_tool_use_events_are_all_kept_whole(repo):
     data = json.dumps(payload("post_tool_use_read", repo))

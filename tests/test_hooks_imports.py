@@ -56,6 +56,8 @@ ALLOWED = {
                     "kenning.store.eventlog"},
     "session-end": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks",
                            "kenning.core.atomic", "kenning.core.spawn"},
+    "file-changed": CORE | {"kenning.hooks.file_changed", "kenning.store",
+                            "kenning.store.eventlog", "kenning.store.editqueue"},
     "pre-compact": CORE | {"kenning.hooks.extraction", "kenning.hooks.marks",
                            "kenning.core.atomic", "kenning.core.spawn"},
     "pre-tool-use": INJECTING
@@ -88,6 +90,7 @@ PAYLOADS = {
     "pre-tool-use": "pre_tool_use_read",
     "user-prompt-submit": "user_prompt_submit",
     "session-start": "session_start",
+    "file-changed": "file_changed",
 }
 
 
@@ -156,7 +159,8 @@ COSTLY = {"json", "re", "enum", "functools", "collections", "contextlib", "typin
           "subprocess", "sqlite3"}
 
 
-@pytest.mark.parametrize("event", ["post-tool-use", "stop", "session-end", "session-start"])
+@pytest.mark.parametrize("event", ["post-tool-use", "stop", "session-end", "session-start",
+                                   "file-changed"])
 def test_the_lean_hooks_never_import_the_json_package_or_re(indexed: Path, event: str) -> None:
     raw = (FIXTURES / f"{PAYLOADS[event]}.json").read_text(encoding="utf-8")
     data = raw.replace("{cwd}", str(indexed)).replace("{home}", str(indexed.parent / "home"))

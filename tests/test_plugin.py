@@ -51,12 +51,15 @@ def test_mcp_server_key_is_kenning_and_runs_the_launcher():
     assert list(servers) == ["kenning"]
     assert servers["kenning"]["command"] == "${CLAUDE_PLUGIN_ROOT}/hooks/run"
     assert servers["kenning"]["args"] == ["mcp"]
+    # the knowledge tools are the plugin's point: never deferred behind ToolSearch (README)
+    assert servers["kenning"]["alwaysLoad"] is True
 
 
 def test_every_hook_handler_has_a_short_explicit_timeout_and_a_known_event():
     config = load("hooks/hooks.json")["hooks"]
     assert set(config) == {"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
-                           "PostToolUseFailure", "Stop", "PreCompact", "SessionEnd"}
+                           "PostToolUseFailure", "Stop", "PreCompact", "SessionEnd",
+                           "FileChanged"}
     for event, groups in config.items():
         for group in groups:
             for handler in group["hooks"]:

@@ -103,3 +103,27 @@ def test_stop_in_an_uninitialised_project_never_asks(repo: Path) -> None:
     data = payload("stop", repo)
     _transcript(Path(data["transcript_path"]), calls=20, failures=2)
     assert _stop(repo, INTERACTIVE) == ""
+
+
+def test_stop_waits_while_the_turn_ended_on_a_question_to_the_user(project: Path) -> None:
+    """Stop's `last_assistant_message`, not the transcript (which may lag): a turn that asks
+    the person something is not interrupted; the next Stop that does not asks."""
+    data = payload("stop", project)
+    _transcript(Path(data["transcript_path"]), calls=20, failures=2)
+    question = "I fixed the build.\n\nShould I also bump the version in `pyproject.toml`?"
+    assert _stop(project, INTERACTIVE, last_assistant_message=question) == ""
+    assert "knowledge_add" in _stop(project, INTERACTIVE,
+                                    last_assistant_message="The build is fixed.")
+
+
+def test_the_tool_definitions_the_transcript_records_are_not_a_save(project: Path) -> None:
+    """With `alwaysLoad`, Claude Code writes kenning's tool definitions into the transcript:
+    a name there is not a call."""
+    data = payload("stop", project)
+    transcript = Path(data["transcript_path"])
+    _transcript(transcript, calls=20, failures=2)
+    tools = {"type": "attachment", "attachment": {"type": "deferred_tools", "tools": [
+        {"name": "mcp__plugin_kenning_kenning__knowledge_add", "description": "Remember."}]}}
+    with transcript.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(tools, separators=(",", ":")) + "\n")
+    assert "knowledge_add" in _stop(project, INTERACTIVE)

@@ -24,6 +24,9 @@ pytestmark = pytest.mark.e2e
 
 REPO = Path(__file__).resolve().parents[2]
 TOOL_ADD = "mcp__plugin_kenning_kenning__knowledge_add"
+KENNING_TOOLS = [f"mcp__plugin_kenning_kenning__{name}" for name in (
+    "knowledge_search", "knowledge_add", "knowledge_forget", "code_search", "session_save",
+    "session_recall")]
 
 
 CLAUDE = find_claude()
@@ -230,6 +233,10 @@ def test_uninitialised_project_is_left_untouched(tmp_path: Path) -> None:
     with MockAPI(script) as api:
         events, output = run.claude(api, "Read hello.py")
     assert "hello.py greets the world" in request_text(api.main_requests()[1])
+    # `alwaysLoad` in .mcp.json: kenning's tool definitions are in the first request (other
+    # MCP tools wait behind ToolSearch)
+    offered = [tool.get("name") for tool in api.main_requests()[0].get("tools", [])]
+    assert set(KENNING_TOOLS) <= set(offered), offered
     assert_clean_exit(run, output, api, turns=2)
     assert git(run.project, "status", "--porcelain", "--untracked-files=all") == ""
 
@@ -336,3 +343,54 @@ def test_stop_asks_at_most_one_extra_turn_when_the_agent_has_nothing_to_save(
     assert_clean_exit(run, output, api, turns=4)  # three for the task, one for the request
     result = [e for e in events if e.get("type") == "result"]
     assert result and result[-1].get("result") == "nothing to save"
+
+
+def test_a_file_changed_outside_the_agents_edits_is_queued_for_reindexing(tmp_path: Path
+                                                                          ) -> None:
+    """FileChanged: SessionStart asks Claude Code to watch the fact files and the hot files;
+    a Bash command (no Edit/Write, so PostToolUse queues nothing) changes both; the hook logs
+    each change and queues it, and the catch-up after the turn takes the queue."""
+    run = Run(tmp_path, init=True, seed=[("hello.py prints the greeting.", "hello.py")])
+    fact = next((run.project / ".kenning" / "facts").glob("*.yaml"))
+    read = {"session_id": "earlier", "cwd": str(run.project), "hook_event_name": "PostToolUse",
+            "tool_name": "Read", "tool_input": {"file_path": str(run.project / "hello.py")},
+            "tool_response": {}}
+    seeded = subprocess.run([str(REPO / "hooks" / "run"), "post-tool-use"],
+                            input=json.dumps(read), env={**run.env,
+                                                         "KENNING_DISABLE_BACKGROUND": "1"},
+                            capture_output=True, text=True, timeout=60)
+    assert seeded.returncode == 0, seeded.stderr  # hello.py is now a hot file
+    command = (f"printf '# reformatted\\n' >> hello.py && "
+               f"printf '# reviewed\\n' >> .kenning/facts/{fact.name}")
+    script = [[tool_use("Bash", {"command": command})], [text("Changed.")]]
+    with MockAPI(script, delays={1: 3.0}) as api:  # the watcher reports after ~0.7 s
+        events, output = run.claude(api, "Touch the files.", "--allowedTools", "Bash")
+    changes = [json.loads(line) for line in
+               (run.local_dir() / "events.jsonl").read_text(encoding="utf-8").splitlines()
+               if '"type":"change"' in line]
+    changed = {tuple(e["paths"]) for e in changes}
+    assert ("hello.py",) in changed and (f".kenning/facts/{fact.name}",) in changed, changes
+    assert_clean_exit(run, output, api, turns=2)
+
+
+def test_stop_reads_the_last_assistant_message_and_never_interrupts_a_question(
+    tmp_path: Path,
+) -> None:
+    """Stop's `last_assistant_message` (the transcript may lag): a session that would be
+    asked to save its knowledge is not asked while the agent waits for the person's answer."""
+    run = Run(tmp_path, init=True, seed=[])
+    run.kenning_home.mkdir(parents=True, exist_ok=True)
+    (run.kenning_home / "config.toml").write_text('[extract]\nask_agent = "always"\n',
+                                                  encoding="utf-8")
+    probe = [tool_use("Bash", {"command": f"echo step {n}"}) for n in range(8)]
+    script = [
+        probe + [tool_use("Bash", {"command": "ls does-not-exist"})],
+        probe,
+        [text("The build passes now. Should I also update the changelog?")],
+    ]
+    with MockAPI(script) as api:
+        events, output = run.claude(api, "Do the task.", "--allowedTools", "Bash")
+    assert_clean_exit(run, output, api, turns=3)  # no request to save: no extra turn
+    stops = [e for e in events if e.get("subtype") == "hook_response"
+             and e.get("hook_event") == "Stop"]
+    assert not any("knowledge_add" in json.dumps(e) for e in stops)

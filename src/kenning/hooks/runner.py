@@ -25,6 +25,7 @@ EVENTS = {
     "stop": "stop",
     "pre-compact": "extraction",
     "session-end": "extraction",
+    "file-changed": "file_changed",
 }
 
 

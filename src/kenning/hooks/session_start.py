@@ -3,7 +3,8 @@
 The block holds the most useful facts (confidence × relevance to the branch and to recently
 touched files), hot files of the last 30 days, the latest saved session's summary, how many
 fact files are not yet committed, how many facts decayed into review, and the full MCP tool
-names. Then it spawns the detached catch-up (or the runtime install). Stdlib only; the
+names; it asks Claude Code to watch the fact files and the hot files (FileChanged). Then it
+spawns the detached catch-up (or the runtime install). Stdlib only; the
 generic list does not count as use (docs/design.md, "Confidence and decay").
 """
 
@@ -161,13 +162,29 @@ def handle(ctx: Ctx) -> str | None:
     text, ids = _inject(ctx, source, intro, facts, _tail(ctx, hot, decayed))
     export_for_bash()
     spawn_background(ctx)
-    if not text:
-        return None
-    injectlog.record(ctx.local_dir, session=ctx.session, event="SessionStart", facts=ids,
-                     chars=len(text), detail=source)
-    # hooks.inject.output's shape, without the json package that module imports
-    return fastjson.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart",
-                                                  "additionalContext": text}})
+    # hooks.inject.output's shape (without the json package that module imports), and the
+    # files Claude Code should watch for FileChanged (hooks/file_changed.py)
+    out: dict = {"hookEventName": "SessionStart"}
+    if text:
+        injectlog.record(ctx.local_dir, session=ctx.session, event="SessionStart", facts=ids,
+                         chars=len(text), detail=source)
+        out["additionalContext"] = text
+    watch = watch_paths(ctx, hot_paths)
+    if watch:
+        out["watchPaths"] = watch
+    return fastjson.dumps({"hookSpecificOutput": out}) if len(out) > 1 else None
+
+
+def watch_paths(ctx: Ctx, hot_paths: list[str]) -> list[str]:
+    """What FileChanged should report: the project's fact files (a `git pull` brings a
+    teammate's) and the hot files (edited in an editor, by a formatter, by a Bash command:
+    changes PostToolUse never sees). Absolute; a handful, never the whole tree."""
+    paths = [os.path.join(ctx.root, ".kenning", "facts")] if ctx.initialised else []
+    for rel in hot_paths:
+        full = os.path.join(ctx.root, rel)
+        if os.path.isfile(full):
+            paths.append(full)
+    return paths
 
 
 def _candidates(ctx: Ctx, now: datetime, hot_paths: list[str], branch: str | None

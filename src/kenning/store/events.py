@@ -55,10 +55,11 @@ class _Record(tuple):
 
 class Event(_Record):
     """One line of the event log: what happened (`type`: read | edit | search | tool | mcp |
-    use | gap), when (`ts`, ISO), in which `session`, to which files (`paths`), how a tool
-    call ended (`outcome`: ok | error | interrupted), whether a subagent did it (`agent`).
-    Fields of one kind only (a search's `pattern`, a use's `facts`, a gap's `query`) are in
-    `data` (a dict); on disk they are keys of the same JSON object."""
+    use | gap | change: a watched file changed outside the agent's edits), when (`ts`, ISO),
+    in which `session`, to which files (`paths`), how a tool call ended (`outcome`: ok |
+    error | interrupted), whether a subagent did it (`agent`). Fields of one kind only (a
+    search's `pattern`, a use's `facts`, a gap's `query`) are in `data` (a dict); on disk
+    they are keys of the same JSON object."""
 
     __slots__ = ()
     _fields = ("type", "ts", "session", "paths", "outcome", "agent", "data")
