@@ -242,6 +242,40 @@ def _verb(section: str | None) -> str:
     return next((v for k, v in _SECTION_VERBS.items() if k in key), "Changed")
 
 
+# An entry that only takes something away or relaxes a requirement ("Removed support for
+# `create_jinja_loader`", "no longer requires the SSL module") is news while recent; one
+# that restricts or changes behaviour ("no longer accepts arbitrary encodings") stays true.
+_TAKES_AWAY = re.compile(r"\b(?:remov|drop|delet)\w*|\bno longer (?:be |is |are )?(?:required"
+                         r"|requires?|needed|necessary|used|uses|a dependency|a requirement"
+                         r"|supported|supports?|available|included|shipped|bundled)\b", re.I)
+_SAID_BREAKING = re.compile(r"\bbackwards?[- ]incompatible\b|\bbreaking\b", re.I)
+# A changelog's imperative ("Drop support for …") said of the project ("click 8.2.0 drops
+# support for …"): present tense, with what it is about.
+_IMPERATIVE = {"use": "uses", "drop": "drops", "remove": "removes", "deprecate": "deprecates",
+               "change": "changes", "rely": "relies", "require": "requires",
+               "replace": "replaces", "rename": "renames", "switch": "switches",
+               "move": "moves", "make": "makes", "raise": "raises", "set": "sets",
+               "allow": "allows", "disallow": "disallows", "prefer": "prefers",
+               "stop": "stops", "support": "supports", "migrate": "migrates",
+               "default": "defaults", "pass": "passes", "enable": "enables",
+               "disable": "disables", "show": "shows", "validate": "validates",
+               "treat": "treats", "ignore": "ignores", "reject": "rejects"}
+
+
+def said_of(project: str | None, version: str, rel: str, label: str, body: str) -> str:
+    """"click 8.2.0 (CHANGES.md): Drops support for Python 3.7." or, when the section gives
+    the verb, "Removed in structlog 26.1.0 (CHANGELOG.md): Python 3.8 and 3.9 support."."""
+    if not project:
+        return f"{label} in {version} ({rel}): {body}"
+    if label != "Changed":
+        return f"{label} in {project} {version} ({rel}): {body}"
+    first, _, rest = body.partition(" ")
+    verb = _IMPERATIVE.get(first.lower())
+    if verb and rest:
+        body = f"{verb.capitalize()} {rest}"
+    return f"{project} {version} ({rel}): {body}"
+
+
 def recent_major(versions: Iterable[str | None]) -> int:
     """The oldest major line whose deprecations and removals are still proposed: the one
     before the newest released version's first component."""
@@ -249,9 +283,10 @@ def recent_major(versions: Iterable[str | None]) -> int:
     return max(released, default=0) - 1
 
 
-def proposals(text: str, rel: str) -> list[Proposal]:
-    """The changelog at `rel` (its text): one proposal per entry a rule keeps, unless a newer
-    entry overtook it (see `later`) or its release was yanked."""
+def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]:
+    """The changelog at `rel` (its text) of `project`: one proposal per entry a rule keeps,
+    unless a newer entry overtook it (see `later`), its release was yanked, or a newer release
+    says the same words (a fix backported to two lines is one fact, said by the newest)."""
     every = [(e, classify(e)) for e in entries(text) if not e.yanked and e.version is not None]
     # Unreleased entries are not proposed (they may still change, and "in the next release"
     # goes stale) but they do overtake the released ones: they are what HEAD holds. So do
@@ -261,17 +296,23 @@ def proposals(text: str, rel: str) -> list[Proposal]:
              if rule is not None and k not in gone_all]
     oldest = recent_major(e.version for e, _ in every)
     out: list[Proposal] = []
-    for entry, rule in found:
+    said: set[str] = set()
+    for entry, rule in sorted(found, key=lambda f: order(f[0].version), reverse=True):
         if entry.version == "unreleased":
             continue
-        if rule in ("deprecation", "removal") and order(entry.version)[0] < oldest \
-                and not _INSTEAD.search(plain(entry.text)):
+        words = plain(entry.text)
+        if order(entry.version)[0] < oldest and not _INSTEAD.search(words) and (
+                rule in ("deprecation", "removal")
+                or (rule == "breaking" and _TAKES_AWAY.search(words)
+                    and not _SAID_BREAKING.search(words))):
             continue  # old news, long settled; "use X instead of Y" is a decision, kept
-        body = whole(plain(entry.text))
-        if body is None:
+        body = whole(words)
+        if body is None or " ".join(body.lower().split()) in said:
             continue
+        said.add(" ".join(body.lower().split()))
         out.append(Proposal(
             source="changelog", kind="decision" if rule == "instead" else "codebase",
-            text=f"{_verb(entry.section)} in {entry.version} ({rel}): {body}",
+            text=said_of(project, entry.version or "", rel, _verb(entry.section), body),
             provenance=lines_label(rel, entry.first, entry.last), rule=f"changelog-{rule}"))
+    out.sort(key=lambda p: int(p.provenance.rsplit(":", 1)[1].split("-")[0]))
     return out

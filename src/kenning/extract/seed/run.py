@@ -27,7 +27,7 @@ from kenning.core.private import strip_private
 from kenning.core.redact import redact
 from kenning.core.safeio import read_bytes
 from kenning.extract.seed import changelogs, commits, current, documents, later
-from kenning.extract.seed.model import Proposal
+from kenning.extract.seed.model import Proposal, project_name
 
 if TYPE_CHECKING:
     from kenning.lifecycle.writes import FactWriter
@@ -76,7 +76,10 @@ def load_state(path: Path) -> dict[str, Any]:
 def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
     """(source, file, reader of its text) for every file a seed reads in this project."""
     out: list[tuple[str, Path, Reader]] = []
-    out += [("changelog", p, changelogs.proposals) for p in changelogs.changelog_files(root)]
+    logs = changelogs.changelog_files(root)
+    name = project_name(root) if logs else None
+    out += [("changelog", p, lambda text, rel: changelogs.proposals(text, rel, name))
+            for p in logs]
     out += [("docs", p, _adr) for p in documents.adr_files(root)]
     out += [("docs", p, lambda text, rel: documents.rule_proposals(text, rel, "docs"))
             for p in documents.design_files(root)]
