@@ -16,8 +16,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kenning.extract.seed.later import (chosen, deprecated_names, identifiers, live_names,
-                                        support_subject)
+from kenning.extract.seed.later import (
+    chosen,
+    deprecated_names,
+    identifiers,
+    live_names,
+    support_subject,
+)
 from kenning.extract.seed.model import Proposal
 
 _DOCS = ("md", "rst", "txt", "markdown", "adoc", "rdoc")
