@@ -85,9 +85,13 @@ def test_a_dry_run_on_a_real_history_proposes_versioned_changes_and_writes_nothi
     assert flit["provenance"] == "CHANGES.rst:18" and flit["rule"] == "changelog-instead"
     assert "itsdangerous 1.1.0 (CHANGES.rst): Changes default signing algorithm back to SHA-1." \
         in texts
+    # HEAD's unreleased changes are proposed as such.
+    assert "itsdangerous 2.3.0 (unreleased, CHANGES.rst): Drops support for Python 3.8 and " \
+        "3.9." in texts
     # Overtaken: every Python floor before the unreleased 2.3.0 one, the deprecations of what
     # 2.1.0 removed or HEAD no longer has, and all of the yanked 1.0.0.
-    assert not any("Python 3." in t or "deprecated" in t.lower() and "Remove" not in t
+    assert not any("Python 3." in t and "unreleased" not in t
+                   or "deprecated" in t.lower() and "Remove" not in t
                    or "__version__" in t or "SHA-512." in t or "(2.5" in t for t in texts)
     # The history's decisions ("switch to flit build backend", "drop support for Python 3.7")
     # repeat changelog entries: they are left to the entries, which have the version.
@@ -337,6 +341,7 @@ Version 1.5.0
 """
     found = [p.text.split(": ", 1)[1] for p in changelogs.proposals(text, "CHANGES.rst")]
     assert found == [
+        "Drop support for Python 3.9.",  # unreleased: what HEAD holds
         "Change the default `timeout` from 10 to 30 seconds.",
         "Use `hatchling` instead of `flit_core` as build backend.",
         "Remove the deprecated `load_legacy()` function.",

@@ -60,7 +60,8 @@ _RULES = (
     ("default", re.compile(r"^change[sd]? (?:the )?default\b|\bchanged (?:the )?default\b"
                            r"|\bdefault\b[^.]{0,40}\b(?:is|are) now\b"
                            r"|\bnow defaults? to\b|\bdefaults? (?:changed|is changed)\b"
-                           r"|\bdefault\b[^.]{0,60}\bfrom\b[^.]{1,40}\bto\b", re.I)),
+                           r"|\bdefault\b[^.]{0,60}\bfrom\b[^.]{1,40}\bto\b"
+                           r"|\bby default instead of\b|\bdefaults? to \S+ instead of\b", re.I)),
     ("instead", re.compile(r"^(?:use[sd]?|switch(?:ed)? to|migrate[sd]? to|move[sd]? to)\b.*"
                            r"\b(?:instead of|rather than)\b|^replace[sd]? .+ with\b", re.I)),
 )
@@ -96,6 +97,8 @@ class Entry:
     last: int
     yanked: bool = False
     head: str | None = None  # the bullet's own words when nested bullets follow
+    upcoming: str | None = None  # an unreleased entry's version-to-be ("Version 3.2.0\n
+    # Unreleased")
 
 
 def changelog_files(root: Path) -> list[Path]:
@@ -130,6 +133,8 @@ class _Reader:
         self.start = self.end = self.base_indent = 0
         self.blank = False
         self.yanked: set[str | None] = set()  # "YANKED" under a heading: taken back
+        self.upcoming: str | None = None
+        self.heading_line = 0
 
     def flush(self) -> None:
         if self.current:
@@ -137,7 +142,9 @@ class _Reader:
             if self.nested:
                 body = body.rstrip(" .:") + ": " + "; ".join(n.rstrip(" .;") for n in self.nested)
             self.out.append(Entry(self.version, self.section, body, self.start, self.end,
-                                  head=" ".join(self.current) if self.nested else None))
+                                  head=" ".join(self.current) if self.nested else None,
+                                  upcoming=self.upcoming if self.version == "unreleased"
+                                  else None))
         self.current, self.nested = [], []
 
     def read(self, n: int, raw: str) -> None:
@@ -170,11 +177,14 @@ class _Reader:
                         .startswith(("version", "release", "v", "["))):
             self.flush()
             self.version, self.section = heading.group("version"), None
+            self.heading_line = n
             if _YANKED.search(line):
                 self.yanked.add(self.version)
             return True
         if _UNRELEASED.match(line.strip()) or line.strip().lower().startswith("## unreleased"):
             self.flush()
+            right_under = self.version not in (None, "unreleased") and n - self.heading_line <= 3
+            self.upcoming = self.version if right_under else None
             self.version, self.section = "unreleased", None
             return True
         return False
@@ -265,15 +275,24 @@ _IMPERATIVE = {"use": "uses", "drop": "drops", "remove": "removes", "deprecate":
 def said_of(project: str | None, version: str, rel: str, label: str, body: str) -> str:
     """"click 8.2.0 (CHANGES.md): Drops support for Python 3.7." or, when the section gives
     the verb, "Removed in structlog 26.1.0 (CHANGELOG.md): Python 3.8 and 3.9 support."."""
+    rel = f"unreleased, {rel}" if version.endswith("(unreleased)") else rel
+    version = version.removesuffix("(unreleased)").strip()  # "3.2.0 (unreleased, CHANGES.rst)"
     if not project:
-        return f"{label} in {version} ({rel}): {body}"
+        return f"{label} in {version or 'the next release'} ({rel}): {body}"
     if label != "Changed":
-        return f"{label} in {project} {version} ({rel}): {body}"
+        return f"{label} in {project} {version}".rstrip() + f" ({rel}): {body}"
     first, _, rest = body.partition(" ")
     verb = _IMPERATIVE.get(first.lower())
     if verb and rest:
         body = f"{verb.capitalize()} {rest}"
-    return f"{project} {version} ({rel}): {body}"
+    return f"{project} {version}".rstrip() + f" ({rel}): {body}"
+
+
+def _release(entry: Entry) -> str:
+    """How an entry's release is named: "3.2.0", "3.2.0 (unreleased)", "unreleased"."""
+    if entry.version != "unreleased":
+        return entry.version or ""
+    return f"{entry.upcoming} (unreleased)" if entry.upcoming else "(unreleased)"
 
 
 def recent_major(versions: Iterable[str | None]) -> int:
@@ -288,9 +307,9 @@ def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]
     unless a newer entry overtook it (see `later`), its release was yanked, or a newer release
     says the same words (a fix backported to two lines is one fact, said by the newest)."""
     every = [(e, classify(e)) for e in entries(text) if not e.yanked and e.version is not None]
-    # Unreleased entries are not proposed (they may still change, and "in the next release"
-    # goes stale) but they do overtake the released ones: they are what HEAD holds. So do
-    # entries no rule keeps ("`__lt__` does not consider subclasses comparable anymore").
+    # Unreleased entries are what HEAD holds: proposed (as "3.2.0 (unreleased)"), and they
+    # overtake the released ones. So do entries no rule keeps ("`__lt__` does not consider
+    # subclasses comparable anymore"), though they are not proposed.
     gone_all = overtaken([(order(e.version), plain(e.text), rule) for e, rule in every])
     found = [(e, rule) for k, (e, rule) in enumerate(every)
              if rule is not None and k not in gone_all]
@@ -298,8 +317,6 @@ def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]
     out: list[Proposal] = []
     said: set[str] = set()
     for entry, rule in sorted(found, key=lambda f: order(f[0].version), reverse=True):
-        if entry.version == "unreleased":
-            continue
         words = plain(entry.text)
         if order(entry.version)[0] < oldest and not _INSTEAD.search(words) and (
                 rule in ("deprecation", "removal")
@@ -312,7 +329,7 @@ def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]
         said.add(" ".join(body.lower().split()))
         out.append(Proposal(
             source="changelog", kind="decision" if rule == "instead" else "codebase",
-            text=said_of(project, entry.version or "", rel, _verb(entry.section), body),
+            text=said_of(project, _release(entry), rel, _verb(entry.section), body),
             provenance=lines_label(rel, entry.first, entry.last), rule=f"changelog-{rule}"))
     out.sort(key=lambda p: int(p.provenance.rsplit(":", 1)[1].split("-")[0]))
     return out
