@@ -248,7 +248,8 @@ def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | No
             return None
         text = subject
         if rule == "instead" and (reason is None or len(subject.split()) < 6
-                                  or _QUOTED.search(subject)):
+                                  or _QUOTED.search(subject)
+                                  or not re.search(r"[A-Za-z]{2}", chosen(subject) or "")):
             return None  # "use rstrip instead of strip" needs its why to mean anything
         if rule == "switch" and reason is None:
             return None  # "switched to print-based cog API": to what end, and where?

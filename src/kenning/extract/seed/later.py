@@ -42,7 +42,7 @@ _IDENT = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*")
 _ANNOUNCED = re.compile(rf"\b(?:will|to) (?:be )?(?:\w+ )?(?:changed?|removed|dropped|renamed"
                         rf"|replaced|deleted|become|switch\w*|default\w*)\b[^.]*?\bin "
                         rf"(?:version |release |\w+ )?(?P<v>{_NUMBER})"
-                        rf"|\b(?:will|to) (?:\w+ ){{0,3}}until (?:version |release )?"
+                        rf"|\b(?:will|to) (?:\w+ ){{0,5}}until (?:version |release )?"
                         rf"(?P<u>{_NUMBER})", re.I)
 _REMOVAL = re.compile(r"\bremov|\bdrop|\bdelet|\banymore\b|\bno longer\b", re.I)
 _DEPRECATED = re.compile(r"\bdeprecat", re.I)

@@ -71,7 +71,7 @@ def plain(text: str) -> str:
     text = _BY_USER.sub("", text)
     text = _MENTION.sub("", text)
     text = _ISSUE_REF.sub("", text)
-    text = " ".join(text.split()).strip(" -–").replace(".:", ":")
+    text = " ".join(text.split()).strip(" -–").replace(".:", ":").replace("::", ":")
     text = re.sub(r"\s+([.,;:])", r"\1", text)
     text = re.sub(r"\s\(\s*\)|\s*[,;]\s*(?=\.$)", "", text).strip()
     if text and text[-1] not in ".!?:`)":
