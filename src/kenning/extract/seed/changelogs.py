@@ -80,7 +80,8 @@ _SKIPPED_SECTIONS = re.compile(r"\b(?:fix|fixed|fixes|bug|bugs|security|added|ne
 _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci\b|workflow"
                     r"|pre-commit|dependabot|test suite|tests? (?:fix|for)|coverage"
                     r"|version bump|bump(?:ed)? |unused|unnecessary|outdated|dead code|shim"
-                    r"|leftover|remov(?:e|es|ed|ing) (?:the )?(?:usages?|uses?) of)|^(?:fix(?:e[sd])?|add(?:s|ed)?|improve[sd]?|document(?:s|ed)?)\b"
+                    r"|leftover|remov(?:e|es|ed|ing) (?:the )?(?:usages?|uses?) of)"
+                    r"|^(?:fix(?:e[sd])?|add(?:s|ed)?|improve[sd]?|document(?:s|ed)?)\b"
                     r"|>>>|```|^\.\. |\bstray\b|\b(?:incorrect|wrong)(?:ly)?\b|\bregression\b"
                     r"|\bno longer (?:crash|raise|render|fail|break|hang|leak|error|warn|trigger"
                     r"|gets?|points?|mutate|close|drop|show|print|emit|loses?)\w*", re.I)
