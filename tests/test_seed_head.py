@@ -119,3 +119,29 @@ def test_a_revert_in_a_later_run_withdraws_the_pending_proposal(kenning, repo):
         ("withdrawn", f"commit {sha[:12]}")]
     assert seed_json(kenning)["items"] == []  # no longer waiting
     assert "withdrawn" not in kenning("seed").out
+
+
+def test_the_mcp_seed_tool_lists_proposals_and_stores_nothing(kenning, repo):
+    import anyio
+    from mcp import Client
+
+    from kenning.core.paths import current_project
+    from kenning.mcp.server import build_server
+
+    (repo / "AGENTS.md").write_text("# Rules\n\nNever commit generated files in `dist/`.\n",
+                                    encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "agents")
+
+    async def go() -> dict:
+        async with Client(build_server()) as client:
+            result = await client.call_tool("knowledge_seed", {"limit": 5})
+            assert not result.is_error, result.content[0].text
+            bad = await client.call_tool("knowledge_seed", {"limit": 0})
+            assert bad.is_error and "1-200" in bad.content[0].text
+            return json.loads(result.content[0].text)
+
+    out = anyio.run(go)
+    assert out["total"] == 1 and out["proposals"][0]["provenance"] == "AGENTS.md:3"
+    assert out["proposals"][0]["source"] == "agents"
+    assert not (current_project().local_dir / "seed").exists()
