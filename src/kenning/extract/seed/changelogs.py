@@ -37,6 +37,8 @@ _SECTION = re.compile(r"^#{2,6}\s*(?P<name>[A-Za-z][\w -]{2,40}?)\s*:?\s*$|"
                       r"^(?P<bold>\*\*)?(?P<plain>Breaking changes?|Deprecations?|Removals?|"
                       r"Removed|Deprecated|Changed|Backwards[- ]incompatible changes?)"
                       r"(?:\*\*)?\s*:?\s*$", re.I)
+_PRE = re.compile(r"[-.]?(?:a|b|rc|alpha|beta|dev)\.?\d*$")
+_BOLD_LINE = re.compile(r"^\*\*(?P<name>[^*]{3,80}?)\*\*\s*:?\s*$")
 _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*+•]|\d+[.)])\s+(?P<text>\S.*)$")
 
 # What an entry must say to be kept, by category (the rule name). "No longer" is a breaking
@@ -192,10 +194,13 @@ class _Reader:
 
     def _section(self, line: str) -> bool:
         sec = _SECTION.match(line.strip())
-        if not sec or _BULLET.match(line):
+        bold = _BOLD_LINE.match(line.strip())
+        if not (sec or bold) or _BULLET.match(line):
             return False
-        self.flush()
-        self.section = (sec.group("name") or sec.group("plain") or "").strip().lower()
+        self.flush()  # "**The following changes are also included**:" ends "**Deprecations**:"
+        self.section = (sec.group("name") or sec.group("plain") or "") if sec \
+            else bold.group("name") if bold else ""
+        self.section = self.section.strip().lower()
         return True
 
     def _bullet(self, n: int, bullet: re.Match[str], was_blank: bool) -> None:
@@ -257,7 +262,7 @@ def _verb(section: str | None) -> str:
 # `create_jinja_loader`", "no longer requires the SSL module") is news while recent; one
 # that restricts or changes behaviour ("no longer accepts arbitrary encodings") stays true.
 _TAKES_AWAY = re.compile(r"\b(?:remov|drop|delet)\w*|\bno longer (?:be |is |are )?(?:required"
-                         r"|requires?|needed|necessary|used|uses|a dependency|a requirement"
+                         r"|requires?|needed|necessary|used?|uses|a dependency|a requirement"
                          r"|supported|supports?|available|included|shipped|bundled)\b", re.I)
 _SAID_BREAKING = re.compile(r"\bbackwards?[- ]incompatible\b|\bbreaking\b", re.I)
 # A changelog's imperative ("Drop support for …") said of the project ("click 8.2.0 drops
@@ -280,12 +285,12 @@ def said_of(project: str | None, version: str, rel: str, label: str, body: str) 
     version = version.removesuffix("(unreleased)").strip()  # "3.2.0 (unreleased, CHANGES.rst)"
     if not project:
         return f"{label} in {version or 'the next release'} ({rel}): {body}"
-    if label != "Changed":
-        return f"{label} in {project} {version}".rstrip() + f" ({rel}): {body}"
     first, _, rest = body.partition(" ")
     verb = _IMPERATIVE.get(first.lower())
-    if verb and rest:
-        body = f"{verb.capitalize()} {rest}"
+    if verb and rest:  # the entry's own verb says it: "Removed in" would say it twice
+        return f"{project} {version}".rstrip() + f" ({rel}): {verb.capitalize()} {rest}"
+    if label != "Changed":
+        return f"{label} in {project} {version}".rstrip() + f" ({rel}): {body}"
     return f"{project} {version}".rstrip() + f" ({rel}): {body}"
 
 
@@ -296,11 +301,15 @@ def _release(entry: Entry) -> str:
     return f"{entry.upcoming} (unreleased)" if entry.upcoming else "(unreleased)"
 
 
-def recent_major(versions: Iterable[str | None]) -> int:
+def recent_major(versions: Iterable[str | None]) -> tuple[int, ...]:
     """The oldest major line whose deprecations and removals are still proposed: the one
-    before the newest released version's first component."""
-    released = [order(v)[0] for v in versions if v is not None and v != "unreleased"]
-    return max(released, default=0) - 1
+    before the newest released version's first component; for a 0.x project, whose minor
+    releases are its major ones, the minor line before the newest (0.27 when 0.28 is out)."""
+    released = [order(v) for v in versions if v is not None and v != "unreleased"]
+    newest = max(released, default=(0,))
+    if newest[0] == 0 and len(newest) > 1:
+        return (0, newest[1] - 1)
+    return (newest[0] - 1,)
 
 
 def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]:
@@ -317,9 +326,12 @@ def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]
     oldest = recent_major(e.version for e, _ in every)
     out: list[Proposal] = []
     said: set[str] = set()
+    finals = {e.version for e, _ in every if e.version and not _PRE.search(e.version)}
     for entry, rule in sorted(found, key=lambda f: order(f[0].version), reverse=True):
+        if (pre := _PRE.search(entry.version or "")) and entry.version[:pre.start()] in finals:
+            continue  # 0.13.0.dev0 said again, or said better, by 0.13.0
         words = plain(entry.text)
-        if order(entry.version)[0] < oldest and not _INSTEAD.search(words) and (
+        if order(entry.version)[:len(oldest)] < oldest and not _INSTEAD.search(words) and (
                 rule in ("deprecation", "removal")
                 or (rule == "breaking" and _TAKES_AWAY.search(words)
                     and not _SAID_BREAKING.search(words))):

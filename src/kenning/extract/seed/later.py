@@ -157,8 +157,10 @@ def _same_behaviour(text: str, later: str) -> bool:
 
 
 def _sentences(text: str) -> list[str]:
-    """Sentences, and the "; "-joined nested bullets of an entry, each on its own."""
-    return [s for s in re.split(r"(?<=[.!?])\s+|;\s+", text) if s.strip()]
+    """Sentences, the "; "-joined nested bullets of an entry and the clauses after "but",
+    "although" (what they say stays), each on its own."""
+    return [s for s in re.split(r"(?<=[.!?])\s+|;\s+|,?\s+(?:although|though|but|while"
+                                r"|whereas)\s+", text) if s.strip()]
 
 
 def removed_names(text: str) -> set[str]:

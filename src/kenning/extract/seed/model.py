@@ -47,7 +47,9 @@ _RST_ROLE = re.compile(r":(?:meth|func|class|attr|mod|"
                        r"data|exc|obj|ref|doc|option|envvar|program|term|py:\w+):`([^`]*)`")
 _RST_LINK = re.compile(r"`([^`<]+?)\s*<[^>]+>`_+")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]+\)")
-_ISSUE_REF = re.compile(r"\s*\((?:issue|pull request|PR|see)?\s*`?#\d+`?\)"
+_ISSUE_REF = re.compile(r"\s*\((?i:issue|pull request|pull|PR|see)?\s*`?#\d+`?\)"
+                        r"|\s*\((?i:pull|PR|issue)s? #\d+(?:,\s*#\d+)*\)\.?"
+                        r"|\s*\((?i:see) #\d+[^)]{0,40}\)\.?"
                         r"|\s*\((?:(?:#|gh-|GH-|PR #?)\d+[,\s]*)+\)|\s+\[#\d+\]|\s+#\d+\b(?=\s*$)")
 _BY_USER = re.compile(r"\s*(?:\(|\b)(?:by|thanks to|thanks)\s+@[\w-]+\)?", re.I)
 _MENTION = re.compile(r"\s*\(@[\w-]+\)")
