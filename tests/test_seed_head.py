@@ -145,3 +145,45 @@ def test_the_mcp_seed_tool_lists_proposals_and_stores_nothing(kenning, repo):
     assert out["total"] == 1 and out["proposals"][0]["provenance"] == "AGENTS.md:3"
     assert out["proposals"][0]["source"] == "agents"
     assert not (current_project().local_dir / "seed").exists()
+
+
+def test_a_zero_major_project_bold_sections_and_pre_releases():
+    text = """# Changelog
+
+## 0.28.0 (28th November, 2024)
+
+**Deprecations**:
+
+* The `cert` argument is now deprecated and will raise warnings.
+
+**The following changes are also included**:
+
+* Treat `socks5h` as a valid proxy scheme. (#3178)
+* The deprecated `app` argument has now been removed.
+
+## 0.13.0 (1st May, 2020)
+
+* Drop `uds=...` from the client. (Pull #804)
+* We no longer have a `urllib3` dependency, although there is still a `UrllibTransport`.
+
+## 0.13.0.dev0 (1st April, 2020)
+
+* Use `limits=...` instead of `pool_limits=...`.
+* We no longer have a `urllib3` dependency, although there is still a `UrllibDispatcher`.
+"""
+    found = [p.text for p in changelogs.proposals(text, "CHANGELOG.md", "httpx")]
+    # 0.13 is not the last minor line but one (0.27): its removals are history, 0.13.0.dev0
+    # is said again by 0.13.0; only the 0.28 deprecation is under the bold "Deprecations".
+    assert found == [
+        "Deprecated in httpx 0.28.0 (CHANGELOG.md): The `cert` argument is now deprecated and "
+        "will raise warnings.",
+        "httpx 0.28.0 (CHANGELOG.md): The deprecated `app` argument has now been removed."]
+
+
+def test_a_guide_sentence_pointing_back_is_not_proposed_alone(tmp_path):
+    from kenning.extract.seed import documents
+
+    text = ("# Contributing\n\nRun the test suite with `make test` before you push.\n"
+            "However, that HTTPS requests must only go to the host in the certificate.\n")
+    found = [p.text for p in documents.rule_proposals(text, "CONTRIBUTING.md", "docs")]
+    assert not any("However" in t for t in found)

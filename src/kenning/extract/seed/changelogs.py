@@ -57,7 +57,8 @@ _RULES = (
         r"|\bold names? (?:is|are) deprecated\b", re.I)),
     ("removal", re.compile(r"^(?:remove[ds]?|drop(?:s|ped)?|delete[ds]?|end(?:ed)? support)\b"
                            r"|\b(?:drop(?:s|ped)? support|removed? support|(?:was|were|is|are"
-                           r"|has been|have been) removed)\b|\bnot supported anymore\b"
+                           r"|has been|have been|has now been|have now been|is now|are now)"
+                           r" removed)\b|\bnot supported anymore\b"
                            r"|\baren't supported anymore\b", re.I)),
     ("default", re.compile(r"^change[sd]? (?:the )?default\b|\bchanged (?:the )?default\b"
                            r"|\bdefault\b[^.]{0,40}\b(?:is|are) now\b"
@@ -263,7 +264,8 @@ def _verb(section: str | None) -> str:
 # that restricts or changes behaviour ("no longer accepts arbitrary encodings") stays true.
 _TAKES_AWAY = re.compile(r"\b(?:remov|drop|delet)\w*|\bno longer (?:be |is |are )?(?:required"
                          r"|requires?|needed|necessary|used?|uses|a dependency|a requirement"
-                         r"|supported|supports?|available|included|shipped|bundled)\b", re.I)
+                         r"|supported|supports?|available|included|shipped|bundled"
+                         r"|ha(?:s|ve) (?:a|an|any)\b)", re.I)
 _SAID_BREAKING = re.compile(r"\bbackwards?[- ]incompatible\b|\bbreaking\b", re.I)
 # A changelog's imperative ("Drop support for …") said of the project ("click 8.2.0 drops
 # support for …"): present tense, with what it is about.
