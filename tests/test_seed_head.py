@@ -187,3 +187,29 @@ def test_a_guide_sentence_pointing_back_is_not_proposed_alone(tmp_path):
             "However, that HTTPS requests must only go to the host in the certificate.\n")
     found = [p.text for p in documents.rule_proposals(text, "CONTRIBUTING.md", "docs")]
     assert not any("However" in t for t in found)
+
+
+def test_a_long_breaking_change_by_its_first_sentence_and_minimum_versions():
+    text = """## 25.4.0
+
+### Backwards-incompatible Changes
+
+- Class-level `kw_only=True` behavior is now consistent with `dataclasses`. Previously, a
+  class that sets it makes all attributes keyword-only. This shouldn't be a problem unless
+  you have a pattern like this: ```python @define(kw_only=True) class Base: a: int ``` Here,
+  we have a class with an attribute that sets `kw_only=False` and has a default, and then a
+  subclass with required arguments. Previously this would work, but now this fails since the
+  attribute is positional, and we have a required positional argument following another one.
+- `Old` is now a deprecated alias of `New`.
+
+### Changes
+
+- Minimum required version of MarkupSafe is 3.0.3.
+"""
+    found = [p.text for p in changelogs.proposals(text, "CHANGELOG.md", "attrs")]
+    assert found == [
+        "Breaking change in attrs 25.4.0 (CHANGELOG.md): Class-level `kw_only=True` behavior is "
+        "now consistent with `dataclasses`.",
+        "Breaking change in attrs 25.4.0 (CHANGELOG.md): `Old` is now a deprecated alias of "
+        "`New`.",
+        "attrs 25.4.0 (CHANGELOG.md): Minimum required version of MarkupSafe is 3.0.3."]

@@ -54,12 +54,17 @@ _RULES = (
     ("deprecation", re.compile(
         r"\b(?:is|are|was|were|been|now|considered) deprecated\b|^deprecat(?:e|es|ed)\b"
         r"|\bdeprecated in favou?r of\b|\bwill be removed\b|\bto be removed\b"
-        r"|\bold names? (?:is|are) deprecated\b", re.I)),
+        r"|\bold names? (?:is|are) deprecated\b|\b(?:is|are) now (?:a |an )?deprecated\b"
+        r"|\b(?:with|shows?|emits?|raises?) (?:a )?(?:DeprecationWarning|deprecation warning)",
+        re.I)),
     ("removal", re.compile(r"^(?:remove[ds]?|drop(?:s|ped)?|delete[ds]?|end(?:ed)? support)\b"
                            r"|\b(?:drop(?:s|ped)? support|removed? support|(?:was|were|is|are"
                            r"|has been|have been|has now been|have now been|is now|are now)"
                            r" removed)\b|\bnot supported anymore\b"
                            r"|\baren't supported anymore\b", re.I)),
+    ("requirement", re.compile(r"^minimum (?:required |supported )?versions? of \S+ (?:is|are)\b"
+                               r"|^(?:update|raise|bump)[sd]? (?:the )?minimum (?:dependency |"
+                               r"required )?versions?\b", re.I)),
     ("default", re.compile(r"^change[sd]? (?:the )?default\b|\bchanged (?:the )?default\b"
                            r"|\bdefault\b[^.]{0,40}\b(?:is|are) now\b"
                            r"|\bnow defaults? to\b|\bdefaults? (?:changed|is changed)\b"
@@ -143,6 +148,7 @@ class _Reader:
     def flush(self) -> None:
         if self.current:
             body = " ".join(self.current)
+            body = body.split("```")[0].strip() or body  # the words, not the example
             if self.nested:
                 body = body.rstrip(" .:") + ": " + "; ".join(n.rstrip(" .;") for n in self.nested)
             self.out.append(Entry(self.version, self.section, body, self.start, self.end,
@@ -251,7 +257,16 @@ def whole(body: str) -> str | None:
     """The entry as it stands, or None when it is too long to read as one fact: a cut entry
     ("… can now …") says less than nothing; nor is one that leans on the entry before it
     ("… are now deleted too"), which does not say what it acts on."""
-    return body if len(body) <= MAX_TEXT and not _LEANS.search(body) else None
+    return body if len(body) <= MAX_TEXT and not _LEANS.search(body) \
+        and not body.endswith(":") else None
+
+
+def first_sentence(body: str) -> str | None:
+    """A breaking change too long to quote whole, by its first sentence when that says it
+    ("Class-level `kw_only=True` behavior is now consistent with `dataclasses`.")."""
+    first = re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", body)[0]
+    return first if first.endswith(".") and 6 <= len(first.split()) <= 60 \
+        and len(first) <= MAX_TEXT and not _LEANS.search(first) else None
 
 
 def _verb(section: str | None) -> str:
@@ -277,7 +292,8 @@ _IMPERATIVE = {"use": "uses", "drop": "drops", "remove": "removes", "deprecate":
                "stop": "stops", "support": "supports", "migrate": "migrates",
                "default": "defaults", "pass": "passes", "enable": "enables",
                "disable": "disables", "show": "shows", "validate": "validates",
-               "treat": "treats", "ignore": "ignores", "reject": "rejects"}
+               "treat": "treats", "ignore": "ignores", "reject": "rejects",
+               "update": "updates", "bump": "bumps"}
 
 
 def said_of(project: str | None, version: str, rel: str, label: str, body: str) -> str:
@@ -334,11 +350,13 @@ def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]
             continue  # 0.13.0.dev0 said again, or said better, by 0.13.0
         words = plain(entry.text)
         if order(entry.version)[:len(oldest)] < oldest and not _INSTEAD.search(words) and (
-                rule in ("deprecation", "removal")
+                rule in ("deprecation", "removal", "requirement")
                 or (rule == "breaking" and _TAKES_AWAY.search(words)
                     and not _SAID_BREAKING.search(words))):
             continue  # old news, long settled; "use X instead of Y" is a decision, kept
         body = whole(words)
+        if body is None and rule == "breaking":
+            body = first_sentence(words)
         if body is None or " ".join(body.lower().split()) in said:
             continue
         said.add(" ".join(body.lower().split()))
