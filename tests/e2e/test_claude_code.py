@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from kenning.core.mcpnames import MCP_PREFIX, MCP_TOOLS
+
 from .clients import find_claude
 from .mock_api import MockAPI, request_text, stream_events, text, tool_use
 
@@ -24,9 +26,7 @@ pytestmark = pytest.mark.e2e
 
 REPO = Path(__file__).resolve().parents[2]
 TOOL_ADD = "mcp__plugin_kenning_kenning__knowledge_add"
-KENNING_TOOLS = [f"mcp__plugin_kenning_kenning__{name}" for name in (
-    "knowledge_search", "knowledge_add", "knowledge_forget", "code_search", "session_save",
-    "session_recall")]
+KENNING_TOOLS = [MCP_PREFIX + name for name in MCP_TOOLS]
 
 
 CLAUDE = find_claude()
