@@ -40,7 +40,7 @@ CHUNK_RECIPE = "2"  # 2: every method its own chunk, a class a header (with shor
 REDACTION_VERSION = "1"
 _REEMBED_BATCH = 512
 GROUP_FILES = 64  # files per embedding call and transaction
-GROUP_CHUNKS = 1_024
+GROUP_CHUNKS = 320
 EMBED_CACHE_SIZE = 20_000  # distinct texts' vectors kept during one run (~20 MB)
 DOC_LANGS = {"markdown", "rst", "txt", "text", "adoc"}
 

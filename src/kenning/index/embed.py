@@ -17,6 +17,7 @@ import json
 import re
 import threading
 from functools import lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -310,11 +311,12 @@ class BundledEmbedder:
             if not rows:
                 continue
             lengths = np.array([len(block[r]) for r in rows], dtype=np.int64)
-            flat = np.fromiter((i for r in rows for i in block[r]), dtype=np.int64,
+            flat = np.fromiter(chain.from_iterable(block[r] for r in rows), dtype=np.int64,
                                count=int(lengths.sum()))
             distinct, column = np.unique(flat, return_inverse=True)
-            counts = np.zeros((len(rows), len(distinct)), dtype=np.float32)
-            np.add.at(counts, (np.repeat(np.arange(len(rows)), lengths), column), 1.0)
+            cell = np.repeat(np.arange(len(rows)) * len(distinct), lengths) + column
+            counts = np.bincount(cell, minlength=len(rows) * len(distinct)).astype(np.float32)
+            counts = counts.reshape(len(rows), len(distinct))
             counts /= lengths[:, None].astype(np.float32)
             index = distinct if self._mapping is None else self._mapping[distinct]
             # float32: int8 rows would overflow in their own dtype; float64 (as model2vec
