@@ -250,7 +250,16 @@ class BundledEmbedder:
         self._unk_id = _unk_token_id(tokenizer)
 
         self.dim = int(self._vectors.shape[1])
-        self.id = f"bundled:{BUNDLED_NAME}:{hashlib.sha256(data).hexdigest()[:12]}"
+        self._data = data  # the tensors are views of it; hashed for `id` on first need
+        self._id: str | None = None
+
+    @property
+    def id(self) -> str:
+        """Names the model's weights (a retrained model gets another id); hashing 8 MB was
+        a tenth of a small project's indexing, which stores only the embedder's name."""
+        if self._id is None:
+            self._id = f"bundled:{BUNDLED_NAME}:{hashlib.sha256(self._data).hexdigest()[:12]}"
+        return self._id
 
     def _char_limit(self) -> int | None:
         """model2vec cuts texts to max_length × the median vocabulary token length in chars.
