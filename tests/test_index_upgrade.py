@@ -36,7 +36,7 @@ def test_a_new_index_is_given_the_schema_its_migrations_build(tmp_path) -> None:
     migrate_with_sqlite_utils(by_migrations)
     migrate(by_script)
     assert schema.SCRIPT_PATH.read_text(encoding="utf-8") == \
-        schema.dump(by_migrations, SCHEMA_VERSION), "run `python -m kenning.index.schema`"
+        schema.dump(by_migrations, SCHEMA_VERSION), "run `python scripts/schema_sql.py`"
 
     def master(conn: sqlite3.Connection) -> list[tuple]:
         return [tuple(r) for r in conn.execute(

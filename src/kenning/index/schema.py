@@ -5,7 +5,7 @@ sqlite_utils, whose import (with numpy, dateutil and its plugins) cost more than
 small project's indexing. An empty file is given this script instead, with the migrations
 recorded as applied, so later ones apply as usual. A test builds an index both ways and
 compares them. After adding a migration, regenerate the script with
-`python -m kenning.index.schema`; until then a new index is migrated the slow way, since the
+`python scripts/schema_sql.py`; until then a new index is migrated the slow way, since the
 script's version no longer matches `db.SCHEMA_VERSION`.
 """
 
@@ -56,15 +56,3 @@ def dump(conn: sqlite3.Connection, version: int) -> str:
         (MIGRATION_SET,))]
     return (f"-- schema_version {version}\n-- migrations {' '.join(names)}\n"
             + "".join(f"{s};\n" for s in statements))
-
-
-if __name__ == "__main__":  # regenerate schema.sql from the migrations
-    import tempfile
-
-    from kenning.index.db import SCHEMA_VERSION, connect, migrate_with_sqlite_utils
-
-    with tempfile.TemporaryDirectory() as tmp:
-        db = connect(Path(tmp) / "index.db")
-        migrate_with_sqlite_utils(db)
-        SCRIPT_PATH.write_text(dump(db, SCHEMA_VERSION), encoding="utf-8")
-        db.close()
