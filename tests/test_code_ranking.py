@@ -63,8 +63,10 @@ def test_a_function_whose_name_the_sentence_spells_out_leads_the_keyword_leg():
     assert not described("tests/quick.rs", "all_equal", "function", want)  # a test: no
     assert not described("src/lib.rs", "equal", "function", want)  # one part: too common
     assert not described("src/lib.rs", "all_unique", "function", want)
-    assert described("src/parse.py", "parse_line", "function",
-                     intent("Parses the arguments given on the command line."))  # stems
+    assert described("src/parse.py", "parse_line", "function",  # stems
+                     intent("Parses the arguments given on the command line."))
+    assert described("src/lib.rs", "position_min", "method",  # an abbreviation
+                     intent("Return the position of the minimum element in the iterator."))
 
     def row(cid: int, symbol: str, kind: str = "function") -> ChunkRow:
         return ChunkRow(cid, "src/lib.rs", cid, cid, kind, symbol, "rust", False)

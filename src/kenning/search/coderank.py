@@ -32,6 +32,7 @@ STEM_BOOST = 0.25 / 61
 # A function whose name's parts the query's words all spell out leads the keyword leg (see
 # `described`); names of one part (`convert`, `close`) are too common to count.
 DESCRIBED_MIN_PARTS = 2
+ABBREVIATION_MIN = 3  # letters of a name part that may stand for a longer word
 FUNCTION_KINDS = frozenset({"function", "method"})
 _SUFFIXES = ("ing", "ed", "es", "s")
 
@@ -108,7 +109,8 @@ def intent(query: str) -> QueryIntent:
 
 def described(path: str, symbol: str, kind: str, want: QueryIntent) -> bool:
     """The query's words spell out every part of a function's own name (`all_equal` for
-    "check whether all elements compare equal", `write_usage` for "writes the usage"): a
+    "check whether all elements compare equal", `position_min` for "the position of the
+    minimum", `write_usage` for "writes the usage"): a
     sentence about a function tends to use the words its name is made of, which BM25 counts
     only as so many common words. Types are left out (a sentence about a method names its
     class); so are tests, examples and benchmarks unless the query asks for them."""
@@ -118,7 +120,15 @@ def described(path: str, symbol: str, kind: str, want: QueryIntent) -> bool:
     if kind_of is not None and kind_of not in want.asks:
         return False  # a test named for what it tests (`test_parse_args`) stays below it
     parts = split_identifier(symbol.rsplit(".", 1)[-1])
-    return len(parts) >= DESCRIBED_MIN_PARTS and all(_stem(p) in want.stems for p in parts)
+    return len(parts) >= DESCRIBED_MIN_PARTS and all(_spelled(part, want.stems)
+                                                     for part in parts)
+
+
+def _spelled(part: str, stems: frozenset[str]) -> bool:
+    """A name part is one of the query's words, or (3 letters or more) the start of one:
+    names abbreviate (`min` for "minimum", `len` for "length", `dir` for "directory")."""
+    return _stem(part) in stems or (len(part) >= ABBREVIATION_MIN
+                                    and any(word.startswith(part) for word in stems))
 
 
 def _stem(word: str) -> str:
