@@ -23,6 +23,7 @@ from dataclasses import replace
 from kenning.core.textutil import STOPWORDS, words
 from kenning.extract.anchors import find_anchors
 from kenning.extract.commands import command_fixes, norm_command
+from kenning.extract.conclusions import conclusion_candidates
 from kenning.extract.documents import (
     document_source,
     issue_source,
@@ -129,6 +130,7 @@ def extract_candidates(
     fixed = {c.evidence for c in fixes}
     out.extend(c for c in failure_fixes(turns, root_str) if c.evidence not in fixed)
     out.extend(verification_workflow(turns))
+    out.extend(conclusion_candidates(turns))
     return _ordered_unique(out, turns, root_str, [_content_terms(t) for t in injected_texts])
 
 
