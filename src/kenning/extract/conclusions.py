@@ -32,14 +32,16 @@ _BULLET = re.compile(r"^(?:[-*•>]|\d+[.)]|#+)\s+")
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(*])")
 # The form of a finding: a cause, a condition, a constraint, a fallback or a trap.
 _MARKER = re.compile(
-    r"\b(?:because|so that|which means|that means|this means|means that|only (?:when|if"
-    r"|works|from|in|for|on|after|before|once|runs?)|must(?:n't| not)?|requires?|(?:root )?cause"
-    r"|falls? back|returns? early|instead of|rather than|cannot|can't|won't work|doesn't work"
-    r"|does not work|fails? (?:when|if|with|because|on)|silently|otherwise|depends on|relies on"
-    r"|by design|which is why|that's why|that is why|never|always)\b"
-    r"|, so\b|: so\b",
+    r"\b(?:because|since|so that|which means|that means|only (?:when|if|works|from|after"
+    r"|once|runs?)|returns? early|falls? back|can't|cannot|won't work|doesn't work|silently"
+    r"|instead of|rather than)\b|, so\b|: so\b",
     _I,
 )
+# A narrative label in front ("Resolving it:", "Sweep in:", "Hydration handling is correct —")
+# or a first word in -ing/-ed ("Testing whether", "Resolved by") tells the story of the work.
+_LABEL = re.compile(r"^[^`:—]{3,40}(?::|\s—)\s|^[A-Za-z]+(?:ing|ed)\b")
+_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+_ASIDE = re.compile(r"\s*\((?![^()]*`)[^()]{1,80}\)")
 # Durable knowledge is told in the present tense; the story of the session in the past.
 _PRESENT = re.compile(
     r"\b(?:is|are|isn't|aren't|does|doesn't|do|don't|can|can't|cannot|must|has|have|needs?"
@@ -64,7 +66,8 @@ _HEDGE = re.compile(
     r"|todo|next step|plan is|option \d|either)\b"
     # the state of this session rather than of the code: a change report, a measurement
     r"|\b(?:now|today|earlier|already|currently|so far|next run|this run|anymore|my|we|we're"
-    r"|us|suspicion|theory|worth|done|verified|confirmed|proof|flagged|correction|nice)\b"
+    r"|us|suspicion|theory|worth|done|verified|confirmed|proof|flagged|correction|nice|ever"
+    r"|was|were|did|had)\b"
     r"|\b\d+ (?:of|out of) \d+\b|\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds|minutes)\b",
     _I,
 )
@@ -82,7 +85,7 @@ _RETRACTION = re.compile(
     _I,
 )
 _MIN_WORDS, _MAX_WORDS = 8, 45
-_SAME = 0.6  # share of content terms two findings have in common to say the same thing
+_SAME = 0.5  # share of content terms two findings have in common to say the same thing
 
 
 def _terms(text: str) -> set[str]:
@@ -105,6 +108,10 @@ def _sentences(text: str) -> list[str]:
 def _finding(sentence: str) -> str | None:
     """The sentence as a fact when it has a finding's form, else None."""
     s = " ".join(sentence.split()).strip(" -—–")
+    if _LABEL.match(s):
+        return None
+    # [writer.go:377](src/terminal/writer.go:377) -> src/terminal/writer.go:377; asides out
+    s = _ASIDE.sub("", _LINK.sub(lambda m: m.group(2), s)).replace("*", "")
     n = len(s.split())
     if not _MIN_WORDS <= n <= _MAX_WORDS or "?" in s or s.endswith(":"):
         return None
