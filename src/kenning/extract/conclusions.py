@@ -67,7 +67,8 @@ _HEDGE = re.compile(
     # the state of this session rather than of the code: a change report, a measurement
     r"|\b(?:now|today|earlier|already|currently|so far|next run|this run|anymore|my|we|we're"
     r"|us|suspicion|theory|worth|done|verified|confirmed|proof|flagged|correction|nice|ever"
-    r"|was|were|did|had)\b"
+    r"|was|were|did|had|removed|added|renamed|changed|updated|replaced|introduced|fixed"
+    r"|created|deleted|moved)\b"
     r"|\b\d+ (?:of|out of) \d+\b|\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds|minutes)\b",
     _I,
 )
@@ -125,19 +126,19 @@ def _finding(sentence: str) -> str | None:
 
 
 def conclusion_candidates(turns: Sequence[Turn]) -> list[Candidate]:
-    """The agent's findings in the main conversation, the later word winning."""
+    """The agent's findings in the main conversation and its compaction summaries, the later
+    word winning. A subagent's prose is its exploration, not a conclusion: left out."""
     found: list[tuple[int, str, Turn]] = []
     said: list[tuple[int, set[str]]] = []  # the terms of every retracting sentence
     for i, turn in enumerate(turns):
-        if turn.is_sidechain or turn.role not in ("assistant", "user") or not turn.text:
+        if turn.is_sidechain or turn.role not in ("assistant", "user", "summary") or not turn.text:
             continue
         for sentence in _sentences(turn.text):
             if _RETRACTION.search(sentence):
                 said.append((i, _terms(sentence)))
-            if turn.role == "assistant":
-                fact = _finding(sentence)
-                if fact:
-                    found.append((i, fact, turn))
+            fact = _finding(sentence) if turn.role != "user" else None
+            if fact:
+                found.append((i, fact, turn))
     kept: list[tuple[int, str, Turn, set[str]]] = []
     for i, fact, turn in found:
         terms = _terms(fact)
