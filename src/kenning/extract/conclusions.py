@@ -60,7 +60,7 @@ _IMPERATIVE = re.compile(
 _HEDGE = re.compile(
     r"\b(?:might|may|maybe|perhaps|probably|possibly|likely|unlikely|i think|i believe"
     r"|i suspect|suspect|seems?|seemingly|appears? to|could|would|guess|hypothes\w+|not sure"
-    r"|unclear|presumably|let me|let's|i'll|i will|i'd|i need|we need|we'll|want me|should i"
+    r"|unclear|presumably|should|shouldn't|let me|let's|i'll|i will|i'd|i need|we need|we'll|want me|should i"
     r"|shall i|you|your|i'm|i am|i've|i have|i was|i added|i changed|i fixed|i removed"
     r"|i updated|now (?:passes|pass|works|compiles)|all (?:tests )?pass|tests? pass(?:es)?"
     r"|todo|next step|plan is|option \d|either)\b"
