@@ -106,7 +106,7 @@ def _sentences(text: str) -> list[str]:
     return out
 
 
-def _finding(sentence: str) -> str | None:
+def finding_text(sentence: str) -> str | None:
     """The sentence as a fact when it has a finding's form, else None."""
     s = " ".join(sentence.split()).strip(" -—–")
     if _LABEL.match(s):
@@ -136,7 +136,7 @@ def conclusion_candidates(turns: Sequence[Turn]) -> list[Candidate]:
         for sentence in _sentences(turn.text):
             if _RETRACTION.search(sentence):
                 said.append((i, _terms(sentence)))
-            fact = _finding(sentence) if turn.role != "user" else None
+            fact = finding_text(sentence) if turn.role != "user" else None
             if fact:
                 found.append((i, fact, turn))
     kept: list[tuple[int, str, Turn, set[str]]] = []

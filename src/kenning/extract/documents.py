@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
+from kenning.extract.conclusions import finding_text
 from kenning.extract.model import Candidate
 from kenning.extract.sentences import sentence_rules, split_sentences
 
@@ -107,10 +108,15 @@ def requirement_candidates(text: str, subject: str, kind_hint: str, evidence: st
             if len(sentence) > 300 or _TASK_SCOPED.search(sentence):
                 continue
             found = sentence_rules(sentence, previous)
+            # How the project works and why, told as a finding: a design doc's, not an
+            # issue's (an issue describes the state its task is about to change).
+            finding = None if found or kind_hint != "document" else finding_text(sentence)
+            if finding:
+                found = ("codebase", finding, None, "finding")
             if not found:
                 continue
             kind, fact, rationale, rule = found
-            if rule not in ("preference", "constraint", "correction", "gotcha"):
+            if rule not in ("preference", "constraint", "correction", "gotcha", "finding"):
                 continue  # a document does not decide; "let's …" in it is quoted talk
             out.append(Candidate(
                 kind=kind or "codebase", text=f"{_cap(subject)}: {fact}", rationale=rationale,
