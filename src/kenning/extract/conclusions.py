@@ -69,7 +69,7 @@ _HEDGE = re.compile(
     r"|us|suspicion|theory|worth|done|verified|confirmed|proof|flagged|correction|nice|ever"
     r"|was|were|did|had|removed|added|renamed|changed|updated|replaced|introduced|fixed"
     r"|created|deleted|moved)\b"
-    r"|\b\d+ (?:of|out of) \d+\b|\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds|minutes)\b",
+    r"|\b\d+ (?:of|out of|rather than|instead of|vs\.?|versus) \d+\b|\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds|minutes)\b",
     _I,
 )
 _STARTS_DEICTIC = re.compile(
