@@ -1,20 +1,26 @@
-"""The agent's own conclusions: sentences of its prose that state how the code behaves and why.
+"""The agent's own findings: sentences of its prose that say how the code behaves and why.
 
 In long agentic sessions the user types a few short prompts and most of what a later session
-needs is said by the agent, after it read the code or a failure: "X returns early when …, so
-Y never runs", "the cause was …", "Z must be wrapped because lint …". A sentence is kept only
-when it has the form of such a finding and reads on its own:
+needs is said by the agent after it read the code or saw a failure: "if the turn ends without
+changes, `commitWithMetadata()` returns early, so the trigger never runs". On the development
+sessions (bench/data/SPLITS.md) about half of the labelled knowledge is cited from such prose.
+Most of that prose is not knowledge, though (plans, guesses, the story of the work, status),
+so a sentence is kept only when it has the form of a finding and reads on its own:
 
-- a causal, constraint or gotcha marker ("because", "only when", "must", "falls back",
-  "the cause", "instead of", "silently", …) and something that names the code (a path, a
-  backticked name, an identifier);
-- no hedge ("might", "probably", "I think", a question), no plan or status of the task at hand
-  ("let me", "I'll", "now passes", "want me to"), no address to the user ("you");
-- last word wins: a finding the agent or the user later takes back (a sentence with a
-  retraction word sharing most of its terms) is dropped, and of two findings that say the
-  same thing only the later one is kept.
+- a causal marker that ties two clauses ("because", ", so", "only when", "falls back",
+  "returns early", "can't", "instead of", "silently", …), a present-tense verb (durable
+  knowledge is told in the present; the story of the session in the past) and a name of the
+  code (backticks, a path, a call, a snake_case or camelCase identifier);
+- no hedge or question, no plan, no words to the user, no narrative label in front
+  ("Resolving it:"), no imperative, no change report or measurement of this run ("now",
+  "added", "14 of 15", "1.2s");
+- last word wins: a finding that a later sentence of the agent or the user takes back
+  (a retraction word and most of its terms) is dropped, and of two findings that say the
+  same thing only the later is kept.
 
-Pure, stdlib only; `rules.py` calls it and orders the result with the other candidates.
+Read in the main conversation and in compaction summaries (written later, so already the
+last word); a subagent's prose is its exploration and is left out. `documents.py` uses the
+same test on a design doc's sentences. Pure, stdlib only.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from collections.abc import Sequence
 
 from kenning.core.textutil import STOPWORDS, words
 from kenning.extract.model import Candidate, Turn
-from kenning.extract.vocab import code_like
+from kenning.extract.vocab import PATH
 
 _I = re.IGNORECASE
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
@@ -56,20 +62,25 @@ _IMPERATIVE = re.compile(
     r"|restore|rebuild|build|install|ensure)\b",
     _I,
 )
-# Guesses, plans, questions and status of the task at hand.
+# Guesses, plans, questions, the task at hand, and words to the user.
 _HEDGE = re.compile(
     r"\b(?:might|may|maybe|perhaps|probably|possibly|likely|unlikely|i think|i believe"
-    r"|i suspect|suspect|seems?|seemingly|appears? to|could|would|guess|hypothes\w+|not sure"
-    r"|unclear|presumably|should|shouldn't|let me|let's|i'll|i will|i'd|i need|we need|we'll|want me|should i"
-    r"|shall i|you|your|i'm|i am|i've|i have|i was|i added|i changed|i fixed|i removed"
-    r"|i updated|now (?:passes|pass|works|compiles)|all (?:tests )?pass|tests? pass(?:es)?"
-    r"|todo|next step|plan is|option \d|either)\b"
-    # the state of this session rather than of the code: a change report, a measurement
-    r"|\b(?:now|today|earlier|already|currently|so far|next run|this run|anymore|my|we|we're"
+    r"|i suspect|suspect|seems?|seemingly|appears? to|could|would|should|shouldn't|guess"
+    r"|hypothes\w+|not sure|unclear|presumably|let me|let's|i'll|i will|i'd|i need|we need"
+    r"|we'll|want me|shall i|you|your|i'm|i am|i've|i have|i was|i added|i changed|i fixed"
+    r"|i removed|i updated|now (?:passes|pass|works|compiles)|all (?:tests )?pass"
+    r"|tests? pass(?:es)?|todo|next step|plan is|option \d|either)\b",
+    _I,
+)
+# The state of this session rather than of the code: a change report, the story of the
+# work, a measurement of this run.
+_SESSION_STATE = re.compile(
+    r"\b(?:now|today|earlier|already|currently|so far|next run|this run|anymore|my|we|we're"
     r"|us|suspicion|theory|worth|done|verified|confirmed|proof|flagged|correction|nice|ever"
     r"|was|were|did|had|removed|added|renamed|changed|updated|replaced|introduced|fixed"
     r"|created|deleted|moved)\b"
-    r"|\b\d+ (?:of|out of|rather than|instead of|vs\.?|versus) \d+\b|\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds|minutes)\b",
+    r"|\b\d+ (?:of|out of|rather than|instead of|vs\.?|versus) \d+\b"
+    r"|\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds|minutes)\b",
     _I,
 )
 _STARTS_DEICTIC = re.compile(
@@ -85,6 +96,9 @@ _RETRACTION = re.compile(
     r"|doesn't explain|not what)\b",
     _I,
 )
+# It names the code: a backticked name, a path, a call, a snake_case or CamelCase identifier.
+_NAMES_CODE = re.compile(r"`[^`]+`|\w\(\)|\b[a-z]+_\w+|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*|"
+                         + PATH.pattern)
 _MIN_WORDS, _MAX_WORDS = 8, 45
 _SAME = 0.5  # share of content terms two findings have in common to say the same thing
 
@@ -116,11 +130,15 @@ def finding_text(sentence: str) -> str | None:
     n = len(s.split())
     if not _MIN_WORDS <= n <= _MAX_WORDS or "?" in s or s.endswith(":"):
         return None
-    if _STARTS_DEICTIC.match(s) or _IMPERATIVE.match(s) or _HEDGE.search(s):
+    if _STARTS_DEICTIC.match(s) or _IMPERATIVE.match(s):
+        return None
+    if _HEDGE.search(s) or _SESSION_STATE.search(s):
         return None
     if not _MARKER.search(s) or not _PRESENT.search(s):
         return None
-    if not code_like(s) or sum(c.isalpha() for c in s) < 0.6 * len(s):
+    if not _NAMES_CODE.search(s) or sum(c.isalpha() for c in s) < 0.6 * len(s):
+        return None
+    if len(_terms(s)) < 5:
         return None
     return s if s.endswith((".", "!")) else s + "."
 
@@ -131,7 +149,7 @@ def conclusion_candidates(turns: Sequence[Turn]) -> list[Candidate]:
     found: list[tuple[int, str, Turn]] = []
     said: list[tuple[int, set[str]]] = []  # the terms of every retracting sentence
     for i, turn in enumerate(turns):
-        if turn.is_sidechain or turn.role not in ("assistant", "user", "summary") or not turn.text:
+        if turn.is_sidechain or turn.role not in ("assistant", "user", "summary"):
             continue
         for sentence in _sentences(turn.text):
             if _RETRACTION.search(sentence):

@@ -217,7 +217,7 @@ def _prefix_fix(bad: Step, good: Step, reason: str = "") -> str | None:
     if long is a:
         return (f"Run `{cmd}` directly, not through `{wrapper}`: `{before}` fails with "
                 f"`{reason}`.")
-    return f"Run `{cmd}` through `{wrapper}`: a plain `{before}` fails with `{reason}`."
+    return f"Use `{cmd}`: a plain `{before}` fails with `{reason}`."
 
 
 _IGNORED = re.compile(r"paths are ignored by one of your \.gitignore files", re.I)
