@@ -4,8 +4,9 @@ In long agentic sessions the user types "implement X" and the constraints live i
 agent *read*: the tracker's description of the task (`gh issue view`, `bd show`, `jira`, a
 Linear/Jira MCP tool), the project's CLAUDE.md / AGENTS.md, a design doc or ADR, a skill the
 session loaded. Those texts were written by people for this project, so their explicit rules
-("never …", "X must …", "use A, not B") are evidence the way the user's own words are; the
-model's prose is still never evidence.
+("never …", "X must …", "use A, not B") are evidence the way the user's own words are. A
+design doc's findings ("X is rebuilt on start because …", the test of `conclusions.py`) are
+kept too; an issue's are not: an issue describes the state its task is about to change.
 
 Each rule line goes through the same sentence rules as a user message (`sentences.py`), and
 the fact keeps its subject (the issue or document) so it reads on its own. Lines scoped to
