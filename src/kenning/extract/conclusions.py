@@ -40,7 +40,8 @@ _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(*])")
 _MARKER = re.compile(
     r"\b(?:because|since|so that|which means|that means|only (?:when|if|works|from|after"
     r"|once|runs?)|returns? early|falls? back|can't|cannot|won't work|doesn't work|silently"
-    r"|instead of|rather than)\b|, so\b|: so\b",
+    r"|instead of|rather than|is what|are what"
+    r"|the (?:problem|issue|bug|catch|trap|key|gotcha|cause) (?:is|was) that)\b|, so\b|: so\b",
     _I,
 )
 # A narrative label in front ("Resolving it:", "Sweep in:", "Hydration handling is correct —")
