@@ -136,6 +136,26 @@ def test_the_uncommitted_count_follows_commits_and_new_facts(repo, kenning):
     assert "1 fact files" in start()
 
 
+def test_the_index_part_of_session_start_is_kept_until_the_index_changes(repo, seeded):
+    """Computed ahead (the catch-up and the extraction runner call `warm`), read by the next
+    start, and computed again once the index changed."""
+    from kenning.hooks.session_start import CACHE_NAME, warm
+
+    warm(str(repo))
+    cache = local_dir(repo) / CACHE_NAME
+    kept = json.loads(cache.read_text(encoding="utf-8"))
+    assert kept["active"] == 3 and any(seeded["tests"] == row[0] for row in kept["rows"])
+    text = context_of(run_hook("session-start", payload("session_start", repo)), "SessionStart")
+    assert "3 active facts" in text and seeded["tests"] in text
+    memory = Memory(current_project(repo), embedder_name="fake")
+    added = memory.add("Releases are cut from the main branch every Tuesday.", "decision")
+    memory.sync()
+    memory.close()
+    text = context_of(run_hook("session-start", payload("session_start", repo,
+                                                        session_id="another")), "SessionStart")
+    assert "4 active facts" in text and added.fact.id in text
+
+
 def test_session_start_without_an_index_still_names_the_tools(isolated):
     text = context_of(run_hook("session-start", payload("session_start", isolated)), "SessionStart")
     assert "mcp__plugin_kenning_kenning__knowledge_search" in text

@@ -95,6 +95,9 @@ def main(argv: list[str]) -> None:
         finally:
             memory.close()
         refresh_summary(project)
+        from kenning.hooks.session_start import warm
+
+        warm(str(project.root))  # the next SessionStart reads its counts from a cache
         if project.initialised and (project.root / ".git").exists():
             # A teammate's fresh clone, or a plugin update that moved the code: the merge
             # driver's script and .git/config entry follow without anyone running `init`.

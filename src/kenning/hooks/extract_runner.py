@@ -80,12 +80,24 @@ def run(local_dir: str, sessions: list[str] | None = None, skip: str | None = No
     if lock is None:
         return 0
     done = 0
+    extracted: set[str] = set()
     try:
         python = best_python()
         for entry in todo:
-            done += extract_one(local_dir, entry, python)
+            if extract_one(local_dir, entry, python):
+                done += 1
+                extracted.add(str(entry.get("root") or ""))
     finally:
         lock.release()
+    for root in sorted(r for r in extracted if r and os.path.isdir(r)):
+        try:  # new facts changed the index: the next SessionStart's counts, computed now
+            from kenning.hooks.session_start import warm
+
+            warm(root)
+        except Exception as exc:  # noqa: BLE001 - a background job reports to the error log
+            from kenning.core.errorlog import log_error
+
+            log_error("warm SessionStart cache", exc, local_dir)
     return done
 
 

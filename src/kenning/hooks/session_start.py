@@ -231,8 +231,8 @@ def _row(fact: factdb.Candidate, terms: set[str]) -> Row:  # noqa: F821
 
 def _index_key(ctx: Ctx, branch: str | None, now: datetime) -> list | None:
     """What the index part depends on: the index and its write-ahead log as they are on disk,
-    the branch, and the hour (decay moves in whole weeks; an hour late is no harm)."""
-    key: list = [branch, now.strftime("%Y-%m-%dT%H")]
+    the branch, and the day (decay moves in whole weeks; a day late is no harm)."""
+    key: list = [branch, now.strftime("%Y-%m-%d")]
     for path in (ctx.index_path, ctx.index_path + "-wal"):
         try:
             info = os.stat(path)
@@ -283,6 +283,13 @@ def _from_index(ctx: Ctx, now: datetime, branch: str | None
                                 "terms": sorted(terms), "active": active,
                                 "decayed": decayed}, durable=False)
     return rows, terms, active, decayed
+
+
+def warm(root: str) -> None:
+    """Compute and keep the index part for the next SessionStart (the catch-up calls this
+    after its sync, the extraction runner after extracting), so that start reads its cache."""
+    ctx = Ctx({"cwd": root}, "session-start")
+    _from_index(ctx, clock.now(), git_branch(ctx.root))
 
 
 def _with_hot(ctx: Ctx, now: datetime, rows: list[Row], hot_paths: list[str]) -> list[Row]:
