@@ -15,8 +15,9 @@ underline, `v1.2.0`; Keep-a-Changelog sections (`### Removed`, `### Deprecated`,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from datetime import date, timedelta
 from pathlib import Path
 
 from kenning.extract.seed.later import order, overtaken
@@ -40,6 +41,28 @@ _SECTION = re.compile(r"^#{2,6}\s*(?P<name>[A-Za-z][\w -]{2,40}?)\s*:?\s*$|"
 _PRE = re.compile(r"[-.]?(?:a|b|rc|alpha|beta|dev)\.?\d*$")
 _BOLD_LINE = re.compile(r"^\*\*(?P<name>[^*]{3,80}?)\*\*\s*:?\s*$")
 _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*+•]|\d+[.)])\s+(?P<text>\S.*)$")
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_ISO_DATE = re.compile(r"\b(?P<y>(?:19|20)\d\d)[-/.](?P<m>\d\d?)[-/.](?P<d>\d\d?)\b")
+_MONTH_FIRST = re.compile(r"\b(?P<mon>[A-Za-z]{3,9})\.?\s+(?P<d>\d\d?)(?:st|nd|rd|th)?,?\s+"
+                          r"(?P<y>(?:19|20)\d\d)\b")
+_DAY_FIRST = re.compile(r"\b(?P<d>\d\d?)(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>[A-Za-z]{3,9})\.?,?"
+                        r"\s+(?P<y>(?:19|20)\d\d)\b")
+_DATE_LINES = 4  # a release's date: on its heading line or a few lines under ("Released …")
+
+
+def release_date(line: str) -> date | None:
+    """The date a release heading or the line under it gives ("3.23.0 (2024-10-17)",
+    "Released 2022-08-01", "## 0.28.1 (6th December, 2024)", "(August 24, 2025)")."""
+    try:
+        if m := _ISO_DATE.search(line):
+            return date(int(m["y"]), int(m["m"]), int(m["d"]))
+        for pattern in (_MONTH_FIRST, _DAY_FIRST):
+            m = pattern.search(line)
+            if m and m["mon"][:3].lower() in _MONTHS:
+                return date(int(m["y"]), _MONTHS.index(m["mon"][:3].lower()) + 1, int(m["d"]))
+    except ValueError:  # "2024-13-40"
+        return None
+    return None
 
 # What an entry must say to be kept, by category (the rule name). "No longer" is a breaking
 # change only with a verb of support or use: "X no longer crashes when …" is a fix.
@@ -121,11 +144,17 @@ def changelog_files(root: Path) -> list[Path]:
 def entries(text: str) -> list[Entry]:
     """Every top-level bullet under a version heading, its wrapped lines and nested bullets
     joined ("Remove deprecated code: A: use X instead; B: use Y instead")."""
+    return _read(text)[0]
+
+
+def _read(text: str) -> tuple[list[Entry], dict[str, date]]:
+    """The entries and the date of each release that gives one."""
     reader = _Reader(text.splitlines())
     for n, raw in enumerate(reader.lines, 1):
         reader.read(n, raw)
     reader.flush()
-    return [replace(e, yanked=True) if e.version in reader.yanked else e for e in reader.out]
+    return ([replace(e, yanked=True) if e.version in reader.yanked else e for e in reader.out],
+            reader.dates)
 
 
 class _Reader:
@@ -144,6 +173,7 @@ class _Reader:
         self.yanked: set[str | None] = set()  # "YANKED" under a heading: taken back
         self.upcoming: str | None = None
         self.heading_line = 0
+        self.dates: dict[str, date] = {}
 
     def flush(self) -> None:
         if self.current:
@@ -190,6 +220,8 @@ class _Reader:
             self.heading_line = n
             if _YANKED.search(line):
                 self.yanked.add(self.version)
+            if (when := self._date(n)) and self.version not in self.dates:
+                self.dates[self.version] = when
             return True
         if _UNRELEASED.match(line.strip()) or line.strip().lower().startswith("## unreleased"):
             self.flush()
@@ -198,6 +230,15 @@ class _Reader:
             self.version, self.section = "unreleased", None
             return True
         return False
+
+    def _date(self, n: int) -> date | None:
+        """The date on heading line `n` or on the lines under it before its first entry."""
+        for k, line in enumerate(self.lines[n - 1:n - 1 + _DATE_LINES]):
+            if k and (_BULLET.match(line) or _HEADING.match(line.strip())):
+                return None
+            if when := release_date(line):
+                return when
+        return None
 
     def _section(self, line: str) -> bool:
         sec = _SECTION.match(line.strip())
@@ -277,11 +318,11 @@ def _verb(section: str | None) -> str:
 # An entry that only takes something away or relaxes a requirement ("Removed support for
 # `create_jinja_loader`", "no longer requires the SSL module") is news while recent; one
 # that restricts or changes behaviour ("no longer accepts arbitrary encodings") stays true.
-_TAKES_AWAY = re.compile(r"\b(?:remov|drop|delet)\w*|\bno longer (?:be |is |are )?(?:required"
-                         r"|requires?|needed|necessary|used?|uses|a dependency|a requirement"
-                         r"|supported|supports?|available|included|shipped|bundled"
-                         r"|ha(?:s|ve) (?:a|an|any)\b)", re.I)
-_SAID_BREAKING = re.compile(r"\bbackwards?[- ]incompatible\b|\bbreaking\b", re.I)
+_TAKES_AWAY = re.compile(r"\b(?:remov|drop|delet)\w*|\b(?:moved|renamed) (?:to|from|into)\b"
+                         r"|\bno longer (?:be |is |are )?(?:required|requires?|needed"
+                         r"|necessary|used|a dependency|a requirement|supported|supports?"
+                         r"|available|included|shipped|bundled|ha(?:s|ve) (?:a|an|any)\b)",
+                         re.I)
 # A changelog's imperative ("Drop support for …") said of the project ("click 8.2.0 drops
 # support for …"): present tense, with what it is about.
 _IMPERATIVE = {"use": "uses", "drop": "drops", "remove": "removes", "deprecate": "deprecates",
@@ -330,18 +371,62 @@ def recent_major(versions: Iterable[str | None]) -> tuple[int, ...]:
     return (newest[0] - 1,)
 
 
+WINDOW = timedelta(days=4 * 365)  # how long a removal or deprecation stays news
+
+
+def _dated(versions: Iterable[str], dates: Mapping[str, date]) -> dict[str, date]:
+    """Each release's date, or for one that gives none the date of the nearest newer release
+    that does (it is no newer than that); a release with no dated one above it is left out."""
+    out: dict[str, date] = {}
+    newer: date | None = None
+    for version in sorted(set(versions), key=order, reverse=True):
+        if version == "unreleased":
+            continue
+        newer = dates.get(version, newer)
+        if newer is not None:
+            out[version] = min(newer, dates.get(version, newer))
+    return out
+
+
+def _history(entries: list[Entry], dates: Mapping[str, date]) -> Callable[[Entry], bool]:
+    """Whether an entry's release is history: older than the major line before the newest
+    (see `recent_major`), or, when the changelog dates its releases, older than `WINDOW`
+    before the newest release (a long-lived major line holds a decade). A CalVer project's
+    first component is a year, not a line: its releases are windowed by date alone."""
+    versions = [e.version for e in entries if e.version]
+    dated = _dated(versions, dates)
+    oldest = recent_major(versions)
+    newest = max(dated.values(), default=None)
+    calver = newest is not None and oldest[0] + 1 in (newest.year, newest.year % 100)
+    cutoff = newest - WINDOW if newest else None
+
+    def history(e: Entry) -> bool:
+        when = dated.get(e.version or "")
+        if cutoff is not None and when is not None and when < cutoff:
+            return True
+        return not calver and order(e.version)[:len(oldest)] < oldest
+    return history
+
+
 def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]:
     """The changelog at `rel` (its text) of `project`: one proposal per entry a rule keeps,
     unless a newer entry overtook it (see `later`), its release was yanked, or a newer release
-    says the same words (a fix backported to two lines is one fact, said by the newest)."""
-    every = [(e, classify(e)) for e in entries(text) if not e.yanked and e.version is not None]
+    says the same words (a fix backported to two lines is one fact, said by the newest).
+
+    What takes something away (a removal, a deprecation, a relaxed requirement, a move or
+    rename, breaking or not) is news while recent: from a release older than the window it
+    is left out, but for a deprecation, kept as `old` (HEAD's code must still warn about it)
+    and a choice said as "use X instead of Y". A change of behaviour stays true until a
+    later entry overtakes it, however old."""
+    read, dates = _read(text)
+    every = [(e, classify(e)) for e in read if not e.yanked and e.version is not None]
     # Unreleased entries are what HEAD holds: proposed (as "3.2.0 (unreleased)"), and they
     # overtake the released ones. So do entries no rule keeps ("`__lt__` does not consider
     # subclasses comparable anymore"), though they are not proposed.
     gone_all = overtaken([(order(e.version), plain(e.text), rule) for e, rule in every])
     found = [(e, rule) for k, (e, rule) in enumerate(every)
              if rule is not None and k not in gone_all]
-    oldest = recent_major(e.version for e, _ in every)
+    history = _history([e for e, _ in every], dates)
     out: list[Proposal] = []
     said: set[str] = set()
     finals = {e.version for e, _ in every if e.version and not _PRE.search(e.version)}
@@ -349,10 +434,10 @@ def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]
         if (pre := _PRE.search(entry.version or "")) and entry.version[:pre.start()] in finals:
             continue  # 0.13.0.dev0 said again, or said better, by 0.13.0
         words = plain(entry.text)
-        if order(entry.version)[:len(oldest)] < oldest and not _INSTEAD.search(words) and (
-                rule in ("deprecation", "removal", "requirement")
-                or (rule == "breaking" and _TAKES_AWAY.search(words)
-                    and not _SAID_BREAKING.search(words))):
+        old = history(entry) and not _INSTEAD.search(words) and (
+            rule in ("deprecation", "removal", "requirement")
+            or (rule == "breaking" and bool(_TAKES_AWAY.search(words))))
+        if old and rule != "deprecation":
             continue  # old news, long settled; "use X instead of Y" is a decision, kept
         body = whole(words)
         if body is None and rule == "breaking":
@@ -363,6 +448,7 @@ def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]
         out.append(Proposal(
             source="changelog", kind="decision" if rule == "instead" else "codebase",
             text=said_of(project, _release(entry), rel, _verb(entry.section), body),
-            provenance=lines_label(rel, entry.first, entry.last), rule=f"changelog-{rule}"))
+            provenance=lines_label(rel, entry.first, entry.last), rule=f"changelog-{rule}",
+            old=old))
     out.sort(key=lambda p: int(p.provenance.rsplit(":", 1)[1].split("-")[0]))
     return out

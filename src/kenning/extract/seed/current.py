@@ -174,7 +174,7 @@ def _holds(p: Proposal, head: Head, checked: str | None) -> bool:
         return False
     deprecated = deprecated_names(text) if p.source in ("changelog", "commits") else set()
     warned = head.still_deprecated(deprecated) if deprecated else None
-    if warned is False:
+    if warned is False or (p.old and warned is not True):
         return False  # HEAD no longer warns about it: removed since, or never finished
     if any(not head.used(n) for n in _relied_on(p) - deprecated):
         return False  # advice about code HEAD no longer has ("override `app.json_encoder`")

@@ -22,6 +22,8 @@ class Proposal:
     provenance: str
     rule: str
     rationale: str | None = None
+    old: bool = False  # from a release past the window: holds only while HEAD still warns
+
 
     @property
     def key(self) -> str:
@@ -35,7 +37,7 @@ class Proposal:
     @classmethod
     def from_json(cls, data: dict) -> Proposal:
         return cls(**{k: data[k] for k in ("source", "kind", "text", "provenance", "rule")},
-                   rationale=data.get("rationale"))
+                   rationale=data.get("rationale"), old=bool(data.get("old", False)))
 
 
 _RST_REF = re.compile(r"\s*:(?:pr|issue|user|ghuser|bug|gh|commit):`[^`]*`[,;]?")
