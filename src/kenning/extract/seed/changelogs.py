@@ -111,7 +111,11 @@ _SKIPPED_SECTIONS = re.compile(r"\b(?:fix|fixed|fixes|bug|bugs|security|added|ne
 _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci\b|workflow"
                     r"|pre-commit|dependabot|test suite|tests? (?:fix|for)|coverage"
                     r"|version bump|bump(?:ed)? |unused|unnecessary|outdated|dead code|shim"
-                    r"|leftover|remov(?:e|es|ed|ing) (?:the )?(?:usages?|uses?) of)"
+                    r"|leftover|remov(?:e|es|ed|ing) (?:the )?(?:usages?|uses?) of|useless"
+                    r"|redundant|superfluous|refactor\w*|clean(?:s|ed)?[- ]?up\w*"
+                    r"|^\W*(?:\w+ ){0,3}internal(?:ly)?\b"
+                    r"|(?:since|as|because) (?:it|they) (?:is|are|was|were) (?:no longer|not"
+                    r"|never) (?:used|needed))"
                     r"|^(?:fix(?:e[sd])?|add(?:s|ed)?|improve[sd]?|document(?:s|ed)?)\b"
                     r"|>>>|```|^\.\. |\bstray\b|\b(?:incorrect|wrong)(?:ly)?\b|\bregression\b"
                     r"|\bno longer (?:crash|raise|render|fail|break|hang|leak|error|warn|trigger"
@@ -274,7 +278,7 @@ def classify(entry: Entry) -> str | None:
     deprecated code." says nothing on its own."""
     text = plain(entry.text)
     if _NOISE.search(entry.text) or len(entry.text) > MAX_ENTRY * 2 or len(text.split()) < 4 \
-            or not _NAMED.search(text[1:]):
+            or not _NAMED.search(text[1:]) or private(text):
         return None
     section = (entry.section or "").replace("-", " ")
     if _SKIPPED_SECTIONS.search(section):
@@ -289,6 +293,22 @@ def classify(entry: Entry) -> str | None:
         if word in section:
             return rule
     return None
+
+
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def private(text: str) -> bool:
+    """Every piece of code `text` names is private (`_serialize`, `Field._bind`): a change
+    to the project's insides, not to what its users and contributors build on."""
+    spans = [m.strip("()") for m in _CODE_SPAN.findall(text)]
+    return bool(spans) and all(re.search(r"\w\._(?!_)\w", s) or (
+        re.fullmatch(r"_(?!_)\w+", s) and re.search(
+            rf"`{re.escape(s)}(?:\(\))?`\s+{_MEMBER}|{_MEMBER}\s+`{re.escape(s)}", text, re.I))
+        for s in spans)
+
+
+_MEMBER = r"(?:method|function|attribute|override|helper|class|module|property|member)s?\b"
 
 
 _LEANS = re.compile(r"\b(?:too|as well|also|likewise|the same)\W*(?:#\d+\W*)*$", re.I)

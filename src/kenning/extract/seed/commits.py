@@ -55,6 +55,9 @@ REASON = re.compile(r"\b(?:because|since (?!\d|v\d|version|then|the (?:last|prev
                      r"|so that|due to|to avoid|in order to|as it (?:is|was)|otherwise)\b", re.I)
 # Code quoted in a subject marks a line-level change ("use 'del d[k]' instead of d.pop(k)").
 _QUOTED = re.compile(r"[\[\]()]|(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"")
+# What a reader can find: code (`x`, a.b, x_y, f()), a camelCase or ALLCAPS name, a version.
+_CONCRETE = re.compile(r"[`_./()]|[a-z][A-Z]|\b[A-Z]{2,}\b|\d")
+_INSTEAD_OF = re.compile(r"\b(?:instead of|rather than|over)\b", re.I)
 _VAGUE = re.compile(r"^(?:it|this|that|these|those|them|some|stuff|things|code|everything)\b",
                     re.I)
 _PAST = {"switch": "Switched", "switches": "Switched", "migrate": "Migrated",
@@ -249,8 +252,10 @@ def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | No
         text = subject
         if rule == "instead" and (reason is None or len(subject.split()) < 6
                                   or _QUOTED.search(subject)
-                                  or not re.search(r"[A-Za-z]{2}", chosen(subject) or "")):
-            return None  # "use rstrip instead of strip" needs its why to mean anything
+                                  or not re.search(r"[A-Za-z]{2}", chosen(subject) or "")
+                                  or not _CONCRETE.search(_INSTEAD_OF.split(subject)[0])):
+            return None  # "use rstrip instead of strip" needs its why to mean anything; "use
+            # changelog date instead of build date" names nothing one can find
         if rule == "switch" and reason is None:
             return None  # "switched to print-based cog API": to what end, and where?
     if rule == "reason" and not (_decision(subject) or re.match(

@@ -55,6 +55,11 @@ _ISSUE_REF = re.compile(r"\s*\((?i:issue|pull request|pull|PR|see)?\s*`?#\d+`?\)
                         r"|\s*\((?:(?:#|gh-|GH-|PR #?)\d+[,\s]*)+\)|\s+\[#\d+\]|\s+#\d+\b(?=\s*$)")
 _BY_USER = re.compile(r"\s*(?:\(|\b)(?:by|thanks to|thanks)\s+@[\w-]+\)?", re.I)
 _MENTION = re.compile(r"\s*\(@[\w-]+\)")
+# An acknowledgement is no part of a fact: "Thanks.", "Thanks for the PR.", "Thanks
+# :user:`a` for reporting and :user:`b` for the PR." (after the roles are gone: "Thanks for
+# reporting and for the PR."), "Thank you!", "Kudos to …".
+_THANKS = re.compile(r"(?:^|(?<=[.!?)]))\s*(?:(?:many|big|special) )?(?:thanks|thank you|kudos"
+                     r"|props|credit(?:s)? (?:to|goes))\b[^.!?]*(?:[.!?]+|$)", re.I)
 
 
 _STANDARD = re.compile(r"[:{](?P<kind>pep|rfc)[:}]`(?P<n>\d+)[^`]*`", re.I)
@@ -75,6 +80,7 @@ def plain(text: str) -> str:
     text = _BY_USER.sub("", text)
     text = _MENTION.sub("", text)
     text = _ISSUE_REF.sub("", text)
+    text = _THANKS.sub("", text).strip() or text
     text = " ".join(text.split()).strip(" -–").replace(".:", ":").replace("::", ":")
     text = re.sub(r"\s+([.,;:])", r"\1", text)
     text = re.sub(r"\s\(\s*\)|\s*[,;]\s*(?=\.$)", "", text).strip()
