@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from pathlib import Path
 
-from kenning.extract.seed.later import order, overtaken
+from kenning.extract.seed.later import historical, order, overtaken
 from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
 
 NAMES = re.compile(r"^(?:CHANGES|CHANGELOG|CHANGE_LOG|HISTORY|NEWS|RELEASE[-_ ]?NOTES)"
@@ -98,10 +98,12 @@ _RULES = (
 )
 _INSTEAD = dict(_RULES)["instead"]
 _SECTION_RULES = {"breaking": "breaking", "backwards incompatible": "breaking",
+                  "backward incompatible": "breaking",
                   "removed": "removal", "removal": "removal", "deprecated": "deprecation",
                   "deprecation": "deprecation"}
 # The verb a section heading gives its entries ("### Removed" + "- Python 3.8 support.").
 _SECTION_VERBS = {"breaking": "Breaking change", "backwards incompatible": "Breaking change",
+                  "backward incompatible": "Breaking change",
                   "removed": "Removed", "removal": "Removed", "deprecat": "Deprecated"}
 # Sections whose entries are fixes or additions, whatever words they use.
 _SKIPPED_SECTIONS = re.compile(r"\b(?:fix|fixed|fixes|bug|bugs|security|added|new features?"
@@ -286,8 +288,10 @@ def classify(entry: Entry) -> str | None:
     # A bullet with nested ones must say the change itself ("Remove deprecated code:" + what);
     # a headline ("Improved flag handling:") over a list of details is not one fact.
     said = plain(entry.head) if entry.head else text
+    # "… has been deprecated since 18.2.0" tells what came of a deprecation, not of one.
+    live = " ".join(s for s in re.split(r"(?<=[.!?])\s+", said) if not historical(s))
     for name, pattern in _RULES:
-        if pattern.search(said):
+        if pattern.search(live if name == "deprecation" else said):
             return name
     for word, rule in _SECTION_RULES.items():
         if word in section:
@@ -391,6 +395,12 @@ def recent_major(versions: Iterable[str | None]) -> tuple[int, ...]:
     return (newest[0] - 1,)
 
 
+def _headline(words: str) -> str:
+    """An entry's first sentence: what it is about ("`freeze()` generates an ETag. The
+    `no_etag` parameter is no longer used." is a change of behaviour, not a removal)."""
+    return re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", words)[0]
+
+
 WINDOW = timedelta(days=4 * 365)  # how long a removal or deprecation stays news
 
 
@@ -456,7 +466,7 @@ def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]
         words = plain(entry.text)
         old = history(entry) and not _INSTEAD.search(words) and (
             rule in ("deprecation", "removal", "requirement")
-            or (rule == "breaking" and bool(_TAKES_AWAY.search(words))))
+            or (rule == "breaking" and bool(_TAKES_AWAY.search(_headline(words)))))
         if old and rule != "deprecation":
             continue  # old news, long settled; "use X instead of Y" is a decision, kept
         body = whole(words)

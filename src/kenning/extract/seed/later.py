@@ -45,6 +45,33 @@ _ANNOUNCED = re.compile(rf"\b(?:will|to) (?:be )?(?:\w+ )?(?:changed?|removed|dr
                         rf"|\b(?:will|to) (?:\w+ ){{0,5}}until (?:version |release )?"
                         rf"(?P<u>{_NUMBER})", re.I)
 _REMOVAL = re.compile(r"\bremov|\bdrop|\bdelet|\banymore\b|\bno longer\b", re.I)
+# What says a thing is gone, not that it behaves otherwise ("`X` does not warn anymore",
+# "`X` no longer uses exceptions" leave X in place).
+_GONE = re.compile(r"\bremov|\bdrop|\bdelet|\b(?:no longer|not|n't) (?:be |been )?(?:supported"
+                   r"|available|accepted|allowed|possible|exported|provided|included|present"
+                   r"|exists?|part of|importable|public)\b", re.I)
+# A deprecation told as history: "This has been deprecated since 18.2.0 and …" in an entry
+# about what came of it.
+_WAS_DEPRECATED = re.compile(r"\b(?:has|have|had) been deprecated (?:since|in|for)\b"
+                             r"|\bwas deprecated (?:since|in)\b|\b(?:previously|formerly)"
+                             r" deprecated\b", re.I)
+# The thing a part belongs to is not what is removed or deprecated: "the `no_etag` parameter
+# of `Response.freeze`", "the *hash* argument to `@define` / `@attr.s`", "… from `Y`".
+_CONTAINER = re.compile(r"\b(?:(?:parameter|argument|option|attribute|method|field|key|flag"
+                        r"|keyword|member)s?\s+(?:of|to|on|in|for)|from)\s+(?:the\s+)?"
+                        r"`[^`]+`(?:\s*/\s*`[^`]+`)*", re.I)
+_SOFT = re.compile(r"\bsoft[- ]deprecat|\b(?:no|not|n't) (?:\w+ )?(?:plans?|intend\w*"
+                   r"|intention) to remove\b|\bpending deprecation\b", re.I)
+
+
+def historical(sentence: str) -> bool:
+    """`sentence` tells of a deprecation that is over ("has been deprecated since 18.2.0")."""
+    return bool(_WAS_DEPRECATED.search(sentence)) and not _PROMISED.search(sentence)
+
+
+def soft(text: str) -> bool:
+    """A deprecation with no warning and no removal planned ("only soft-deprecate X")."""
+    return bool(_SOFT.search(text))
 _DEPRECATED = re.compile(r"\bdeprecat", re.I)
 # A removal only announced ("… and will be removed in 2024") removes nothing yet.
 _PROMISED = re.compile(r"\b(?:will|to|may|might|would|shall)\s+(?:\w+\s+){0,2}?(?:be\s+)?"
@@ -126,10 +153,12 @@ def deprecated_names(text: str) -> set[str]:
     """What a deprecation deprecates: the code named in its "deprecated" sentences, before any
     "in favor of X" / "use X instead" (X is what stays), keyword arguments (`f(old=…)`)
     too. "Removed the deprecated X" is a removal, not a deprecation."""
-    said = [_FAVOURED.sub("", s) for s in re.split(r"(?<=[.!?])\s+", text)
-            if _DEPRECATED.search(s) and not _REMOVAL.search(_PROMISED.sub("", s))]
+    said = [_CONTAINER.sub("", _FAVOURED.sub("", s)) for s in re.split(r"(?<=[.!?])\s+", text)
+            if _DEPRECATED.search(s) and not _REMOVAL.search(_PROMISED.sub("", s))
+            and not historical(s)]
     found = {i.removesuffix("()").lower() for s in said for i in identifiers(s)} \
-        | {k.lower() for s in said for k in re.findall(r"`[^`]*?\((\w+)=", s)}
+        | {k.lower() for s in said for k in re.findall(r"`[^`]*?\((\w+)=", s)} \
+        | {w.lower() for s in said for w in _EMPHASIS.findall(s)}
     if said and not found:  # "`a` is renamed to `b`. The old name is deprecated."
         old = re.sub(r"\b(?:renamed|moved|changed) to\b.*", "", _FAVOURED.sub("", text),
                      flags=re.I)
@@ -166,8 +195,8 @@ def _sentences(text: str) -> list[str]:
 def removed_names(text: str) -> set[str]:
     """The code `text` says is gone: named in a sentence that removes (not one that only
     announces a removal), before any "use X instead" (X is what stays)."""
-    return {n for s in _sentences(text) if _REMOVAL.search(_PROMISED.sub("", s))
-            for n in _named(_FAVOURED.sub("", s))}
+    return {n for s in _sentences(text) if _GONE.search(_PROMISED.sub("", s))
+            for n in _named(_CONTAINER.sub("", _FAVOURED.sub("", s)))}
 
 
 def live_names(text: str) -> set[str]:

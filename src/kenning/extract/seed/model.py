@@ -81,6 +81,7 @@ def plain(text: str) -> str:
     text = _MENTION.sub("", text)
     text = _ISSUE_REF.sub("", text)
     text = _THANKS.sub("", text).strip() or text
+    text = re.sub(r"\s*\((?:see|cf\.?) [^()]*\b(?:below|above)\)", "", text, flags=re.I)
     text = " ".join(text.split()).strip(" -–").replace(".:", ":").replace("::", ":")
     text = re.sub(r"\s+([.,;:])", r"\1", text)
     text = re.sub(r"\s\(\s*\)|\s*[,;]\s*(?=\.$)", "", text).strip()
