@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -179,7 +179,10 @@ def proposals(commits: list[Commit], has_changelog: bool = False) -> list[Propos
         if found is None or subject.lower() in seen or _overtaken(found, subject, commits[:k]):
             continue
         if has_changelog and takes_away(found):
-            continue
+            if found.rule != "commit-deprecate":
+                continue
+            # The changelog may not say it: proposed only while HEAD's code still warns.
+            found = replace(found, old=True)
         seen.add(subject.lower())
         out.append(found)
     return out

@@ -185,6 +185,29 @@ def _same_behaviour(text: str, later: str) -> bool:
         and len(_stems(said[0]) & _stems(later)) >= 2
 
 
+# A later entry that brings a removed name back ("Add `Enum` field" after "Remove `Enum`").
+_ADDS = re.compile(r"^(?:add(?:s|ed)?|(?:re-?)?introduc\w+|restor\w+|bring\w* back)\b", re.I)
+# An entry that sets a default anew (the words of `changelogs`' "default" rule).
+_NEW_DEFAULT = re.compile(r"\bchange[sd]? (?:the )?default\b"
+                          r"|\bdefault\b[^.]{0,40}\b(?:is|are) now\b|\bnow defaults? to\b"
+                          r"|\bdefaults? (?:changed|is changed)\b"
+                          r"|\bdefault\b[^.]{0,60}\bfrom\b[^.]{1,40}\bto\b|\bnow\b[^.]{0,40}"
+                          r"\bby default\b|\bby default (?:now|instead of)\b", re.I)
+_DEFAULT_WORD = re.compile(r"\bdefaults?\b", re.I)
+_NOT_SUBJECT = {"defau", "longe", "chang", "value", "using", "instead", "explic", "set",
+                "enabl", "disab", "optio", "param", "argum", "setti"}
+
+
+def default_words(text: str) -> set[str]:
+    """What `text` says the default of is, by the longer words (code split into words) of
+    its sentences about a default: "Schema output is no longer an `OrderedDict` by default"
+    and, later, "Schemas are now ordered by default" share "schem" and "order"."""
+    said = " ".join(s for s in re.split(r"(?<=[.!?])\s+", text) if _DEFAULT_WORD.search(s))
+    said = re.sub(r"([a-z])([A-Z])", r"\1 \2", said.replace("`", " ").replace("_", " "))
+    return {w[:5].lower() for w in re.findall(r"[A-Za-z]{5,}", said)} - _PLAIN_WORDS \
+        - _NOT_SUBJECT
+
+
 def _sentences(text: str) -> list[str]:
     """Sentences, the "; "-joined nested bullets of an entry and the clauses after "but",
     "although" (what they say stays), each on its own."""
@@ -228,6 +251,10 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
               bool(_BUILD.search(text)), chosen(text), replaced(text),
               _named(text)) for k, (o, text, rule) in enumerate(items)]
     removals = [removed_names(text) for _, text, _ in items]
+    added = [{_last(n) for n in live_names(text)} if _ADDS.match(text) else set()
+             for _, text, _ in items]
+    defaults = [default_words(text) for _, text, _ in items]
+    new_default = [bool(_NEW_DEFAULT.search(text)) for _, text, _ in items]
     out: set[int] = set()
     for i, (o, text, _rule, sup, dflt, build, pick, _, _) in enumerate(facts):
         notice = _ANNOUNCED.search(text)
@@ -237,6 +264,7 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
             continue
         deprecated = deprecated_names(text)
         live = {_last(n) for n in live_names(text) | deprecated}
+        gone = {n for n in removals[i] if "." not in n} if _rule == "removal" else set()
         for j, (o2, text2, rule2, sup2, dflt2, build2, _pick2, gone2, names2) in \
                 enumerate(facts):
             if o2 <= o:
@@ -248,7 +276,9 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
                     or (pick and pick in gone2) \
                     or ((deprecated & names2 or _same_behaviour(text, text2))
                         and _REMOVAL.search(_PROMISED.sub("", text2))) \
-                    or live & {_last(n) for n in removals[j]}:
+                    or live & {_last(n) for n in removals[j]} \
+                    or gone & added[j] \
+                    or (new_default[j] and len(defaults[i] & defaults[j]) >= 2):
                 out.add(i)
                 break
     return out
