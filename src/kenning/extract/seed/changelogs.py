@@ -85,6 +85,8 @@ _RULES = (
                            r"|has been|have been|has now been|have now been|is now|are now)"
                            r" removed)\b|\bnot supported anymore\b"
                            r"|\baren't supported anymore\b", re.I)),
+    ("rename", re.compile(r"^rename[sd]? \S.* (?:to|as) \S|\b(?:is|are|was|were|has been"
+                          r"|have been) renamed (?:to|as)\b", re.I)),
     ("requirement", re.compile(r"^minimum (?:required |supported )?versions? of \S+ (?:is|are)\b"
                                r"|^(?:update|raise|bump)[sd]? (?:the )?minimum (?:dependency |"
                                r"required )?versions?\b", re.I)),
@@ -279,11 +281,13 @@ def classify(entry: Entry) -> str | None:
     An entry must name what it is about (code, a version, a proper name): "Remove previously
     deprecated code." says nothing on its own."""
     text = plain(entry.text)
-    if _NOISE.search(entry.text) or len(entry.text) > MAX_ENTRY * 2 or len(text.split()) < 4 \
+    if len(entry.text) > MAX_ENTRY * 2 or len(text.split()) < (3 if "`" in text else 4) \
             or not _NAMED.search(text[1:]) or private(text):
         return None
+    if _DEPRECATES.search(text) and not _NOISE.search(_DEPRECATES.sub("", text)):
+        return "deprecation"  # "Add deprecated warning to `X`", "Add `env`, and deprecate `Y`"
     section = (entry.section or "").replace("-", " ")
-    if _SKIPPED_SECTIONS.search(section):
+    if _NOISE.search(entry.text) or _SKIPPED_SECTIONS.search(section):
         return None
     # A bullet with nested ones must say the change itself ("Remove deprecated code:" + what);
     # a headline ("Improved flag handling:") over a list of details is not one fact.
@@ -300,6 +304,10 @@ def classify(entry: Entry) -> str | None:
 
 
 _CODE_SPAN = re.compile(r"`([^`]+)`")
+# A deprecation said as what was added, in any section: "Add deprecated warning to
+# `TestClient(timeout=...)`", "Add `env` parameter to `Jinja2Templates`, and deprecate `x`".
+_DEPRECATES = re.compile(r"^add(?:s|ed)? (?:a |the )?deprecat\w*(?: warnings?)? (?:to|for|on|when)"
+                         r"\b|,? and deprecat(?:e|es|ed) (?=`)", re.I)
 
 
 def private(text: str) -> bool:
@@ -427,7 +435,9 @@ def _history(entries: list[Entry], dates: Mapping[str, date]) -> Callable[[Entry
     dated = _dated(versions, dates)
     oldest = recent_major(versions)
     newest = max(dated.values(), default=None)
-    calver = newest is not None and oldest[0] + 1 in (newest.year, newest.year % 100)
+    # A 0.x project's minor releases come fast (0.47 after seven years): by date too.
+    calver = newest is not None and (oldest[0] + 1 in (newest.year, newest.year % 100)
+                                     or oldest[0] == 0)
     cutoff = newest - WINDOW if newest else None
 
     def history(e: Entry) -> bool:
@@ -465,7 +475,7 @@ def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]
             continue  # 0.13.0.dev0 said again, or said better, by 0.13.0
         words = plain(entry.text)
         old = history(entry) and not _INSTEAD.search(words) and (
-            rule in ("deprecation", "removal", "requirement")
+            rule in ("deprecation", "removal", "requirement", "rename")
             or (rule == "breaking" and bool(_TAKES_AWAY.search(_headline(words)))))
         if old and rule != "deprecation":
             continue  # old news, long settled; "use X instead of Y" is a decision, kept

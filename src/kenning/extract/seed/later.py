@@ -185,6 +185,7 @@ def _same_behaviour(text: str, later: str) -> bool:
         and len(_stems(said[0]) & _stems(later)) >= 2
 
 
+_REVERT = re.compile(r"^revert(?:s|ed)?\s+[\"“'`](.+?)[\"”'`]", re.I)
 # A later entry that brings a removed name back ("Add `Enum` field" after "Remove `Enum`").
 _ADDS = re.compile(r"^(?:add(?:s|ed)?|(?:re-?)?introduc\w+|restor\w+|bring\w* back)\b", re.I)
 # An entry that sets a default anew (the words of `changelogs`' "default" rule).
@@ -256,7 +257,13 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
     defaults = [default_words(text) for _, text, _ in items]
     new_default = [bool(_NEW_DEFAULT.search(text)) for _, text, _ in items]
     out: set[int] = set()
+    plain_texts = [" ".join(re.findall(r"\w+", text.lower())) for _, text, _ in items]
     for i, (o, text, _rule, sup, dflt, build, pick, _, _) in enumerate(facts):
+        undone = _REVERT.match(text)  # 'Revert "Add X"', and a later entry adds X again
+        if undone and any(o2 > o and " ".join(re.findall(r"\w+", undone[1].lower())) in t2
+                          for (o2, _, _), t2 in zip(items, plain_texts, strict=True)):
+            out.add(i)
+            continue
         notice = _ANNOUNCED.search(text)
         due = notice and (notice.group("v") or notice.group("u"))
         if due and newest is not None and order(due) <= newest and o < order(due):

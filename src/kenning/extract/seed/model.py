@@ -52,7 +52,8 @@ _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]+\)")
 _ISSUE_REF = re.compile(r"\s*\((?i:issue|pull request|pull|PR|see)?\s*`?#\d+`?\)"
                         r"|\s*\((?i:pull|PR|issue)s? #\d+(?:,\s*#\d+)*\)\.?"
                         r"|\s*\((?i:see) #\d+[^)]{0,40}\)\.?"
-                        r"|\s*\((?:(?:#|gh-|GH-|PR #?)\d+[,\s]*)+\)|\s+\[#\d+\]|\s+#\d+\b(?=\s*$)")
+                        r"|\s*\((?:(?:#|gh-|GH-|PR #?)\d+[,\s]*)+\)|\s+\[#\d+\]"
+                        r"|\s+#\d+\b(?=\.?\s*$)")
 _BY_USER = re.compile(r"\s*(?:\(|\b)(?:by|thanks to|thanks)\s+@[\w-]+\)?", re.I)
 _MENTION = re.compile(r"\s*\(@[\w-]+\)")
 # An acknowledgement is no part of a fact: "Thanks.", "Thanks for the PR.", "Thanks
