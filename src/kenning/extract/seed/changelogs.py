@@ -109,7 +109,8 @@ _SECTION_VERBS = {"breaking": "Breaking change", "backwards incompatible": "Brea
                   "removed": "Removed", "removal": "Removed", "deprecat": "Deprecated"}
 # Sections whose entries are fixes or additions, whatever words they use.
 _SKIPPED_SECTIONS = re.compile(r"\b(?:fix|fixed|fixes|bug|bugs|security|added|new features?"
-                               r"|features?|documentation|docs|internal|misc)\b", re.I)
+                               r"|features?|documentation|docs|internal|misc|refactor\w*"
+                               r"|chores?|maintenance)\b", re.I)
 # Entries about the project's own plumbing, typos or cleanups are not knowledge about its
 # behaviour; fixes are about the past.
 _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci\b|workflow"
@@ -284,7 +285,7 @@ def classify(entry: Entry) -> str | None:
     if len(entry.text) > MAX_ENTRY * 2 or len(text.split()) < (3 if "`" in text else 4) \
             or not _NAMED.search(text[1:]) or private(text):
         return None
-    if _DEPRECATES.search(text) and not _NOISE.search(_DEPRECATES.sub("", text)):
+    if _DEPRECATES.search(text) and not _NOISE.search(re.sub(r"^\W*add\w*", "", text, flags=re.I)):
         return "deprecation"  # "Add deprecated warning to `X`", "Add `env`, and deprecate `Y`"
     section = (entry.section or "").replace("-", " ")
     if _NOISE.search(entry.text) or _SKIPPED_SECTIONS.search(section):
@@ -292,6 +293,7 @@ def classify(entry: Entry) -> str | None:
     # A bullet with nested ones must say the change itself ("Remove deprecated code:" + what);
     # a headline ("Improved flag handling:") over a list of details is not one fact.
     said = plain(entry.head) if entry.head else text
+    said = re.sub(r"^`[^`]+`:\s+", "", said)  # "`MultiPartParser`: Rename `a` to `b`"
     # "… has been deprecated since 18.2.0" tells what came of a deprecation, not of one.
     live = " ".join(s for s in re.split(r"(?<=[.!?])\s+", said) if not historical(s))
     for name, pattern in _RULES:
@@ -306,6 +308,8 @@ def classify(entry: Entry) -> str | None:
 _CODE_SPAN = re.compile(r"`([^`]+)`")
 # A deprecation said as what was added, in any section: "Add deprecated warning to
 # `TestClient(timeout=...)`", "Add `env` parameter to `Jinja2Templates`, and deprecate `x`".
+_ADD_WARNING = re.compile(r"^add(?:s|ed)? (?:a |the )?deprecat\w*(?: warnings?)? (?:to|for|on)"
+                          r" (`[^`]+`(?: (?:parameter|argument|option|attribute))?)\.?$", re.I)
 _DEPRECATES = re.compile(r"^add(?:s|ed)? (?:a |the )?deprecat\w*(?: warnings?)? (?:to|for|on|when)"
                          r"\b|,? and deprecat(?:e|es|ed) (?=`)", re.I)
 
@@ -351,6 +355,7 @@ def _verb(section: str | None) -> str:
 # `create_jinja_loader`", "no longer requires the SSL module") is news while recent; one
 # that restricts or changes behaviour ("no longer accepts arbitrary encodings") stays true.
 _TAKES_AWAY = re.compile(r"\b(?:remov|drop|delet)\w*|\b(?:moved|renamed) (?:to|from|into)\b"
+                         r"|\brenam(?:e|es|ed|ing)\b"
                          r"|\bno longer (?:be |is |are )?(?:required|requires?|needed"
                          r"|necessary|used|a dependency|a requirement|supported|supports?"
                          r"|available|included|shipped|bundled|ha(?:s|ve) (?:a|an|any)\b)",
@@ -479,7 +484,7 @@ def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]
             or (rule == "breaking" and bool(_TAKES_AWAY.search(_headline(words)))))
         if old and rule != "deprecation":
             continue  # old news, long settled; "use X instead of Y" is a decision, kept
-        body = whole(words)
+        body = whole(_ADD_WARNING.sub(r"\1 is deprecated (it warns).", words))
         if body is None and rule == "breaking":
             body = first_sentence(words)
         if body is None or " ".join(body.lower().split()) in said:

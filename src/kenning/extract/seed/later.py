@@ -60,6 +60,8 @@ _WAS_DEPRECATED = re.compile(r"\b(?:has|have|had) been deprecated (?:since|in|fo
 _CONTAINER = re.compile(r"\b(?:(?:parameter|argument|option|attribute|method|field|key|flag"
                         r"|keyword|member)s?\s+(?:of|to|on|in|for)|from)\s+(?:the\s+)?"
                         r"`[^`]+`(?:\s*/\s*`[^`]+`)*", re.I)
+# "Add `env` to `Jinja2Templates`, and deprecate `env_options`": what follows the verb.
+_VERB_DEPRECATES = re.compile(r"\bdeprecat(?:e|es|ed|ing)\b(?=\s+(?:the\s+)?`)", re.I)
 _SOFT = re.compile(r"\bsoft[- ]deprecat|\b(?:no|not|n't) (?:\w+ )?(?:plans?|intend\w*"
                    r"|intention) to remove\b|\bpending deprecation\b", re.I)
 
@@ -153,7 +155,8 @@ def deprecated_names(text: str) -> set[str]:
     """What a deprecation deprecates: the code named in its "deprecated" sentences, before any
     "in favor of X" / "use X instead" (X is what stays), keyword arguments (`f(old=…)`)
     too. "Removed the deprecated X" is a removal, not a deprecation."""
-    said = [_CONTAINER.sub("", _FAVOURED.sub("", s)) for s in re.split(r"(?<=[.!?])\s+", text)
+    said = [_CONTAINER.sub("", _FAVOURED.sub("", _VERB_DEPRECATES.split(s)[-1]))
+            for s in re.split(r"(?<=[.!?])\s+", text)
             if _DEPRECATED.search(s) and not _REMOVAL.search(_PROMISED.sub("", s))
             and not historical(s)]
     found = {i.removesuffix("()").lower() for s in said for i in identifiers(s)} \
@@ -232,6 +235,8 @@ def live_names(text: str) -> set[str]:
             continue
         s = re.sub(r"\b(?:instead of|rather than|replaces?)\b.*", "", s, flags=re.I)
         s = re.sub(r"\bfrom\s+`[^`]+`(?=\s+to\b)", "", s, flags=re.I)
+        s = re.sub(r"\brename[sd]?\s+(?:the\s+)?`[^`]+`|`[^`]+`(?:\s+\w+)?\s+(?:is|are|was|were"
+                   r"|has been|have been) renamed\b", "", s, flags=re.I)  # the old name
         out |= {i.removesuffix("()").lower() for i in identifiers(s)}
     return out
 
