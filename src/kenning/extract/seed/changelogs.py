@@ -414,6 +414,17 @@ def _headline(words: str) -> str:
     return re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", words)[0]
 
 
+_BY_YEAR = re.compile(r"\b(?:will|to|should|may)\b[^.]*?\b(?:in|by|after|until|before|from)\s+"
+                      r"(?:\w+\s+)?(?P<year>(?:19|20)\d\d)\b", re.I)
+
+
+def _due(words: str, newest: date | None) -> bool:
+    """A change announced for a year the newest release is past ("will stop working in
+    2018"): what it promised has happened or was dropped; either way the notice is stale."""
+    m = _BY_YEAR.search(words)
+    return bool(m and newest and int(m["year"]) < newest.year)
+
+
 WINDOW = timedelta(days=4 * 365)  # how long a removal or deprecation stays news
 
 
@@ -472,6 +483,7 @@ def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]
     found = [(e, rule) for k, (e, rule) in enumerate(every)
              if rule is not None and k not in gone_all]
     history = _history([e for e, _ in every], dates)
+    newest = max(dates.values(), default=None)
     out: list[Proposal] = []
     said: set[str] = set()
     finals = {e.version for e, _ in every if e.version and not _PRE.search(e.version)}
@@ -484,6 +496,8 @@ def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]
             or (rule == "breaking" and bool(_TAKES_AWAY.search(_headline(words)))))
         if old and rule != "deprecation":
             continue  # old news, long settled; "use X instead of Y" is a decision, kept
+        if _due(words, newest):
+            continue  # "will stop working in 2018", read in 2026
         body = whole(_ADD_WARNING.sub(r"\1 is deprecated (it warns).", words))
         if body is None and rule == "breaking":
             body = first_sentence(words)
