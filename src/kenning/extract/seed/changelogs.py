@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from pathlib import Path
 
-from kenning.extract.seed.later import historical, order, overtaken
+from kenning.extract.seed.later import historical, order, overtaken, without_containers
 from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
 
 NAMES = re.compile(r"^(?:CHANGES|CHANGELOG|CHANGE_LOG|HISTORY|NEWS|RELEASE[-_ ]?NOTES)"
@@ -317,7 +317,7 @@ _DEPRECATES = re.compile(r"^add(?:s|ed)? (?:a |the )?deprecat\w*(?: warnings?)? 
 def private(text: str) -> bool:
     """Every piece of code `text` names is private (`_serialize`, `Field._bind`): a change
     to the project's insides, not to what its users and contributors build on."""
-    spans = [m.strip("()") for m in _CODE_SPAN.findall(text)]
+    spans = [m.strip("()") for m in _CODE_SPAN.findall(without_containers(text))]
     return bool(spans) and all(re.search(r"\w\._(?!_)\w", s) or (
         re.fullmatch(r"_(?!_)\w+", s) and re.search(
             rf"`{re.escape(s)}(?:\(\))?`\s+{_MEMBER}|{_MEMBER}\s+`{re.escape(s)}", text, re.I))

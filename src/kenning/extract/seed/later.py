@@ -66,6 +66,11 @@ _SOFT = re.compile(r"\bsoft[- ]deprecat|\b(?:no|not|n't) (?:\w+ )?(?:plans?|inte
                    r"|intention) to remove\b|\bpending deprecation\b", re.I)
 
 
+def without_containers(text: str) -> str:
+    """`text` less the things its parts belong to ("the `_bind` method of `Field`")."""
+    return _CONTAINER.sub("", text)
+
+
 def historical(sentence: str) -> bool:
     """`sentence` tells of a deprecation that is over ("has been deprecated since 18.2.0")."""
     return bool(_WAS_DEPRECATED.search(sentence)) and not _PROMISED.search(sentence)
