@@ -184,3 +184,30 @@ def test_an_old_change_of_behaviour_is_kept_and_a_stale_year_notice_is_not():
     said = _said(changelogs.proposals(text, "CHANGELOG.md", "structlog"))
     assert said == ["Drops support for Python 3.9.",
                     "`ProcessorFormatter` no longer uses exceptions for control flow."]
+
+
+def test_an_undated_changelog_is_dated_by_its_release_tags(tmp_path):
+    import os
+    import subprocess
+
+    from conftest import git, init_repo
+    from kenning.extract.seed import run
+
+    root = init_repo(tmp_path / "p")
+    (root / "CHANGES.rst").write_text(
+        "Version 3.1.0\n-------------\n\n- Remove the `old_api` function.\n\n"
+        "Version 3.0.0\n-------------\n\n- Remove the `legacy` module.\n", encoding="utf-8")
+    for version, when in (("3.0.0", "2015-01-01T00:00:00"), ("3.1.0", "2024-01-01T00:00:00")):
+        env = {**os.environ, "GIT_COMMITTER_DATE": when, "GIT_AUTHOR_DATE": when}
+        subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", f"Release {version}"],
+                       cwd=root, env=env, check=True)
+        git(root, "tag", f"v{version}")
+    git(root, "add", "CHANGES.rst")
+    git(root, "commit", "-qm", "changes")
+    assert run.commits.tag_dates(root) == {"3.0.0": date(2015, 1, 1), "3.1.0": date(2024, 1, 1)}
+    # Same major line: only the tags' dates make the 2015 removal history.
+    said = [p.text for p in changelogs.proposals((root / "CHANGES.rst").read_text(),
+                                                 "CHANGES.rst", "demo",
+                                                 run.commits.tag_dates(root))]
+    assert said == ["demo 3.1.0 (CHANGES.rst): Removes the `old_api` function."]
+    assert len(changelogs.proposals((root / "CHANGES.rst").read_text(), "CHANGES.rst")) == 2

@@ -464,7 +464,8 @@ def _history(entries: list[Entry], dates: Mapping[str, date]) -> Callable[[Entry
     return history
 
 
-def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]:
+def proposals(text: str, rel: str, project: str | None = None,
+              tagged: Mapping[str, date] | None = None) -> list[Proposal]:
     """The changelog at `rel` (its text) of `project`: one proposal per entry a rule keeps,
     unless a newer entry overtook it (see `later`), its release was yanked, or a newer release
     says the same words (a fix backported to two lines is one fact, said by the newest).
@@ -475,6 +476,7 @@ def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]
     and a choice said as "use X instead of Y". A change of behaviour stays true until a
     later entry overtakes it, however old."""
     read, dates = _read(text)
+    dates = {**(tagged or {}), **dates}  # the changelog's own date first, else its tag's
     every = [(e, classify(e)) for e in read if not e.yanked and e.version is not None]
     # Unreleased entries are what HEAD holds: proposed (as "3.2.0 (unreleased)"), and they
     # overtake the released ones. So do entries no rule keeps ("`__lt__` does not consider

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import subprocess
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 from kenning.extract.seed.later import chosen, replaced, support_subject
@@ -108,6 +108,22 @@ def head(root: Path) -> str | None:
     result = subprocess.run(["git", "-C", str(root), "rev-parse", "--verify", "-q", "HEAD"],
                             capture_output=True, encoding="utf-8", errors="replace")
     return result.stdout.strip() or None if result.returncode == 0 else None
+
+
+def tag_dates(root: Path) -> dict[str, date]:
+    """The date of each release tag, by the version it names ("v1.2.0", "release-1.2.0",
+    "name-1.2.0" → "1.2.0"): what dates a changelog that does not date its releases."""
+    result = subprocess.run(["git", "-C", str(root), "for-each-ref", "--format=%(refname:short)"
+                             "%09%(creatordate:short)", "refs/tags"],
+                            capture_output=True, encoding="utf-8", errors="replace")
+    out: dict[str, date] = {}
+    for line in result.stdout.splitlines():
+        name, _, when = line.partition("\t")
+        m = re.search(r"(\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|alpha|beta|dev|post)\.?\d*)?)$",
+                      name)
+        if m and re.fullmatch(r"\d{4}-\d\d-\d\d", when):
+            out.setdefault(m.group(1), date.fromisoformat(when))
+    return out
 
 
 def is_ancestor(root: Path, sha: str) -> bool:

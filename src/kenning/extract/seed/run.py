@@ -79,7 +79,8 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
     out: list[tuple[str, Path, Reader]] = []
     logs = changelogs.changelog_files(root)
     name = project_name(root) if logs else None
-    out += [("changelog", p, lambda text, rel: changelogs.proposals(text, rel, name))
+    tagged = commits.tag_dates(root) if logs else {}
+    out += [("changelog", p, lambda text, rel: changelogs.proposals(text, rel, name, tagged))
             for p in logs]
     out += [("docs", p, _adr) for p in documents.adr_files(root)]
     out += [("docs", p, lambda text, rel: documents.rule_proposals(text, rel, "docs"))
