@@ -211,3 +211,14 @@ def test_an_undated_changelog_is_dated_by_its_release_tags(tmp_path):
                                                  run.commits.tag_dates(root))]
     assert said == ["demo 3.1.0 (CHANGES.rst): Removes the `old_api` function."]
     assert len(changelogs.proposals((root / "CHANGES.rst").read_text(), "CHANGES.rst")) == 2
+
+
+def test_a_commit_decision_older_than_the_window_is_history():
+    def c(subject: str, year: int) -> commits.Commit:
+        return commits.Commit(str(year) * 10, datetime(year, 1, 1, tzinfo=UTC), "dev", False,
+                              subject, "")
+
+    log = [c("Don't cache tokens on disk because they are secrets", 2024),
+           c("No longer log from the reloader because it is spammy", 2015)]
+    assert [p.text.split(" (commit")[0] for p in commits.proposals(log)] == [
+        "Don't cache tokens on disk because they are secrets"]

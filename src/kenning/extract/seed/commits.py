@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import subprocess
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from kenning.extract.seed.later import chosen, replaced, support_subject
@@ -176,8 +176,12 @@ def proposals(commits: list[Commit], has_changelog: bool = False) -> list[Propos
                      if (m := _REVERTS_SHA.search(c.body))}
     seen: set[str] = set()
     out: list[Proposal] = []
+    # A decision is news while recent: four years before the newest commit read, like a
+    # changelog's removals (an incremental run reads only new commits, all recent).
+    cutoff = max((c.when for c in commits), default=None)
+    cutoff = cutoff - timedelta(days=4 * 365) if cutoff else None
     for k, c in enumerate(commits):
-        if _BOT.search(c.author) or c.sha[:7] in reverted_shas:
+        if _BOT.search(c.author) or c.sha[:7] in reverted_shas or (cutoff and c.when < cutoff):
             continue
         subject = c.subject
         if _MERGE_PR.match(subject):
