@@ -337,12 +337,13 @@ def totals(rows: list[dict], split: str, real_only: bool = True) -> dict:
 
 
 def write_out(rows: list[dict], out: Path) -> None:
-    """OUT/<project>.jsonl, {text, kind, session} a line: what score.py takes with
-    `--gold bench/data/extraction_labels/<project>`."""
+    """OUT/<project>.jsonl, {text, kind, session, rule} a line: what score.py takes with
+    `--gold bench/data/extraction_labels/<project>` (it ignores `rule`)."""
     out.mkdir(parents=True, exist_ok=True)
     projects = {r["project"] for r in rows if r["project"] != "sessions.yaml"}
     for project in sorted(projects):
-        lines = [json.dumps({"text": f["text"], "kind": f["kind"], "session": r["session"]})
+        lines = [json.dumps({"text": f["text"], "kind": f["kind"], "session": r["session"],
+                             "rule": f.get("rule")})
                  for r in rows if r["project"] == project for f in r["facts"]]
         (out / f"{project}.jsonl").write_text("".join(x + "\n" for x in lines),
                                               encoding="utf-8")
