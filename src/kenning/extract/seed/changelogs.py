@@ -3,10 +3,13 @@
 A changelog is the project's own record of what changed and when; the entries that stay true
 and that a newcomer trips over are the ones that take something away or change behaviour.
 Additions and fixes are left alone: a fix is a fact about the past, not about the code now.
-A deprecation or removal stays worth knowing only while recent: it is proposed only from a
-release of the current major line or the one before it (the major is the first component
-of the newest released version; for CalVer, 25.3.0, that is the year: about two years),
-unless it is said as a choice ("use X instead of Y; Y is not supported anymore").
+What takes something away (a deprecation, removal, relaxed requirement, move or rename)
+stays worth knowing only while recent: not from a release older than `WINDOW` before the
+newest (dated by the changelog, else by the release's git tag) nor from before the major line
+preceding the newest (CalVer and 0.x projects: by date alone); an old deprecation holds only
+while HEAD's code still warns (`Proposal.old`), and a choice ("use X instead of Y") is kept.
+A change of behaviour stays until a later entry overtakes it. Acknowledgements and internal
+changes (refactors, clean-ups, private members) are not facts.
 Formats: headings `Version 1.2.0`, `## [1.2.0] - 2020-01-01`, `1.2.0 (2020-01-01)` with an
 underline, `v1.2.0`; Keep-a-Changelog sections (`### Removed`, `### Deprecated`,
 `### Changed`, `### Breaking`); bullets with wrapped lines and nested bullets.

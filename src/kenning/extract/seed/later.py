@@ -10,7 +10,9 @@ Pure rules over (order, text) pairs, the larger order the newer:
   identifier that removes it, or says it is "not accepted anymore"; for a deprecation naming
   no code, a later removal sharing two of its longer words); a later entry no rule keeps
   counts for this one only;
-- a notice of a change "in 19.1.0" once 19.1.0 is out.
+- a notice of a change "in 19.1.0" once 19.1.0 is out;
+- a removal a later entry undoes ("Add `Enum` field"), a `Revert "X"` a later entry does
+  again, a default a later entry sets anew on the same subject (two longer words shared).
 """
 
 from __future__ import annotations
