@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 # A dotted number ("3.2", "v2.3.0", "1.10.x"): FTS5's tokenizer splits it at each dot, so
@@ -11,7 +11,7 @@ _WORD = re.compile(r"[A-Za-z0-9_]+")
 _VERSION = re.compile(r"(?<![A-Za-z0-9.])[vV]?([0-9]+(?:\.[0-9]+)+)(?![0-9])")
 # Han, kana and Hangul: written without spaces, so FTS5's tokenizer sees a whole sentence as
 # one token. Their overlapping pairs are added as terms (the usual bigram approach).
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
+_CJK_RUN = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+"
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 
 STOPWORDS = frozenset(
@@ -42,6 +42,13 @@ GATE_STOPWORDS = frozenset(
     right run same second see seem set show simpl simple someth something sure take tell
     thing think tri try two want way what work works write wrong yet""".split()
 )
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """A pattern compiled on first use: these two cost a hook about 1.5 ms to compile at import
+    (the Unicode ranges and `\\b`/`\\s`), and the prompt hook never uses them."""
+    return re.compile(pattern)
 
 
 def split_identifier(word: str) -> list[str]:
@@ -89,7 +96,7 @@ def identifier_terms(text: str) -> list[str]:
 def cjk_terms(text: str) -> list[str]:
     """Overlapping pairs of each CJK run (a lone character stands for itself)."""
     out: list[str] = []
-    for run in _CJK_RUN.findall(text):
+    for run in _compiled(_CJK_RUN).findall(text):
         out.extend([run] if len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)])
     return out
 
@@ -108,14 +115,14 @@ def query_terms(query: str) -> list[str]:
     return list(seen)
 
 
-_EXACT = re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|[A-Za-z0-9]/[A-Za-z0-9]|`|"
-                    r"\.[a-z]{2,5}\b|(?:^|\s)--?[a-z]")
+_EXACT = (r"[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|[A-Za-z0-9]/[A-Za-z0-9]|`|"
+          r"\.[a-z]{2,5}\b|(?:^|\s)--?[a-z]")
 
 
 def has_exact_tokens(query: str) -> bool:
     """Whether the query names something exactly: a version, an identifier (snake_case,
     camelCase), a path, a file extension, a flag or a `quoted` name."""
-    return bool(version_terms(query) or _EXACT.search(query))
+    return bool(version_terms(query) or _compiled(_EXACT).search(query))
 
 
 def fact_query_terms(query: str) -> list[str]:
