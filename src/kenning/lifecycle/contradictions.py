@@ -13,7 +13,16 @@ them teaches people to ignore the list):
   and negated in the other.
 - **Different values for the same subject**: the numbers differ while everything else is the
   same claim: identical content terms, or (for facts anchored to the same file and symbol)
-  mostly the same terms.
+  mostly the same terms. In other words too: each text has one value of a known kind (a
+  duration or size, compared in one unit; an HTTP status; a port; a count of one thing), the
+  values differ, and the texts share the subject (two terms besides the value's frame and
+  half of the shorter one's) with no qualifier telling them apart ("staging" / "production",
+  "POST" / "PUT", "default" / "maximum").
+
+A claim scoped to a release or period ("since 2.0", "before 0.18") never contradicts one
+about another period, nor an unscoped claim (history is not a claim about today); a version
+number is never a negation cue ("python 3.12 is required" requires it). Number words count
+as numbers ("five minutes").
 
 Word-level rules rather than embeddings: static embeddings put "always X" and "never X" at
 0.9+ cosine (the negation is one token of many), so similarity alone cannot see polarity.
@@ -36,6 +45,11 @@ SAME_SUBJECT = 0.6
 SAME_SUBJECT_CONTRAST = 0.75
 # A value contradiction's two texts share this much of their terms (one number changed).
 SAME_VALUE_SUBJECT = 0.8
+# Terms two reworded texts share besides their value's unit, for "same claim, another value".
+SAME_VALUE_TERMS = 2
+# ... and at least this share of the shorter text's subject terms (long facts share two words
+# with many others).
+SAME_VALUE_SHARE = 0.5
 # For facts anchored to the same symbol, a value change may come with more rewording.
 SAME_ANCHOR_SUBJECT = 0.5
 # Order-sensitive similarity required when the only conflict is before/after: "lint after
@@ -57,7 +71,10 @@ _PHRASES = [
     (r"\bmust not\b", _NEG), (r"\bshould not\b", _NEG), (r"\bcan not\b", _NEG),
     (r"\bturn(?:ed|s|ing)? off\b", "disable"), (r"\bswitch(?:ed|es|ing)? off\b", "disable"),
     (r"\bturn(?:ed|s|ing)? on\b", "enable"), (r"\bswitch(?:ed|es|ing)? on\b", "enable"),
-    (r"\bahead of\b", "before"), (r"\bprior to\b", "before"), (r"\bafterwards?\b", "after"),
+    (r"\b(?:is|are|stays?) off\b", "disabled"), (r"\b(?:is|are|stays?) on\b(?= by default)",
+                                                  "enabled"),
+    (r"\btime[sd]? out\b", "timeout"), (r"\bahead of\b", "before"), (r"\bprior to\b", "before"),
+    (r"\bafterwards?\b", "after"),
 ]
 _PHRASE_RE = [(re.compile(p), r) for p, r in _PHRASES]
 _NEGATORS = frozenset(
@@ -100,6 +117,86 @@ _TOKEN = re.compile(r"v?[0-9]+(?:\.[0-9]+)+|[a-z0-9_']+|\x00neg|\x00contrast")
 _SCOPE_CUES = frozenset("since until till before after starting from".split())
 _VERSION_WORDS = frozenset("release releases released version versions v python node".split())
 _NUMBER = re.compile(r"\d")
+# Number words, read as digits so "five minutes" meets "10 minutes" ("one" is left alone: it is
+# a pronoun as often as a number).
+_NUMBER_WORDS = {w: str(n) for n, w in enumerate(
+    "zero _ two three four five six seven eight nine ten eleven twelve".split()) if w != "_"}
+_NUMBER_WORDS.update({"fifteen": "15", "twenty": "20", "thirty": "30", "forty": "40",
+                      "fifty": "50", "sixty": "60", "ninety": "90", "hundred": "100"})
+_NUMBER_WORD_RE = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b")
+# A value's kind, from the word after it, scaled to one unit per kind: "15 minutes" and "900 s"
+# are one value, "15 minutes" and "15 days" two.
+_UNITS: dict[str, tuple[str, float]] = {}
+for _kind, _table in (
+    ("duration", {"ms": 0.001, "millisecond": 0.001, "milliseconds": 0.001, "s": 1, "sec": 1,
+                  "secs": 1, "second": 1, "seconds": 1, "min": 60, "mins": 60, "minute": 60,
+                  "minutes": 60, "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600,
+                  "hours": 3600, "day": 86400, "days": 86400, "week": 604800,
+                  "weeks": 604800}),
+    ("size", {"b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "kib": 1024, "mb": 1e6,
+              "mib": 1024 ** 2, "gb": 1e9, "gib": 1024 ** 3}),
+):
+    _UNITS.update({word: (_kind, factor) for word, factor in _table.items()})
+# Words that make a number from 100 to 599 an HTTP status.
+_STATUS_CUES = frozenset("http status code codes return returns returned respond responds "
+                         "responded response answer answers answered error".split())
+# Qualifiers that name *which* thing a claim is about; two claims that disagree on one of
+# these are about two things ("staging" / "production", "GET" / "POST", "default" / "maximum",
+# "access" / "refresh" tokens), however alike the rest.
+_WHERE = ("staging production prod development dev local test ci qa sandbox",
+          "linux macos windows ios android web mobile desktop")
+_QUALIFIER_CLASSES = tuple(frozenset(c.split()) for c in (
+    *_WHERE,
+    "post put patch delete",  # not "get": a verb far more often than a method
+    "default maximum max minimum min",
+    "access refresh",
+    "read write connect",
+    "client server frontend backend",
+    "admin public internal",
+))
+
+
+def _stemmed(words: frozenset[str]) -> frozenset[str]:
+    return frozenset(stem(w) for w in words)
+
+
+def _value(token: str, previous: str, following: str, clause: str) -> tuple[float, str | None]:
+    """(value, kind) of an unscoped number: a duration or size in one unit, an HTTP status, a
+    port, or a count of the thing named after it; kind None when nothing says."""
+    try:
+        number = float(token)
+    except ValueError:
+        return 0.0, None
+    following, _, rest = following.partition(" ")
+    if rest.startswith("per "):  # "4 processes per CPU" is not "8 processes"
+        following = f"{following}/{rest[4:].partition(' ')[0]}"
+    if following in _UNITS:
+        kind, factor = _UNITS[following]
+        return number * factor, kind
+    if previous == "port":
+        return number, "port"
+    if token.isdigit() and 100 <= number < 600 and _STATUS_CUES & set(clause.split()):
+        return number, "status"
+    thing, _, per = following.partition("/")
+    if thing.isalpha() and len(thing) > 2 and thing not in STOPWORDS:
+        return number, "count:" + stem(thing) + (f"/{per}" if per else "")
+    return number, None
+
+
+# Words that frame a value claim rather than name its subject: two texts sharing only these
+# ("the /health endpoint returns 200" / "the login endpoint returns 401") share no subject.
+_FRAME_WORDS = frozenset("return respond answer get endpoint response status code http "
+                         "error default use run set call value limit number new".split())
+
+
+def _qualifiers(claim: Claim) -> list[frozenset[str]]:
+    return [c & claim.terms for c in _STEMMED_QUALIFIERS]
+
+
+def different_things(a: Claim, b: Claim) -> bool:
+    """The claims name different qualifiers of one class ("staging" / "production"), or only
+    one of them names one."""
+    return any(x != y for x, y in zip(_qualifiers(a), _qualifiers(b), strict=True))
 
 
 @dataclass(frozen=True)
@@ -114,6 +211,7 @@ class Claim:
     sequence: tuple[str, ...]  # content terms in order (for before/after)
     scoped: frozenset[str] = frozenset()  # numbers that name a release, version or period
     scopes: frozenset[str] = frozenset()  # those numbers with their cue: "since 2.0"
+    values: tuple[tuple[float, str | None], ...] = ()  # the other numbers: (value, kind)
 
 
 class _FactLike(Protocol):
@@ -134,15 +232,17 @@ def stem(word: str) -> str:
     if len(word) <= 3 or not word.isalpha():
         return word
     if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    return strip_suffix(word, ("ments", "ment", "ing", "ed", "es", "s", "ly"))
+        return word[:-3] + "i"
+    word = strip_suffix(word, ("ments", "ment", "ing", "ed", "es", "s", "ly"))
+    # "retry" / "retries" / "retried", "cookie" / "cookies": one stem
+    return word[:-1] + "i" if word.endswith("y") and len(word) > 3 else word
 
 
 def _normalise(text: str) -> str:
     lowered = text.lower().replace("\u2019", "'").replace("`", " ")
     for pattern, replacement in _PHRASE_RE:
         lowered = pattern.sub(f" {replacement} " if replacement else " ", lowered)
-    return lowered
+    return _NUMBER_WORD_RE.sub(lambda m: _NUMBER_WORDS[m.group(1)], lowered)
 
 
 def _content_term(token: str) -> tuple[str | None, bool]:
@@ -168,41 +268,43 @@ class _Reading:
         self.scoped: set[str] = set()
         self.scopes: set[str] = set()
         self.sequence: list[str] = []
+        self.units: list[tuple[float, str | None]] = []
 
     def negate(self, term: str, cue: str) -> None:
         self.negated.add(term)
         if cue == "strong":
             self.strong.add(term)
 
-    def number(self, token: str, previous: str) -> tuple[str, str | None]:
-        """Record a number; when it names a release, version or period, also the cue word
-        before it ("since", or "" for none), which the caller takes as its open cue."""
+    def number(self, token: str, previous: str, following: str, clause: str) -> str:
+        """Record a number; when it names a release, version or period, also with the cue
+        word before it ("since 2.0"); else the kind of value it is (`_unit`)."""
         token = token.lstrip("v") if token[1:2].isdigit() else token
         self.numbers.append(token)
         versionish = "." in token or (len(token) == 4 and token[:2] in ("19", "20"))
         if previous not in _VERSION_WORDS and not versionish:
-            return token, None
+            self.units.append(_value(token, previous, following, clause))
+            return token
         self.scoped.add(token)
         cue = previous if previous in _SCOPE_CUES else ""
         self.scopes.add(f"{cue} {token}".strip())
-        return token, cue
+        return token
 
     def clause(self, clause: str) -> None:
         previous = ""
         cue: str | None = None  # the open cue, until its head term is found
         scope = 0  # neutral terms left after the head
         before: list[str] = []  # terms asserted before the cue
-        for token in _TOKEN.findall(clause):
-            token = token.strip("'")
+        tokens = [t.strip("'") for t in _TOKEN.findall(clause)]
+        for at, token in enumerate(tokens):
             if not token:
                 continue
             if token in _NEGATORS or token == _CONTRAST:
                 cue, scope = ("strong" if token != _CONTRAST else "contrast"), 0
                 continue
             if _NUMBER.search(token):
-                token, scope_cue = self.number(token, previous)
-                if scope_cue is not None:
-                    cue = scope_cue  # a scoped number leaves a cue open, as it always has
+                # A number is never a negation cue: "python 3.12 is required" requires it.
+                following = " ".join(tokens[at + 1:at + 4])
+                token = self.number(token, previous, following, clause)
                 previous = token
                 continue
             previous = token
@@ -231,7 +333,7 @@ class _Reading:
         terms = frozenset(self.positive | self.negated | set(self.sequence))
         return Claim(terms, frozenset(self.positive), frozenset(self.negated),
                      frozenset(self.strong), tuple(sorted(self.numbers)), tuple(self.sequence),
-                     frozenset(self.scoped), frozenset(self.scopes))
+                     frozenset(self.scoped), frozenset(self.scopes), tuple(self.units))
 
 
 @lru_cache(maxsize=32768)
@@ -262,10 +364,26 @@ def conflict_terms(a: Claim, b: Claim) -> set[str]:
     return (only_pos_a & only_neg_b) | (only_neg_a & only_pos_b)
 
 
+def swapped_word(a: Claim, b: Claim) -> bool:
+    """Each text has exactly one term the other lacks, and one of the two sits in a negation's
+    scope: the negation may be about that thing, not the claim ("we pin dependencies with
+    uv" / "we no longer pin dependencies with pip" is a change of tool, both true)."""
+    only_a, only_b = a.terms - b.terms, b.terms - a.terms
+    if len(only_a) != 1 or len(only_b) != 1:
+        return False
+    return bool(only_a - a.positive - a.negated or only_b - b.positive - b.negated)
+
+
+def one_word_apart(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Each set of terms has exactly one the other lacks: "the API server listens on port
+    8080" / "the metrics server listens on port 9090" are two servers."""
+    return len(a - b) == 1 and len(b - a) == 1
+
+
 def opposite(a: Claim, b: Claim) -> set[str]:
     """The conflicting terms when `a` and `b` say opposite things about one subject."""
     overlap = dice(a.terms, b.terms)
-    if overlap < SAME_SUBJECT:
+    if overlap < SAME_SUBJECT or different_things(a, b) or swapped_word(a, b):
         return set()
     conflicts = conflict_terms(a, b)
     if overlap < SAME_SUBJECT_CONTRAST and not conflicts & (a.strong | b.strong):
@@ -280,10 +398,23 @@ def opposite(a: Claim, b: Claim) -> set[str]:
     return conflicts
 
 
+_STEMMED_QUALIFIERS = tuple(_stemmed(c) for c in _QUALIFIER_CLASSES)
+_UNIT_TERMS = _stemmed(frozenset(_UNITS))
+# Where a claim holds is not what it is about: not counted as a shared subject either.
+_STEMMED_FRAME = _stemmed(_FRAME_WORDS) | _stemmed(frozenset(" ".join(_WHERE).split()))
+
+
 def different_scope(a: Claim, b: Claim) -> bool:
     """Both claims name a release, version or period, and not the same one ("since 2.0" and
-    "before 2.0" are two periods)."""
-    return bool(a.scopes and b.scopes and not a.scopes & b.scopes)
+    "before 2.0" are two periods), or only one names a period ("before 0.18 redirects were
+    followed" is history, not a claim about today)."""
+    if a.scopes and b.scopes:
+        return not a.scopes & b.scopes
+    return _period(a) != _period(b)
+
+
+def _period(claim: Claim) -> bool:
+    return any(" " in scope for scope in claim.scopes)  # "since 2.0", not a bare "3.12"
 
 
 def different_values(a: Claim, b: Claim, same_anchor: bool = False) -> bool:
@@ -297,7 +428,12 @@ def different_values(a: Claim, b: Claim, same_anchor: bool = False) -> bool:
     only_b = set(b.numbers) - set(a.numbers)
     if len(only_a) != 1 or len(only_b) != 1 or (only_a | only_b) & (a.scoped | b.scoped):
         return False
+    kinds_a, kinds_b = {k for _, k in a.values if k}, {k for _, k in b.values if k}
+    if kinds_a and kinds_b and not kinds_a & kinds_b:
+        return False  # "8 processes" and "4 processes per CPU" are two kinds of value
     if a.terms == b.terms and a.terms:
+        return True
+    if reworded_value(a, b):
         return True
     overlap = dice(a.terms, b.terms)
     # One text may add a word to the other's claim; a swapped word is a different subject or
@@ -305,6 +441,28 @@ def different_values(a: Claim, b: Claim, same_anchor: bool = False) -> bool:
     nested = a.terms <= b.terms or b.terms <= a.terms
     return (nested and overlap >= SAME_VALUE_SUBJECT) or (
         same_anchor and overlap >= SAME_ANCHOR_SUBJECT)
+
+
+def reworded_value(a: Claim, b: Claim) -> bool:
+    """The same claim in other words with another value of one kind: each text has one value
+    whose kind is known (a duration, a size, an HTTP status, a port, a count of one thing),
+    the two differ, and the texts share at least SAME_VALUE_TERMS other terms and no
+    qualifier tells them apart ("the login endpoint answers a wrong password with HTTP 401" /
+    "a bad password on login gets a 403 response")."""
+    known_a = [v for v in a.values if v[1]]
+    known_b = [v for v in b.values if v[1]]
+    if len(known_a) != 1 or len(known_b) != 1:
+        return False
+    (x, kind), (y, other_kind) = known_a[0], known_b[0]
+    if kind != other_kind or x == y:
+        return False
+    unit = {kind.removeprefix("count:").partition("/")[0]} | _UNIT_TERMS
+    subject_a, subject_b = a.terms - unit - _STEMMED_FRAME, b.terms - unit - _STEMMED_FRAME
+    shared = len(subject_a & subject_b)
+    return (shared >= SAME_VALUE_TERMS
+            and shared >= SAME_VALUE_SHARE * min(len(subject_a), len(subject_b))
+            and not different_things(a, b)
+            and not one_word_apart(a.terms - _UNIT_TERMS, b.terms - _UNIT_TERMS))
 
 
 def check_pair(a: Claim, b: Claim, same_anchor: bool = False) -> tuple[str, str] | None:
@@ -344,9 +502,10 @@ def contradicting(
 def find_all(facts: Sequence[_FactLike]) -> list[Contradiction]:
     """Every contradicting pair among `facts`, each pair once (a.id < b.id).
 
-    Candidates come from three cheap groupings instead of all n² pairs: a fact with a
+    Candidates come from four cheap groupings instead of all n² pairs: a fact with a
     negated term meets the facts asserting that term; facts with identical terms but
-    different numbers; facts anchored to the same symbol.
+    different numbers; facts anchored to the same symbol; facts with one value of the same
+    kind that share a term.
     """
     claims = {f.id: analyse(f.text) for f in facts}
     by_id = {f.id: f for f in facts}
@@ -374,6 +533,17 @@ def find_all(facts: Sequence[_FactLike]) -> list[Contradiction]:
         for key in _anchor_keys(by_id[fid]):
             anchored.setdefault(key, []).append(fid)
     for members in list(groups.values()) + list(anchored.values()):
+        if len(members) <= 200:
+            for x, y in combinations(members, 2):
+                pair(x, y)
+    # A reworded value: facts with one value of a kind, sharing a term with another such fact.
+    valued: dict[tuple[str, str], list[str]] = {}
+    for fid, claim in claims.items():
+        known = [kind for _, kind in claim.values if kind]
+        if len(known) == 1:
+            for term in claim.terms:
+                valued.setdefault((known[0], term), []).append(fid)
+    for members in valued.values():
         if len(members) <= 200:
             for x, y in combinations(members, 2):
                 pair(x, y)
