@@ -106,8 +106,9 @@ def expect(condition: bool, what: str) -> None:
 # Issue 17 (the hook process ends without the interpreter's teardown, textutil compiles two
 # rarely used patterns on first use, UserPromptSubmit imports its injection modules only to
 # inject): prompt FTS 3.46 on a busy shared machine / 3.44 with three CPU-bound processes
-# beside it (4.4 before); its budget 6.5 -> 4.5. The rest of its distance to 3x is the
-# imports of json and re (about 0.7x) that every hook pays.
+# beside it (4.4 before); its budget 6.5 -> 4.5. 3x is out of reach while the hook imports
+# json (with re) and sqlite3 (with datetime): `python -I -S -c 'import json'` alone is 2.0x
+# the bare interpreter, `import sqlite3, datetime` 2.0x too (60 rounds, interleaved).
 BUDGETS = {"post": 3.5, "pre": 5.0, "prompt_fts": 4.5, "prompt_hybrid": 32.0, "stop": 3.5,
            "start": 10.0, "end": 5.0}
 
