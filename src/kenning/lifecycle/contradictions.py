@@ -37,7 +37,26 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Protocol
 
-from kenning.core.textutil import STOPWORDS, strip_suffix
+from kenning.core.textutil import STOPWORDS
+from kenning.lifecycle.claimwords import (
+    ANTONYMS,
+    CONTRAST,
+    KEEP,
+    NEGATORS,
+    NEUTRAL,
+    NUMBER_WORD_RE,
+    NUMBER_WORDS,
+    PHRASE_RE,
+    POSITIVE_FORMS,
+    RELATIONAL,
+    SCOPE_CUES,
+    STEMMED_FRAME,
+    STEMMED_QUALIFIERS,
+    UNIT_TERMS,
+    VERSION_WORDS,
+    stem,
+    value_of,
+)
 
 # Dice overlap of content terms above which two texts talk about the same thing.
 SAME_SUBJECT = 0.6
@@ -60,137 +79,15 @@ SCOPE_WORDS = 6
 # Candidate generation skips terms carried by more facts than this (they say nothing).
 MAX_POSTING = 2000
 
-_NEG = "\x00neg"  # a strong negation cue
-_CONTRAST = "\x00contrast"  # "A, not B", "A instead of B": only B is negated
-_PHRASES = [
-    (r"\bno longer\b", _NEG), (r"\bnot anymore\b", _NEG), (r"\bany ?more\b", ""),
-    (r"\binstead of\b", _CONTRAST), (r"\brather than\b", _CONTRAST),
-    (r"\bin place of\b", _CONTRAST), (r",\s*not\b", f", {_CONTRAST}"),
-    (r"\b(prefer\w*\b[^.;:!?,]*?)\bover\b", rf"\1 {_CONTRAST}"),
-    (r"\bdo not\b", _NEG), (r"\bdoes not\b", _NEG), (r"\bdid not\b", _NEG),
-    (r"\bmust not\b", _NEG), (r"\bshould not\b", _NEG), (r"\bcan not\b", _NEG),
-    (r"\bturn(?:ed|s|ing)? off\b", "disable"), (r"\bswitch(?:ed|es|ing)? off\b", "disable"),
-    (r"\bturn(?:ed|s|ing)? on\b", "enable"), (r"\bswitch(?:ed|es|ing)? on\b", "enable"),
-    (r"\b(?:is|are|stays?) off\b", "disabled"), (r"\b(?:is|are|stays?) on\b(?= by default)",
-                                                  "enabled"),
-    (r"\btime[sd]? out\b", "timeout"), (r"\bahead of\b", "before"), (r"\bprior to\b", "before"),
-    (r"\bafterwards?\b", "after"),
-]
-_PHRASE_RE = [(re.compile(p), r) for p, r in _PHRASES]
-_NEGATORS = frozenset(
-    """not no never nor neither without avoid avoids avoided avoiding stop stops stopped
-    stopping skip skips skipped skipping omit omits omitted dont don't doesnt doesn't didnt
-    didn't isnt isn't arent aren't wasnt wasn't wont won't cannot cant can't shouldnt
-    shouldn't mustnt mustn't drop dropped dropping removed deprecated banned forbid forbids
-    forbidden disallow disallowed prohibit prohibited abandon abandoned ditch ditched""".split()
-) | {_NEG}
-# negative form -> (positive term, relational?)
-_ANTONYMS: dict[str, tuple[str, bool]] = {
-    "disable": ("enable", False), "disabled": ("enable", False), "disables": ("enable", False),
-    "disabling": ("enable", False),
-    "exclude": ("include", False), "excluded": ("include", False),
-    "excludes": ("include", False), "excluding": ("include", False),
-    "deny": ("allow", False), "denied": ("allow", False), "denies": ("allow", False),
-    "optional": ("required", False), "private": ("public", False),
-    "immutable": ("mutable", False), "false": ("true", False),
-    "asynchronous": ("synchronous", False), "async": ("synchronous", False),
-    "after": ("before", True),
-}
-_POSITIVE_FORMS = {"enabled": "enable", "enables": "enable", "enabling": "enable",
-                   "included": "include", "includes": "include", "including": "include",
-                   "allowed": "allow", "allows": "allow", "require": "required",
-                   "requires": "required", "sync": "synchronous"}
-_KEEP = frozenset(term for term, _ in _ANTONYMS.values())  # never dropped as stopwords
-_RELATIONAL = frozenset(term for term, relational in _ANTONYMS.values() if relational)
-# Words that carry polarity or emphasis but no subject.
-_NEUTRAL = frozenset("always must should please every all ever still just".split())
 # A dot inside a number ("3.2", "v2.3.0") is not a clause boundary: versions stay whole.
 _BOUNDARY = re.compile(r"\.(?![0-9])|[;:!?,()\[\]]|\bbut\b|\bhowever\b|\bso\b|\bbecause\b"
                        r"|\bwhile\b")
 _TOKEN = re.compile(r"v?[0-9]+(?:\.[0-9]+)+|[a-z0-9_']+|\x00neg|\x00contrast")
-# A number after one of these names *when or where* a claim holds (a release, a version, a
-# period), not the claim's value: "release 2.0 dropped X" and "release 3.0 dropped Y" are both
-# true. Claims whose scope numbers differ never contradict.
-# A dotted number ("0.25", "3.2") or a year is read as a version or period too.
-# "since" / "before" ... mark a period before a version or a year ("since 2.0", "until 2023"),
-# not before a duration ("after 30 minutes").
-_SCOPE_CUES = frozenset("since until till before after starting from".split())
-_VERSION_WORDS = frozenset("release releases released version versions v python node".split())
 _NUMBER = re.compile(r"\d")
-# Number words, read as digits so "five minutes" meets "10 minutes" ("one" is left alone: it is
-# a pronoun as often as a number).
-_NUMBER_WORDS = {w: str(n) for n, w in enumerate(
-    "zero _ two three four five six seven eight nine ten eleven twelve".split()) if w != "_"}
-_NUMBER_WORDS.update({"fifteen": "15", "twenty": "20", "thirty": "30", "forty": "40",
-                      "fifty": "50", "sixty": "60", "ninety": "90", "hundred": "100"})
-_NUMBER_WORD_RE = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")\b")
-# A value's kind, from the word after it, scaled to one unit per kind: "15 minutes" and "900 s"
-# are one value, "15 minutes" and "15 days" two.
-_UNITS: dict[str, tuple[str, float]] = {}
-for _kind, _table in (
-    ("duration", {"ms": 0.001, "millisecond": 0.001, "milliseconds": 0.001, "s": 1, "sec": 1,
-                  "secs": 1, "second": 1, "seconds": 1, "min": 60, "mins": 60, "minute": 60,
-                  "minutes": 60, "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600,
-                  "hours": 3600, "day": 86400, "days": 86400, "week": 604800,
-                  "weeks": 604800}),
-    ("size", {"b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "kib": 1024, "mb": 1e6,
-              "mib": 1024 ** 2, "gb": 1e9, "gib": 1024 ** 3}),
-):
-    _UNITS.update({word: (_kind, factor) for word, factor in _table.items()})
-# Words that make a number from 100 to 599 an HTTP status.
-_STATUS_CUES = frozenset("http status code codes return returns returned respond responds "
-                         "responded response answer answers answered error".split())
-# Qualifiers that name *which* thing a claim is about; two claims that disagree on one of
-# these are about two things ("staging" / "production", "GET" / "POST", "default" / "maximum",
-# "access" / "refresh" tokens), however alike the rest.
-_WHERE = ("staging production prod development dev local test ci qa sandbox",
-          "linux macos windows ios android web mobile desktop")
-_QUALIFIER_CLASSES = tuple(frozenset(c.split()) for c in (
-    *_WHERE,
-    "post put patch delete",  # not "get": a verb far more often than a method
-    "default maximum max minimum min",
-    "access refresh",
-    "read write connect",
-    "client server frontend backend",
-    "admin public internal",
-))
-
-
-def _stemmed(words: frozenset[str]) -> frozenset[str]:
-    return frozenset(stem(w) for w in words)
-
-
-def _value(token: str, previous: str, following: str, clause: str) -> tuple[float, str | None]:
-    """(value, kind) of an unscoped number: a duration or size in one unit, an HTTP status, a
-    port, or a count of the thing named after it; kind None when nothing says."""
-    try:
-        number = float(token)
-    except ValueError:
-        return 0.0, None
-    following, _, rest = following.partition(" ")
-    if rest.startswith("per "):  # "4 processes per CPU" is not "8 processes"
-        following = f"{following}/{rest[4:].partition(' ')[0]}"
-    if following in _UNITS:
-        kind, factor = _UNITS[following]
-        return number * factor, kind
-    if previous == "port":
-        return number, "port"
-    if token.isdigit() and 100 <= number < 600 and _STATUS_CUES & set(clause.split()):
-        return number, "status"
-    thing, _, per = following.partition("/")
-    if thing.isalpha() and len(thing) > 2 and thing not in STOPWORDS:
-        return number, "count:" + stem(thing) + (f"/{per}" if per else "")
-    return number, None
-
-
-# Words that frame a value claim rather than name its subject: two texts sharing only these
-# ("the /health endpoint returns 200" / "the login endpoint returns 401") share no subject.
-_FRAME_WORDS = frozenset("return respond answer get endpoint response status code http "
-                         "error default use run set call value limit number new".split())
 
 
 def _qualifiers(claim: Claim) -> list[frozenset[str]]:
-    return [c & claim.terms for c in _STEMMED_QUALIFIERS]
+    return [c & claim.terms for c in STEMMED_QUALIFIERS]
 
 
 def different_things(a: Claim, b: Claim) -> bool:
@@ -227,34 +124,23 @@ class Contradiction:
     detail: str  # the conflicting terms or numbers
 
 
-def stem(word: str) -> str:
-    """Crude English stemming, enough to make "deploying" meet "deploy"."""
-    if len(word) <= 3 or not word.isalpha():
-        return word
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "i"
-    word = strip_suffix(word, ("ments", "ment", "ing", "ed", "es", "s", "ly"))
-    # "retry" / "retries" / "retried", "cookie" / "cookies": one stem
-    return word[:-1] + "i" if word.endswith("y") and len(word) > 3 else word
-
-
 def _normalise(text: str) -> str:
     lowered = text.lower().replace("\u2019", "'").replace("`", " ")
-    for pattern, replacement in _PHRASE_RE:
+    for pattern, replacement in PHRASE_RE:
         lowered = pattern.sub(f" {replacement} " if replacement else " ", lowered)
-    return _NUMBER_WORD_RE.sub(lambda m: _NUMBER_WORDS[m.group(1)], lowered)
+    return NUMBER_WORD_RE.sub(lambda m: NUMBER_WORDS[m.group(1)], lowered)
 
 
 def _content_term(token: str) -> tuple[str | None, bool]:
     """The stemmed term `token` stands for (None for a stopword or a neutral word), and
     whether it is the negative side of an antonym pair."""
     flip = False
-    if token in _ANTONYMS:
-        token, flip = _ANTONYMS[token][0], True
-    token = _POSITIVE_FORMS.get(token, token)
-    if token not in _KEEP and (token in STOPWORDS or token in _NEUTRAL or len(token) < 2):
+    if token in ANTONYMS:
+        token, flip = ANTONYMS[token][0], True
+    token = POSITIVE_FORMS.get(token, token)
+    if token not in KEEP and (token in STOPWORDS or token in NEUTRAL or len(token) < 2):
         return None, flip
-    return (token if token in _KEEP else stem(token)), flip
+    return (token if token in KEEP else stem(token)), flip
 
 
 class _Reading:
@@ -281,11 +167,11 @@ class _Reading:
         token = token.lstrip("v") if token[1:2].isdigit() else token
         self.numbers.append(token)
         versionish = "." in token or (len(token) == 4 and token[:2] in ("19", "20"))
-        if previous not in _VERSION_WORDS and not versionish:
-            self.units.append(_value(token, previous, following, clause))
+        if previous not in VERSION_WORDS and not versionish:
+            self.units.append(value_of(token, previous, following, clause))
             return token
         self.scoped.add(token)
-        cue = previous if previous in _SCOPE_CUES else ""
+        cue = previous if previous in SCOPE_CUES else ""
         self.scopes.add(f"{cue} {token}".strip())
         return token
 
@@ -298,8 +184,8 @@ class _Reading:
         for at, token in enumerate(tokens):
             if not token:
                 continue
-            if token in _NEGATORS or token == _CONTRAST:
-                cue, scope = ("strong" if token != _CONTRAST else "contrast"), 0
+            if token in NEGATORS or token == CONTRAST:
+                cue, scope = ("strong" if token != CONTRAST else "contrast"), 0
                 continue
             if _NUMBER.search(token):
                 # A number is never a negation cue: "python 3.12 is required" requires it.
@@ -388,20 +274,14 @@ def opposite(a: Claim, b: Claim) -> set[str]:
     conflicts = conflict_terms(a, b)
     if overlap < SAME_SUBJECT_CONTRAST and not conflicts & (a.strong | b.strong):
         return set()
-    if conflicts and conflicts <= _RELATIONAL:
+    if conflicts and conflicts <= RELATIONAL:
         from rapidfuzz import fuzz
 
-        strip = [t for t in a.sequence if t not in _RELATIONAL]
-        other = [t for t in b.sequence if t not in _RELATIONAL]
+        strip = [t for t in a.sequence if t not in RELATIONAL]
+        other = [t for t in b.sequence if t not in RELATIONAL]
         if fuzz.ratio(" ".join(strip), " ".join(other)) < RELATIONAL_ORDER:
             return set()
     return conflicts
-
-
-_STEMMED_QUALIFIERS = tuple(_stemmed(c) for c in _QUALIFIER_CLASSES)
-_UNIT_TERMS = _stemmed(frozenset(_UNITS))
-# Where a claim holds is not what it is about: not counted as a shared subject either.
-_STEMMED_FRAME = _stemmed(_FRAME_WORDS) | _stemmed(frozenset(" ".join(_WHERE).split()))
 
 
 def different_scope(a: Claim, b: Claim) -> bool:
@@ -433,7 +313,7 @@ def different_values(a: Claim, b: Claim, same_anchor: bool = False) -> bool:
         return False  # "8 processes" and "4 processes per CPU" are two kinds of value
     if a.terms == b.terms and a.terms:
         return True
-    if reworded_value(a, b):
+    if rewordedvalue_of(a, b):
         return True
     overlap = dice(a.terms, b.terms)
     # One text may add a word to the other's claim; a swapped word is a different subject or
@@ -443,7 +323,7 @@ def different_values(a: Claim, b: Claim, same_anchor: bool = False) -> bool:
         same_anchor and overlap >= SAME_ANCHOR_SUBJECT)
 
 
-def reworded_value(a: Claim, b: Claim) -> bool:
+def rewordedvalue_of(a: Claim, b: Claim) -> bool:
     """The same claim in other words with another value of one kind: each text has one value
     whose kind is known (a duration, a size, an HTTP status, a port, a count of one thing),
     the two differ, and the texts share at least SAME_VALUE_TERMS other terms and no
@@ -456,13 +336,13 @@ def reworded_value(a: Claim, b: Claim) -> bool:
     (x, kind), (y, other_kind) = known_a[0], known_b[0]
     if kind != other_kind or x == y:
         return False
-    unit = {kind.removeprefix("count:").partition("/")[0]} | _UNIT_TERMS
-    subject_a, subject_b = a.terms - unit - _STEMMED_FRAME, b.terms - unit - _STEMMED_FRAME
+    unit = {kind.removeprefix("count:").partition("/")[0]} | UNIT_TERMS
+    subject_a, subject_b = a.terms - unit - STEMMED_FRAME, b.terms - unit - STEMMED_FRAME
     shared = len(subject_a & subject_b)
     return (shared >= SAME_VALUE_TERMS
             and shared >= SAME_VALUE_SHARE * min(len(subject_a), len(subject_b))
             and not different_things(a, b)
-            and not one_word_apart(a.terms - _UNIT_TERMS, b.terms - _UNIT_TERMS))
+            and not one_word_apart(a.terms - UNIT_TERMS, b.terms - UNIT_TERMS))
 
 
 def check_pair(a: Claim, b: Claim, same_anchor: bool = False) -> tuple[str, str] | None:
