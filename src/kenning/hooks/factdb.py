@@ -6,12 +6,12 @@ never fail. Nothing here creates the index file.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import sqlite3
 from datetime import UTC, datetime
 
+from kenning.core import fastjson as json
 from kenning.core.textutil import (
     GATE_STOPWORDS,
     fts_or_query,

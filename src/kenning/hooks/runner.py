@@ -8,10 +8,10 @@ beyond `kenning.hooks.base` and the error log.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
+from kenning.core import fastjson as json
 from kenning.core.errorlog import log_error
 from kenning.hooks.base import MAX_STDIN, Ctx
 
