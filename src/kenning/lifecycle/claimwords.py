@@ -116,7 +116,8 @@ def value_of(token: str, previous: str, following: str, clause: str) -> tuple[fl
         following = f"{following}/{rest[4:].partition(' ')[0]}"
     if following in UNITS:
         kind, factor = UNITS[following]
-        return number * factor, kind
+        # "every 10 seconds" is an interval, "after 2 seconds" a deadline: two claims
+        return number * factor, kind + (":every" if previous in ("every", "each") else "")
     if previous == "port":
         return number, "port"
     if token.isdigit() and 100 <= number < 600 and STATUS_CUES & set(clause.split()):
@@ -147,4 +148,6 @@ def stem(word: str) -> str:
 STEMMED_QUALIFIERS = tuple(stemmed(c) for c in QUALIFIER_CLASSES)
 UNIT_TERMS = stemmed(frozenset(UNITS))
 # Where a claim holds is not what it is about: not counted as a shared subject either.
-STEMMED_FRAME = stemmed(FRAME_WORDS) | stemmed(frozenset(" ".join(WHERE).split()))
+# Before / after (as relational terms, unstemmed) frame a value too: "expire after 1 hour".
+STEMMED_FRAME = (stemmed(FRAME_WORDS) | stemmed(frozenset(" ".join(WHERE).split()))
+                 | RELATIONAL)
