@@ -133,6 +133,7 @@ MCP_CALLS = {
     "code_search": {"query": "quokka_handler"},
     "session_save": {"summary": "Checked the hostile clone through MCP."},
     "session_recall": {},
+    "knowledge_seed": {},
 }
 
 

@@ -59,7 +59,8 @@ def itsdangerous(isolated: Path) -> Path:
         "CHANGES.rst": (DATA / "CHANGES.rst").read_bytes(),
         "LICENSE.txt": (DATA / "LICENSE.txt").read_bytes(),
         # What HEAD's code holds, in brief: flit, no `__version__`, no JWS.
-        "pyproject.toml": b'[build-system]\nrequires = ["flit_core<4"]\n'
+        "pyproject.toml": b'[project]\nname = "itsdangerous"\ndynamic = ["version"]\n\n'
+                          b'[build-system]\nrequires = ["flit_core<4"]\n'
                           b'build-backend = "flit_core.buildapi"\n',
         "src/itsdangerous/__init__.py": b"from .serializer import Serializer as Serializer\n"})
     return isolated
@@ -78,14 +79,19 @@ def test_a_dry_run_on_a_real_history_proposes_versioned_changes_and_writes_nothi
     texts = {i["text"]: i for i in out["items"]}
     assert 5 <= len(texts) <= 12
     assert all(i["action"] == "proposed" for i in out["items"])
-    flit = texts["Changed in 2.2.0 (CHANGES.rst): Use `flit_core` instead of `setuptools` as "
-                 "build backend."]
+    # Said of the project, in the present tense, with its version.
+    flit = texts["itsdangerous 2.2.0 (CHANGES.rst): Uses `flit_core` instead of `setuptools` "
+                 "as build backend."]
     assert flit["provenance"] == "CHANGES.rst:18" and flit["rule"] == "changelog-instead"
-    assert "Changed in 1.1.0 (CHANGES.rst): Change default signing algorithm back to SHA-1." \
+    assert "itsdangerous 1.1.0 (CHANGES.rst): Changes default signing algorithm back to SHA-1." \
         in texts
+    # HEAD's unreleased changes are proposed as such.
+    assert "itsdangerous 2.3.0 (unreleased, CHANGES.rst): Drops support for Python 3.8 and " \
+        "3.9." in texts
     # Overtaken: every Python floor before the unreleased 2.3.0 one, the deprecations of what
     # 2.1.0 removed or HEAD no longer has, and all of the yanked 1.0.0.
-    assert not any("Python 3." in t or "deprecated" in t.lower() and "Remove" not in t
+    assert not any("Python 3." in t and "unreleased" not in t
+                   or "deprecated" in t.lower() and "Remove" not in t
                    or "__version__" in t or "SHA-512." in t or "(2.5" in t for t in texts)
     # The history's decisions ("switch to flit build backend", "drop support for Python 3.7")
     # repeat changelog entries: they are left to the entries, which have the version.
@@ -132,8 +138,8 @@ def test_seed_is_incremental_and_accept_adds_facts_at_070_for_review(kenning, it
 
 
 def test_known_facts_are_not_proposed_again(kenning, itsdangerous):
-    kenning("add", "Changed in 2.2.0 (CHANGES.rst): Use `flit_core` instead of `setuptools` as "
-            "build backend.", "--kind", "codebase")
+    kenning("add", "itsdangerous 2.2.0 (CHANGES.rst): Uses `flit_core` instead of `setuptools` "
+            "as build backend.", "--kind", "codebase")
     out = seed_json(kenning, "--dry-run")
     known = [i for i in out["items"] if i["action"] == "known"]
     assert [i["provenance"] for i in known] == ["CHANGES.rst:18"]
@@ -335,6 +341,7 @@ Version 1.5.0
 """
     found = [p.text.split(": ", 1)[1] for p in changelogs.proposals(text, "CHANGES.rst")]
     assert found == [
+        "Drop support for Python 3.9.",  # unreleased: what HEAD holds
         "Change the default `timeout` from 10 to 30 seconds.",
         "Use `hatchling` instead of `flit_core` as build backend.",
         "Remove the deprecated `load_legacy()` function.",
@@ -442,7 +449,7 @@ def test_a_deprecation_whose_name_head_no_longer_holds_is_not_proposed(kenning, 
     out = seed_json(kenning, "--dry-run")
     texts = [i["text"].split(" (commit")[0] for i in out["items"]]
     # With a changelog, the commits' deprecations are left to it.
-    assert texts == ["Changed in 2.0.0 (CHANGES.md): "
+    assert texts == ["project 2.0.0 (CHANGES.md): "
                      "`old_load()` is deprecated. Use `load()` instead."]
     git(repo, "rm", "-q", "CHANGES.md")
     git(repo, "commit", "-qm", "Move the release notes to the website")

@@ -60,7 +60,9 @@ def seed(accept: bool, dry_run: bool, sources: tuple[str, ...], full: bool,
     waiting = report.count("proposed") + report.count("pending")
     click.echo(f"read {report.commits_read} commits and {len(report.files_read)} files; "
                f"{report.count('proposed')} new proposals, {waiting} waiting, "
-               f"{report.count('added')} added, {report.count('known')} already known")
+               f"{report.count('added')} added, {report.count('known')} already known"
+               + (f", {report.count('withdrawn')} withdrawn (reverted)"
+                  if report.count("withdrawn") else ""))
     if report.count("added") and not memory.project.initialised:
         click.echo("note: this project is not opted in (`kenning init`), so the facts went to "
                    "your personal store; `kenning init` offers to move them into .kenning/")

@@ -4,8 +4,9 @@ In long agentic sessions the user types "implement X" and the constraints live i
 agent *read*: the tracker's description of the task (`gh issue view`, `bd show`, `jira`, a
 Linear/Jira MCP tool), the project's CLAUDE.md / AGENTS.md, a design doc or ADR, a skill the
 session loaded. Those texts were written by people for this project, so their explicit rules
-("never …", "X must …", "use A, not B") are evidence the way the user's own words are; the
-model's prose is still never evidence.
+("never …", "X must …", "use A, not B") are evidence the way the user's own words are. A
+design doc's findings ("X is rebuilt on start because …", the test of `conclusions.py`) are
+kept too; an issue's are not: an issue describes the state its task is about to change.
 
 Each rule line goes through the same sentence rules as a user message (`sentences.py`), and
 the fact keeps its subject (the issue or document) so it reads on its own. Lines scoped to
@@ -19,6 +20,7 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
+from kenning.extract.conclusions import finding_text
 from kenning.extract.model import Candidate
 from kenning.extract.sentences import sentence_rules, split_sentences
 
@@ -107,10 +109,15 @@ def requirement_candidates(text: str, subject: str, kind_hint: str, evidence: st
             if len(sentence) > 300 or _TASK_SCOPED.search(sentence):
                 continue
             found = sentence_rules(sentence, previous)
+            # How the project works and why, told as a finding: a design doc's, not an
+            # issue's (an issue describes the state its task is about to change).
+            finding = None if found or kind_hint != "document" else finding_text(sentence)
+            if finding:
+                found = ("codebase", finding, None, "finding")
             if not found:
                 continue
             kind, fact, rationale, rule = found
-            if rule not in ("preference", "constraint", "correction", "gotcha"):
+            if rule not in ("preference", "constraint", "correction", "gotcha", "finding"):
                 continue  # a document does not decide; "let's …" in it is quoted talk
             out.append(Candidate(
                 kind=kind or "codebase", text=f"{_cap(subject)}: {fact}", rationale=rationale,

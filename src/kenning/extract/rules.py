@@ -2,14 +2,16 @@
 
 A wrong fact injected into every later session costs more than a missed one (the user can
 always say it again, or `remember` it), so every rule fires only on explicit phrasing
-(`sentences.py`) or on a failing command followed by the corrected one that passed
-(`commands.py`). This module walks one session's turns: it decides what counts as the
-user's words, applies those rules, anchors each candidate (`anchors.py`), and orders and
-deduplicates the result.
+(`sentences.py`), on a failing command followed by the corrected one that passed
+(`commands.py`, `workflow.py`) or on a finding of the agent in a strict causal form that
+nothing later takes back (`conclusions.py`). This module walks one session's turns: it decides
+what counts as the user's words, applies those rules, anchors each candidate (`anchors.py`),
+and orders and deduplicates the result.
 
-Evidence is only ever what the user typed, what a tool printed or a note the agent saved to
-Claude Code's memory folder (`notes.py`): assistant chat text is never evidence, and a
-candidate that repeats a fact kenning itself injected is dropped (docs/design.md).
+Evidence is what the user typed, what a tool printed, a note the agent saved to Claude Code's
+memory folder (`notes.py`) or one of the agent's findings; the rest of its chat text (plans,
+guesses, instructions, status) is never evidence, and a candidate that repeats a fact kenning
+itself injected is dropped (docs/design.md).
 Pure and stdlib only; the pipeline redacts, dedups and writes.
 """
 
@@ -23,6 +25,7 @@ from dataclasses import replace
 from kenning.core.textutil import STOPWORDS, words
 from kenning.extract.anchors import find_anchors
 from kenning.extract.commands import command_fixes, norm_command
+from kenning.extract.conclusions import conclusion_candidates
 from kenning.extract.documents import (
     document_source,
     issue_source,
@@ -129,6 +132,7 @@ def extract_candidates(
     fixed = {c.evidence for c in fixes}
     out.extend(c for c in failure_fixes(turns, root_str) if c.evidence not in fixed)
     out.extend(verification_workflow(turns))
+    out.extend(conclusion_candidates(turns))
     return _ordered_unique(out, turns, root_str, [_content_terms(t) for t in injected_texts])
 
 

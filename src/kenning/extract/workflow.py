@@ -177,6 +177,11 @@ def failure_fixes(turns: Sequence[Turn], root: str | None = None) -> list[Candid
             continue
         for later in calls[i + 1 : i + 1 + LOOKAHEAD]:
             good = _main_step(later)
+            if good is not None and not later.failed and _prefix_fix(bad, good):
+                out.append(Candidate(kind="codebase", text=_prefix_fix(bad, good, reason),
+                                     evidence=later.result_uuid, rule="failure-fix",
+                                     session=later.session))
+                break
             if good is None or program(good.argv) != program(bad.argv):
                 continue
             if not same_task(bad, good):
@@ -191,6 +196,28 @@ def failure_fixes(turns: Sequence[Turn], root: str | None = None) -> list[Candid
                                      rule="failure-fix", session=later.session))
             break
     return out
+
+
+def _prefix_fix(bad: Step, good: Step, reason: str = "") -> str | None:
+    """The fix when the passing run only adds or drops a wrapper in front of the same command
+    (`rtk bun run test` failing, `bun run test` passing; `pytest` failing, `uv run pytest`
+    passing): the wrapper is the difference."""
+    a, b = bad.argv, good.argv
+    if len(a) == len(b) or good.cwd != bad.cwd or min(len(a), len(b)) < 2:
+        return None
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    head = long[: len(long) - len(short)]
+    if tuple(long[len(head):]) != tuple(short) or len(head) > 2:
+        return None
+    if any(PATHISH.search(x) or x.startswith("-") for x in head):
+        return None
+    cmd, before, wrapper = " ".join(b), " ".join(a), " ".join(head)
+    if len(before) > 100 or any(x.startswith(("/", "~")) for x in long):
+        return None
+    if long is a:
+        return (f"Run `{cmd}` directly, not through `{wrapper}`: `{before}` fails with "
+                f"`{reason}`.")
+    return f"Use `{cmd}`: a plain `{before}` fails with `{reason}`."
 
 
 _IGNORED = re.compile(r"paths are ignored by one of your \.gitignore files", re.I)

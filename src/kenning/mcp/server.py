@@ -1,4 +1,5 @@
-"""The stdio MCP server (`mcp>=2` MCPServer): search, add, forget, code search, sessions.
+"""The stdio MCP server (`mcp>=2` MCPServer): search, add, forget, code search, sessions,
+seed proposals.
 
 Each tool parses its arguments, makes one `Memory` call and renders plain data. The memory
 (index connection, embedder) is opened once in the lifespan. Tools are `async` so they run
@@ -102,6 +103,7 @@ def build_server() -> MCPServer:
     _register_writes(server)
     _register_code(server)
     _register_sessions(server)
+    _register_seed(server)
     return server
 
 
@@ -247,6 +249,26 @@ def _register_sessions(server: MCPServer) -> None:
         except KenningError as exc:
             raise ToolError(str(exc)) from exc
         return {"sessions": found}
+
+
+def _register_seed(server: MCPServer) -> None:
+    """knowledge_seed: read-only; `kenning seed --accept` is the person's call."""
+
+    @server.tool()
+    async def knowledge_seed(ctx: Context, limit: int = 50) -> dict[str, Any]:
+        """Facts the project's own history proposes (commit decisions, changelog breaking
+        changes and deprecations, ADRs, CONTRIBUTING and agent-file rules), each with its
+        provenance. Read-only: nothing is stored; `kenning seed --accept` adds them."""
+        from kenning.extract.seed.run import seed
+
+        if not 1 <= limit <= 200:
+            raise ToolError("limit must be 1-200")
+        try:
+            report = seed(_memory(ctx), dry_run=True)
+        except KenningError as exc:
+            raise ToolError(str(exc)) from exc
+        waiting = [i.to_json() for i in report.items if i.action in ("proposed", "pending")]
+        return {"proposals": waiting[:limit], "total": len(waiting)}
 
 
 def serve() -> None:

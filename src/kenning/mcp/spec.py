@@ -167,4 +167,19 @@ SPEC = {'capabilities': {'prompts': {'listChanged': False},
             'name': 'session_recall',
             'outputSchema': {'additionalProperties': True,
                              'title': 'session_recallDictOutput',
+                             'type': 'object'}},
+           {'description': "Facts the project's own history proposes (commit decisions, "
+                           'changelog breaking\n'
+                           '        changes and deprecations, ADRs, CONTRIBUTING and '
+                           'agent-file rules), each with its\n'
+                           '        provenance. Read-only: nothing is stored; `kenning seed '
+                           '--accept` adds them.',
+            'inputSchema': {'properties': {'limit': {'default': 50,
+                                                     'title': 'Limit',
+                                                     'type': 'integer'}},
+                            'title': 'knowledge_seedArguments',
+                            'type': 'object'},
+            'name': 'knowledge_seed',
+            'outputSchema': {'additionalProperties': True,
+                             'title': 'knowledge_seedDictOutput',
                              'type': 'object'}}]}

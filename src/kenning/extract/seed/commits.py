@@ -51,7 +51,7 @@ _DROP = re.compile(r"^(?:drop(?:s|ped)?|remove[sd]?|end(?:s|ed)?) support (?:for
 _INSTEAD = re.compile(r"^(?:use[sd]?|prefer(?:s|red)?|replace[sd]?|adopt(?:s|ed)?) \S.*"
                       r"\b(?:instead of|rather than|over|with)\b \S", re.I)
 _DEPRECATE = re.compile(r"^deprecat(?:e|es|ed) (?P<obj>\S.{2,})", re.I)
-_REASON = re.compile(r"\b(?:because|since (?!\d|v\d|version|then|the (?:last|previous|first))"
+REASON = re.compile(r"\b(?:because|since (?!\d|v\d|version|then|the (?:last|previous|first))"
                      r"|so that|due to|to avoid|in order to|as it (?:is|was)|otherwise)\b", re.I)
 # Code quoted in a subject marks a line-level change ("use 'del d[k]' instead of d.pop(k)").
 _QUOTED = re.compile(r"[\[\]()]|(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"")
@@ -182,6 +182,31 @@ def proposals(commits: list[Commit], has_changelog: bool = False) -> list[Propos
     return out
 
 
+@dataclass(frozen=True)
+class Reverts:
+    """What the commits read take back: commits by SHA prefix, and subjects."""
+
+    shas: frozenset[str]
+    subjects: frozenset[str]
+
+    def withdraw(self, p: Proposal) -> bool:
+        """`p` (a proposal from an earlier run) is a commit one of these reverts."""
+        if p.source != "commits":
+            return False
+        sha = p.provenance.removeprefix("commit ").strip()
+        said = p.text.split(" (commit ")[0].rstrip(".").lower()
+        return any(sha.startswith(r) or r.startswith(sha) for r in self.shas) or any(
+            plain(_past(_PR_SUFFIX.sub("", s).strip().rstrip("."))).rstrip(".").lower()
+            == said for s in self.subjects)
+
+
+def reverts(commits: list[Commit]) -> Reverts:
+    return Reverts(frozenset(m.group("sha") for c in commits
+                             if (m := _REVERTS_SHA.search(c.body))),
+                   frozenset(m.group("subject") for c in commits
+                             if (m := _REVERT.match(c.subject))))
+
+
 def _runtime_mentioned(name: str, subject: str) -> bool:
     """`subject` names a version of runtime `name` ("Update nodejs version to 18")."""
     return bool(re.search(rf"(?<![\w-]){re.escape(name)}(?:\.?js)?(?:\s+(?:version|to|from"
@@ -208,8 +233,8 @@ def _overtaken(found: Proposal, subject: str, newer: list[Commit]) -> bool:
 
 def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | None:
     sentences = _sentences(body)
-    reason = next((s for s in sentences[:4] if _REASON.search(s) and len(s) < 300), None)
-    if _REASON.search(subject):
+    reason = next((s for s in sentences[:4] if REASON.search(s) and len(s) < 300), None)
+    if REASON.search(subject):
         if _QUOTED.search(subject):
             return None  # a line-level change ("use 'del d[k]' instead of d.pop(k) because …")
         rule, text, reason = "reason", subject, None
@@ -223,7 +248,8 @@ def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | No
             return None
         text = subject
         if rule == "instead" and (reason is None or len(subject.split()) < 6
-                                  or _QUOTED.search(subject)):
+                                  or _QUOTED.search(subject)
+                                  or not re.search(r"[A-Za-z]{2}", chosen(subject) or "")):
             return None  # "use rstrip instead of strip" needs its why to mean anything
         if rule == "switch" and reason is None:
             return None  # "switched to print-based cog API": to what end, and where?

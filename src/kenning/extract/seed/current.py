@@ -16,10 +16,21 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kenning.extract.seed.later import chosen, identifiers, support_subject
+from kenning.extract.seed.later import (
+    chosen,
+    deprecated_names,
+    identifiers,
+    live_names,
+    support_subject,
+)
 from kenning.extract.seed.model import Proposal
 
 _DOCS = ("md", "rst", "txt", "markdown", "adoc", "rdoc")
+# Not code even without an extension: the histories a name outlives.
+_HISTORIES = ("CHANGES*", "CHANGELOG*", "HISTORY*", "NEWS*", "RELEASE*")
+_NOT_CODE = tuple(f":(exclude,glob)**/*.{ext}" for ext in _DOCS) \
+    + tuple(f":(exclude,glob)**/{name}" for name in _HISTORIES)
+_WARNED_LINES = 3  # a name this close to "deprecat…" in HEAD's code is still deprecated
 _FILE = re.compile(r"\.(?:toml|cfg|ini|py|json|ya?ml|txt|lock|js|ts|in)$")
 # The rules whose proposal names the one thing that must still exist at HEAD.
 _DEFINED = ("changelog-deprecation", "commit-deprecate")
@@ -35,26 +46,40 @@ class Head:
     paths: frozenset[str]
     tokens: frozenset[str]
     floor: tuple[int, int] | None = None
+    warned: frozenset[str] = frozenset()  # words near a deprecation warning, lower case
 
     def _module(self, name: str) -> bool:
         parts = name.split(".")
         if len(parts) < 2:
             return False
         tail = "/".join(parts[-2:])
-        return any(p.endswith((f"{tail}.py", f"{tail}/__init__.py")) for p in self.paths)
+        return any(p.lower().endswith((f"{tail}.py", f"{tail}/__init__.py"))
+                   for p in self.paths)
 
     def defined(self, name: str) -> bool:
-        """`name` (or its last part, not reached through another object) is in the code."""
+        """`name` (or its last part, not reached through another object) is in the code;
+        letter case aside (a changelog writes `multicommand` as readily as `MultiCommand`)."""
+        name = name.lower()
         last = name.rsplit(".", 1)[-1]
         return name in self.tokens or last in self.tokens or self._module(name) \
             or self.has_file(name)
 
     def used(self, name: str) -> bool:
+        name = name.lower()
         last = name.rsplit(".", 1)[-1]
         return self.defined(name) or any(t.endswith(f".{last}") for t in self.tokens)
 
+    def still_deprecated(self, names: set[str]) -> bool | None:
+        """Half or more of `names` are still next to a deprecation in HEAD's code (one entry
+        deprecating many names may have seen some removed); None: the code marks no
+        deprecation at all (nothing to tell by)."""
+        if not self.warned:
+            return None
+        still = sum(1 for n in names if n.rsplit(".", 1)[-1].lower() in self.warned)
+        return 2 * still >= len(names)
+
     def has_file(self, name: str) -> bool:
-        return bool(_FILE.search(name)) and any(p.rsplit("/", 1)[-1] == name
+        return bool(_FILE.search(name)) and any(p.rsplit("/", 1)[-1].lower() == name.lower()
                                                 for p in self.paths)
 
 
@@ -124,20 +149,46 @@ def read_head(root: Path, names: Iterable[str]) -> Head | None:
     if lasts:
         pattern = r"[.[:alnum:]_]*(" + "|".join(lasts) + r")[[:alnum:]_]*"
         found = subprocess.run(
-            ["git", "-C", str(root), "grep", "-I", "-h", "-o", "-E", "-e", pattern, "HEAD",
-             "--", ".", *(f":(exclude,glob)**/*.{ext}" for ext in _DOCS)],
+            ["git", "-C", str(root), "grep", "-I", "-h", "-o", "-i", "-E", "-e", pattern,
+             "HEAD", "--", ".", *_NOT_CODE],
             capture_output=True, encoding="utf-8", errors="replace")
-        tokens = {t.strip(".") for t in found.stdout.split()}
+        tokens = {t.strip(".").lower() for t in found.stdout.split()}
+    near = subprocess.run(
+        ["git", "-C", str(root), "grep", "-I", "-h", "-i", "-C", str(_WARNED_LINES), "-e",
+         "deprecat", "HEAD", "--", ".", *_NOT_CODE],
+        capture_output=True, encoding="utf-8", errors="replace")
+    warned = {w.lower() for w in re.findall(r"[A-Za-z_][\w-]*", near.stdout)}
     paths = frozenset(listed.stdout.splitlines())
-    return Head(paths, frozenset(tokens), python_floor(root, paths))
+    return Head(paths, frozenset(tokens), python_floor(root, paths), frozenset(warned))
+
+
+def _relied_on(p: Proposal) -> set[str]:
+    """The code a changelog entry relies on still being there (not what it says is removed
+    or replaced). A commit's words are checked by `_checked` alone: its subject is terse."""
+    return live_names(_subject(p)) if p.source == "changelog" else set()
+
+
+def _holds(p: Proposal, head: Head, checked: str | None) -> bool:
+    text = _subject(p)
+    if below_floor(text, head.floor):
+        return False
+    deprecated = deprecated_names(text) if p.source in ("changelog", "commits") else set()
+    warned = head.still_deprecated(deprecated) if deprecated else None
+    if warned is False:
+        return False  # HEAD no longer warns about it: removed since, or never finished
+    if any(not head.used(n) for n in _relied_on(p) - deprecated):
+        return False  # advice about code HEAD no longer has ("override `app.json_encoder`")
+    if warned is None and checked is not None:
+        return (head.defined if p.rule in _DEFINED else head.used)(checked)
+    return True
 
 
 def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
-    """`found` less the proposals whose deprecated (or chosen) name HEAD no longer holds."""
+    """`found` less what HEAD no longer bears out: a deprecation HEAD's code no longer warns
+    about, a name the text relies on that HEAD lacks, a Python floor HEAD has passed."""
     names = {p.key: n for p in found if (n := _checked(p))}
-    head = read_head(root, names.values())
+    relied = {n for p in found for n in _relied_on(p)}
+    head = read_head(root, [*names.values(), *relied])
     if head is None:
         return found
-    return [p for p in found if not below_floor(_subject(p), head.floor)
-            and (p.key not in names
-                 or (head.defined if p.rule in _DEFINED else head.used)(names[p.key]))]
+    return [p for p in found if _holds(p, head, names.get(p.key))]

@@ -34,6 +34,11 @@ _SECTION = re.compile(r"^#+\s*(?P<name>.+?)\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _CHOSEN = re.compile(r"^chos(?:e|en) option:?\s*[\"“]?(?P<name>[^\"”,]+?)[\"”]?\s*,\s*because"
                      r"\s*(?P<why>.*)$", re.I)
+# A sentence that opens by pointing back at the one before it does not stand alone.
+_LEANS = re.compile(r"^(?:however|but|also|so|then|otherwise|instead|therefore|thus|hence"
+                    r"|again|likewise|similarly|in (?:that|this|which) case|as such|for example"
+                    r"|e\.g\.|it|they|them|(?:this|that|these|those)(?! (?:project|repo"
+                    r"|repository|package|library|codebase|file|folder|directory)))\b", re.I)
 _DEICTIC = re.compile(r"^(?:for|because of|given|due to) (?:the|these|those) (?:above |stated )?"
                       r"reasons?,?\s*|^(?:therefore|thus|hence|so),?\s*", re.I)
 
@@ -144,6 +149,8 @@ def rule_proposals(text: str, rel: str, source: str) -> list[Proposal]:
         head = _item_head(lines, first)
         if head is not None:  # a sub-point says nothing without the rule it explains
             body = f"{head} {body}" if len(head) + len(body) < 400 else ""
+        elif _LEANS.match(body):
+            continue  # "However, that HTTPS requests will only succeed …": says what, of what?
         if not body:
             continue
         out.append(Proposal(source=source, kind=c.kind if c.kind != "interaction" else

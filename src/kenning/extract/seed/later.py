@@ -41,7 +41,9 @@ _CODE = re.compile(r"`([^`]+)`")
 _IDENT = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*")
 _ANNOUNCED = re.compile(rf"\b(?:will|to) (?:be )?(?:\w+ )?(?:changed?|removed|dropped|renamed"
                         rf"|replaced|deleted|become|switch\w*|default\w*)\b[^.]*?\bin "
-                        rf"(?:version |release |\w+ )?(?P<v>{_NUMBER})", re.I)
+                        rf"(?:version |release |\w+ )?(?P<v>{_NUMBER})"
+                        rf"|\b(?:will|to) (?:\w+ ){{0,5}}until (?:version |release )?"
+                        rf"(?P<u>{_NUMBER})", re.I)
 _REMOVAL = re.compile(r"\bremov|\bdrop|\bdelet|\banymore\b|\bno longer\b", re.I)
 _DEPRECATED = re.compile(r"\bdeprecat", re.I)
 # A removal only announced ("… and will be removed in 2024") removes nothing yet.
@@ -126,8 +128,13 @@ def deprecated_names(text: str) -> set[str]:
     too. "Removed the deprecated X" is a removal, not a deprecation."""
     said = [_FAVOURED.sub("", s) for s in re.split(r"(?<=[.!?])\s+", text)
             if _DEPRECATED.search(s) and not _REMOVAL.search(_PROMISED.sub("", s))]
-    return {i.removesuffix("()").lower() for s in said for i in identifiers(s)} \
+    found = {i.removesuffix("()").lower() for s in said for i in identifiers(s)} \
         | {k.lower() for s in said for k in re.findall(r"`[^`]*?\((\w+)=", s)}
+    if said and not found:  # "`a` is renamed to `b`. The old name is deprecated."
+        old = re.sub(r"\b(?:renamed|moved|changed) to\b.*", "", _FAVOURED.sub("", text),
+                     flags=re.I)
+        found = {i.removesuffix("()").lower() for i in identifiers(old)}
+    return found
 
 
 _PLAIN_WORDS = {"depre", "remov", "suppo", "versi", "futur", "relea", "argum", "pleas", "inste",
@@ -149,6 +156,33 @@ def _same_behaviour(text: str, later: str) -> bool:
         and len(_stems(said[0]) & _stems(later)) >= 2
 
 
+def _sentences(text: str) -> list[str]:
+    """Sentences, the "; "-joined nested bullets of an entry and the clauses after "but",
+    "although" (what they say stays), each on its own."""
+    return [s for s in re.split(r"(?<=[.!?])\s+|;\s+|,?\s+(?:although|though|but|while"
+                                r"|whereas)\s+", text) if s.strip()]
+
+
+def removed_names(text: str) -> set[str]:
+    """The code `text` says is gone: named in a sentence that removes (not one that only
+    announces a removal), before any "use X instead" (X is what stays)."""
+    return {n for s in _sentences(text) if _REMOVAL.search(_PROMISED.sub("", s))
+            for n in _named(_FAVOURED.sub("", s))}
+
+
+def live_names(text: str) -> set[str]:
+    """The code `text` relies on being there: named outside its own removal sentences and
+    outside "instead of Y" / "from Y to" / "replaces Y" (Y is the old name)."""
+    out: set[str] = set()
+    for s in _sentences(text):
+        if _REMOVAL.search(_PROMISED.sub("", s)):
+            continue
+        s = re.sub(r"\b(?:instead of|rather than|replaces?)\b.*", "", s, flags=re.I)
+        s = re.sub(r"\bfrom\s+`[^`]+`(?=\s+to\b)", "", s, flags=re.I)
+        out |= {i.removesuffix("()").lower() for i in identifiers(s)}
+    return out
+
+
 def _last(name: str) -> str:
     return name.removesuffix("()").rsplit(".", 1)[-1].lower()
 
@@ -164,15 +198,18 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
     facts = [(o, text, rule, usual if subjects[k] == "" else subjects[k], default_subject(text),
               bool(_BUILD.search(text)), chosen(text), replaced(text),
               _named(text)) for k, (o, text, rule) in enumerate(items)]
+    removals = [removed_names(text) for _, text, _ in items]
     out: set[int] = set()
     for i, (o, text, _rule, sup, dflt, build, pick, _, _) in enumerate(facts):
         notice = _ANNOUNCED.search(text)
-        if notice and newest is not None and order(notice.group("v")) <= newest \
-                and o < order(notice.group("v")):
+        due = notice and (notice.group("v") or notice.group("u"))
+        if due and newest is not None and order(due) <= newest and o < order(due):
             out.add(i)
             continue
         deprecated = deprecated_names(text)
-        for o2, text2, rule2, sup2, dflt2, build2, _pick2, gone2, names2 in facts:
+        live = {_last(n) for n in live_names(text) | deprecated}
+        for j, (o2, text2, rule2, sup2, dflt2, build2, _pick2, gone2, names2) in \
+                enumerate(facts):
             if o2 <= o:
                 continue
             if rule2 is None:  # an entry no rule keeps only removes what was deprecated
@@ -181,7 +218,8 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
                     or (dflt and dflt == dflt2) or (build and build2) \
                     or (pick and pick in gone2) \
                     or ((deprecated & names2 or _same_behaviour(text, text2))
-                        and _REMOVAL.search(_PROMISED.sub("", text2))):
+                        and _REMOVAL.search(_PROMISED.sub("", text2))) \
+                    or live & {_last(n) for n in removals[j]}:
                 out.add(i)
                 break
     return out

@@ -47,13 +47,20 @@ _RST_ROLE = re.compile(r":(?:meth|func|class|attr|mod|"
                        r"data|exc|obj|ref|doc|option|envvar|program|term|py:\w+):`([^`]*)`")
 _RST_LINK = re.compile(r"`([^`<]+?)\s*<[^>]+>`_+")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]+\)")
-_ISSUE_REF = re.compile(r"\s*\((?:(?:#|gh-|GH-|PR #?)\d+[,\s]*)+\)|\s+\[#\d+\]|\s+#\d+\b(?=\s*$)")
+_ISSUE_REF = re.compile(r"\s*\((?i:issue|pull request|pull|PR|see)?\s*`?#\d+`?\)"
+                        r"|\s*\((?i:pull|PR|issue)s? #\d+(?:,\s*#\d+)*\)\.?"
+                        r"|\s*\((?i:see) #\d+[^)]{0,40}\)\.?"
+                        r"|\s*\((?:(?:#|gh-|GH-|PR #?)\d+[,\s]*)+\)|\s+\[#\d+\]|\s+#\d+\b(?=\s*$)")
 _BY_USER = re.compile(r"\s*(?:\(|\b)(?:by|thanks to|thanks)\s+@[\w-]+\)?", re.I)
 _MENTION = re.compile(r"\s*\(@[\w-]+\)")
 
 
+_STANDARD = re.compile(r"[:{](?P<kind>pep|rfc)[:}]`(?P<n>\d+)[^`]*`", re.I)
+
+
 def plain(text: str) -> str:
     """RST / Markdown markup, issue and PR references, thanks to people: gone; one line."""
+    text = _STANDARD.sub(lambda m: f"{m.group('kind').upper()} {m.group('n')}", text)
     text = _RST_REF.sub("", text)
     text = _MYST_REF.sub("", text)
     text = _MYST_PEP.sub(r"PEP \1", text)
@@ -66,7 +73,7 @@ def plain(text: str) -> str:
     text = _BY_USER.sub("", text)
     text = _MENTION.sub("", text)
     text = _ISSUE_REF.sub("", text)
-    text = " ".join(text.split()).strip(" -–").replace(".:", ":")
+    text = " ".join(text.split()).strip(" -–").replace(".:", ":").replace("::", ":")
     text = re.sub(r"\s+([.,;:])", r"\1", text)
     text = re.sub(r"\s\(\s*\)|\s*[,;]\s*(?=\.$)", "", text).strip()
     if text and text[-1] not in ".!?:`)":
@@ -92,3 +99,30 @@ def regular_dir(path: Path) -> bool:
 
 def lines_label(path: str, first: int, last: int) -> str:
     return f"{path}:{first}" if first == last else f"{path}:{first}-{last}"
+
+
+_NAME_IN = (("pyproject.toml", r"(?m)^\[(?:project|tool\.poetry)\]\s*$(?P<t>(?:\n(?!\[).*)*)",
+             r"(?m)^name\s*=\s*[\"']([^\"']+)"),
+            ("setup.cfg", r"(?m)^\[metadata\]\s*$(?P<t>(?:\n(?!\[).*)*)",
+             r"(?m)^name\s*=\s*(\S+)"),
+            ("Cargo.toml", r"(?m)^\[package\]\s*$(?P<t>(?:\n(?!\[).*)*)",
+             r"(?m)^name\s*=\s*\"([^\"]+)\""),
+            ("package.json", r"(?P<t>[\s\S]*)", r"^\s*\{[^{]*?\"name\"\s*:\s*\"([^\"]+)\""),
+            ("setup.py", r"(?P<t>[\s\S]*)", r"\bname\s*=\s*[\"']([\w.-]+)[\"']"))
+
+
+def project_name(root: Path) -> str:
+    """What the project calls itself in its packaging metadata, else its folder's name: the
+    subject a changelog entry leaves out ("Drop support for Python 3.7": whose?)."""
+    for name, table, pattern in _NAME_IN:
+        path = root / name
+        if not regular_file(path):
+            continue
+        try:
+            with open(path, "rb") as f:
+                text = f.read(200_000).decode("utf-8", "replace")
+        except OSError:
+            continue
+        if (t := re.search(table, text)) and (m := re.search(pattern, t.group("t"))):
+            return m.group(1).strip()
+    return root.resolve().name

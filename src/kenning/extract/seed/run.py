@@ -27,12 +27,13 @@ from kenning.core.private import strip_private
 from kenning.core.redact import redact
 from kenning.core.safeio import read_bytes
 from kenning.extract.seed import changelogs, commits, current, documents, later
-from kenning.extract.seed.model import Proposal
+from kenning.extract.seed.model import Proposal, project_name
 
 if TYPE_CHECKING:
     from kenning.lifecycle.writes import FactWriter
 
 SOURCES = ("commits", "changelog", "docs", "agents")
+_RANK = ("changelog", "docs", "agents", "commits")  # the better provenance first
 MAX_FILE_BYTES = 2_000_000
 Reader = Callable[[str, str], list[Proposal]]
 STATE_FORMAT = 1
@@ -42,7 +43,7 @@ MAX_SEEN = 20_000
 @dataclass(frozen=True)
 class Item:
     proposal: Proposal
-    action: str  # proposed | pending | added | known | would-add
+    action: str  # proposed | pending | added | known | would-add | withdrawn
     fact_id: str | None = None
 
     def to_json(self) -> dict:
@@ -76,7 +77,10 @@ def load_state(path: Path) -> dict[str, Any]:
 def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
     """(source, file, reader of its text) for every file a seed reads in this project."""
     out: list[tuple[str, Path, Reader]] = []
-    out += [("changelog", p, changelogs.proposals) for p in changelogs.changelog_files(root)]
+    logs = changelogs.changelog_files(root)
+    name = project_name(root) if logs else None
+    out += [("changelog", p, lambda text, rel: changelogs.proposals(text, rel, name))
+            for p in logs]
     out += [("docs", p, _adr) for p in documents.adr_files(root)]
     out += [("docs", p, lambda text, rel: documents.rule_proposals(text, rel, "docs"))
             for p in documents.design_files(root)]
@@ -91,9 +95,11 @@ def _adr(text: str, rel: str) -> list[Proposal]:
 
 
 def scan(root: Path, state: dict[str, Any], sources: Iterable[str] = SOURCES,
-         full: bool = False) -> tuple[list[Proposal], dict[str, Any], int, list[str]]:
+         full: bool = False, reverted: list[commits.Reverts] | None = None,
+         ) -> tuple[list[Proposal], dict[str, Any], int, list[str]]:
     """New proposals since `state`'s cursors, the cursors after this read, commits and files
-    read. Pure apart from reading the repository."""
+    read (and what the commits read revert, into `reverted`). Pure apart from reading the
+    repository."""
     wanted = set(sources)
     cursors: dict[str, Any] = {"head": state.get("head"), "files": dict(state.get("files", {}))}
     found: list[Proposal] = []
@@ -106,6 +112,8 @@ def scan(root: Path, state: dict[str, Any], sources: Iterable[str] = SOURCES,
         if head and head != since:
             log = commits.read_log(root, since)
             read_commits = len(log)
+            if reverted is not None:
+                reverted.append(commits.reverts(log))
             found += commits.proposals(log, bool(changelogs.changelog_files(root)))
         cursors["head"] = head
     files_read: list[str] = []
@@ -146,13 +154,22 @@ def _said_once(found: list[Proposal]) -> list[Proposal]:
         if p.rule in ("commit-drop-support", "commit-deprecate") and re.search(r"\d", p.text) \
                 and commits.runtime(p.text.split(" (commit ")[0]) in runtimes:
             continue
-        # The commit's verb is left out: "switched to X" is said by "use X instead of Y".
-        words = _stems(p.text.split(" (commit ")[0].split(" ", 1)[-1]) \
-            if p.source == "commits" else None
+        # The commit's verb is left out: "switched to X" is said by "use X instead of Y"; so
+        # is its reason: "use X instead of Y because Z" says what the entry says.
+        said = commits.REASON.split(p.text.split(" (commit ")[0].split(" ", 1)[-1])[0]
+        words = _stems(said) if p.source == "commits" else None
         if words and any(words <= e for e in entries):
             continue
         out.append(p)
     return out
+
+
+def statement(p: Proposal) -> str:
+    """What `p` says, without its source's label: "click 8.2.0 (CHANGES.md): ", "AGENTS.md: ",
+    " (commit 1a2b3c4, 2024-01-01)."."""
+    if p.source == "commits":
+        return p.text.split(" (commit ")[0]
+    return p.text.split(": ", 1)[-1]
 
 
 def _redacted(p: Proposal) -> Proposal:
@@ -177,24 +194,35 @@ def seed(memory: FactWriter, *, accept: bool = False, dry_run: bool = False,
     seen = list(state.get("seen", []))
     seen_set = set(seen)
     pending = [Proposal.from_json(p) for p in state.get("pending", [])]
-    found, cursors, n_commits, files = scan(memory.project.root, state, sources, full)
+    reverted: list[commits.Reverts] = []
+    found, cursors, n_commits, files = scan(memory.project.root, state, sources, full,
+                                            reverted)
     report = SeedReport(dry_run=dry_run, accept=accept, commits_read=n_commits,
                         files_read=files)
+    # A commit reverted since the run that proposed it is taken back, not left waiting.
+    taken_back = [p for p in pending if any(r.withdraw(p) for r in reverted)]
+    report.items += [Item(p, "withdrawn") for p in taken_back]
+    pending = [p for p in pending if p not in taken_back]
     pool = [_Known(v.row.id, v.row.text) for v in memory.fact_index.views()]
+    # Proposals are compared by what they say, without where from: a version, a commit's
+    # date or a file name are numbers and words two sources never share.
+    said = [_Known(f"new:{p.key}", statement(p)) for p in pending]
     queue: list[tuple[Proposal, bool]] = [(p, False) for p in pending]
     keys = {p.key for p in pending}
-    for raw in found:
+    # Said twice (a commit and the changelog entry for it, a rule in CONTRIBUTING and in
+    # AGENTS.md): proposed once, from the better source, the one read first here.
+    for raw in sorted(found, key=lambda f: _RANK.index(f.source)):
         p = _redacted(raw)
         if p.key in seen_set or p.key in keys or not p.text:
             continue
         keys.add(p.key)
-        duplicate = find_duplicate(p.text, pool)
+        duplicate = find_duplicate(p.text, pool) or find_duplicate(statement(p), said)
         seen.append(p.key)
         if duplicate is not None:
             report.items.append(Item(p, "known", duplicate))
             continue
         queue.append((p, True))
-        pool.append(_Known(f"new:{p.key}", p.text))
+        said.append(_Known(f"new:{p.key}", statement(p)))
     still_pending: list[Proposal] = []
     for p, new in queue:
         if accept and not dry_run:

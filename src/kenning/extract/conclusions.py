@@ -1,0 +1,177 @@
+"""The agent's own findings: sentences of its prose that say how the code behaves and why.
+
+In long agentic sessions the user types a few short prompts and most of what a later session
+needs is said by the agent after it read the code or saw a failure: "if the turn ends without
+changes, `commitWithMetadata()` returns early, so the trigger never runs". On the development
+sessions (bench/data/SPLITS.md) about half of the labelled knowledge is cited from such prose.
+Most of that prose is not knowledge, though (plans, guesses, the story of the work, status),
+so a sentence is kept only when it has the form of a finding and reads on its own:
+
+- a causal marker that ties two clauses ("because", ", so", "only when", "falls back",
+  "returns early", "can't", "instead of", "silently", …), a present-tense verb (durable
+  knowledge is told in the present; the story of the session in the past) and a name of the
+  code (backticks, a path, a call, a snake_case or camelCase identifier);
+- no hedge or question, no plan, no words to the user, no narrative label in front
+  ("Resolving it:"), no imperative, no change report or measurement of this run ("now",
+  "added", "14 of 15", "1.2s");
+- last word wins: a finding that a later sentence of the agent or the user takes back
+  (a retraction word and most of its terms) is dropped, and of two findings that say the
+  same thing only the later is kept.
+
+Read in the main conversation and in compaction summaries (written later, so already the
+last word); a subagent's prose is its exploration and is left out. `documents.py` uses the
+same test on a design doc's sentences. Pure, stdlib only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kenning.core.textutil import STOPWORDS, words
+from kenning.extract.model import Candidate, Turn
+from kenning.extract.vocab import PATH
+
+_I = re.IGNORECASE
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
+_BULLET = re.compile(r"^(?:[-*•>]|\d+[.)]|#+)\s+")
+_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(*])")
+# The form of a finding: a cause, a condition, a constraint, a fallback or a trap.
+_MARKER = re.compile(
+    r"\b(?:because|since|so that|which means|that means|only (?:when|if|works|from|after"
+    r"|once|runs?)|returns? early|falls? back|can't|cannot|won't work|doesn't work|silently"
+    r"|instead of|rather than|is what|are what"
+    r"|the (?:problem|issue|bug|catch|trap|key|gotcha|cause) (?:is|was) that)\b|, so\b|: so\b",
+    _I,
+)
+# A narrative label in front ("Resolving it:", "Sweep in:", "Hydration handling is correct —")
+# or a first word in -ing/-ed ("Testing whether", "Resolved by") tells the story of the work.
+_LABEL = re.compile(r"^[^`:—]{3,40}(?::|\s—)\s|^[A-Za-z]+(?:ing|ed)\b")
+_LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+_ASIDE = re.compile(r"\s*\((?![^()]*`)[^()]{1,80}\)")
+# Durable knowledge is told in the present tense; the story of the session in the past.
+_PRESENT = re.compile(
+    r"\b(?:is|are|isn't|aren't|does|doesn't|do|don't|can|can't|cannot|must|has|have|needs?"
+    r"|only \w+s|\w+s (?:only|always|never)|(?:always|never|silently|only) \w+s|returns|runs"
+    r"|uses|reads|writes|calls|expects|requires|fails|skips|ignores|breaks|falls back)\b",
+    _I,
+)
+_IMPERATIVE = re.compile(
+    r"^(?:add|make|record|extend|change|drop|keep|use|move|run|fix|update|collapse|unify"
+    r"|replace|remove|delete|create|put|set|leave|accept|resolve|test|check|verify|rename"
+    r"|split|merge|wire|pass|skip|call|return|write|read|try|consider|commit|push|revert"
+    r"|restore|rebuild|build|install|ensure)\b",
+    _I,
+)
+# Guesses, plans, questions, the task at hand, and words to the user.
+_HEDGE = re.compile(
+    r"\b(?:might|may|maybe|perhaps|probably|possibly|likely|unlikely|i think|i believe"
+    r"|i suspect|suspect|seems?|seemingly|appears? to|could|would|should|shouldn't|guess"
+    r"|hypothes\w+|not sure|unclear|presumably|let me|let's|i'll|i will|i'd|i need|we need"
+    r"|we'll|want me|shall i|you|your|i'm|i am|i've|i have|i was|i added|i changed|i fixed"
+    r"|i removed|i updated|now (?:passes|pass|works|compiles)|all (?:tests )?pass"
+    r"|tests? pass(?:es)?|todo|next step|plan is|option \d|either)\b",
+    _I,
+)
+# The state of this session rather than of the code: a change report, the story of the
+# work, a measurement of this run.
+_SESSION_STATE = re.compile(
+    r"\b(?:now|today|earlier|already|currently|so far|next run|this run|anymore|my|we|we're"
+    r"|us|suspicion|theory|worth|done|verified|confirmed|proof|flagged|correction|nice|ever"
+    r"|was|were|did|had|removed|added|renamed|changed|updated|replaced|introduced|fixed"
+    r"|created|deleted|moved)\b"
+    r"|\b\d+ (?:of|out of|rather than|instead of|vs\.?|versus) \d+\b"
+    r"|\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds|minutes)\b",
+    _I,
+)
+_STARTS_DEICTIC = re.compile(
+    r"^(?:it|this|that|these|those|they|he|she|there|here|so|and|but|or|also|then|now|yes"
+    r"|no|ok|okay|good|great|perfect|done|right|hmm|wait|still|both|which|same)\b",
+    _I,
+)
+# Last word wins: a later sentence that takes a finding back.
+_RETRACTION = re.compile(
+    r"\b(?:wrong|incorrect|not true|not the (?:cause|reason|problem|issue|fix)|turned out"
+    r"|actually|i was mistaken|my mistake|misread|misdiagnos\w*|red herring|withdraw\w*"
+    r"|disproved|scratch that|not quite right|isn't (?:the|what)|wasn't (?:the|what)"
+    r"|doesn't explain|not what)\b",
+    _I,
+)
+# It names the code: a backticked name, a path, a call, a snake_case or CamelCase identifier.
+_NAMES_CODE = re.compile(r"`[^`]+`|\w\(\)|\b[a-z]+_\w+|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*|"
+                         + PATH.pattern)
+_MIN_WORDS, _MAX_WORDS = 8, 45
+_SAME = 0.5  # share of content terms two findings have in common to say the same thing
+
+
+def _terms(text: str) -> set[str]:
+    return {w for w in words(text.lower()) if w not in STOPWORDS and len(w) > 2}
+
+
+def _sentences(text: str) -> list[str]:
+    """Prose sentences of an assistant message: code fences, tables and headings out,
+    markdown emphasis stripped."""
+    out: list[str] = []
+    for line in _FENCE.sub("\n", text).splitlines():
+        line = line.strip()
+        if not line or line.startswith("|") or line.endswith(":"):
+            continue
+        line = _BULLET.sub("", line).replace("**", "").replace("__", "").strip()
+        out.extend(s.strip() for s in _SPLIT.split(line) if s.strip())
+    return out
+
+
+def finding_text(sentence: str) -> str | None:
+    """The sentence as a fact when it has a finding's form, else None."""
+    s = " ".join(sentence.split()).strip(" -—–")
+    if _LABEL.match(s):
+        return None
+    # [writer.go:377](src/terminal/writer.go:377) -> src/terminal/writer.go:377; asides out
+    s = _ASIDE.sub("", _LINK.sub(lambda m: m.group(2), s)).replace("*", "")
+    n = len(s.split())
+    if not _MIN_WORDS <= n <= _MAX_WORDS or "?" in s or s.endswith(":"):
+        return None
+    if _STARTS_DEICTIC.match(s) or _IMPERATIVE.match(s):
+        return None
+    if _HEDGE.search(s) or _SESSION_STATE.search(s):
+        return None
+    if not _MARKER.search(s) or not _PRESENT.search(s):
+        return None
+    if not _NAMES_CODE.search(s) or sum(c.isalpha() for c in s) < 0.6 * len(s):
+        return None
+    if len(_terms(s)) < 5:
+        return None
+    return s if s.endswith((".", "!")) else s + "."
+
+
+def conclusion_candidates(turns: Sequence[Turn]) -> list[Candidate]:
+    """The agent's findings in the main conversation and its compaction summaries, the later
+    word winning. A subagent's prose is its exploration, not a conclusion: left out."""
+    found: list[tuple[int, str, Turn]] = []
+    said: list[tuple[int, set[str]]] = []  # the terms of every retracting sentence
+    for i, turn in enumerate(turns):
+        if turn.is_sidechain or turn.role not in ("assistant", "user", "summary"):
+            continue
+        for sentence in _sentences(turn.text):
+            if _RETRACTION.search(sentence):
+                said.append((i, _terms(sentence)))
+            fact = finding_text(sentence) if turn.role != "user" else None
+            if fact:
+                found.append((i, fact, turn))
+    kept: list[tuple[int, str, Turn, set[str]]] = []
+    for i, fact, turn in found:
+        terms = _terms(fact)
+        if _withdrawn(i, terms, said):
+            continue
+        kept = [k for k in kept if len(k[3] & terms) < _SAME * min(len(k[3]), len(terms))]
+        kept.append((i, fact, turn, terms))
+    return [
+        Candidate(kind="codebase", text=fact, evidence=turn.uuid, rule="conclusion",
+                  session=turn.session_id)
+        for _, fact, turn, _ in kept
+    ]
+
+
+def _withdrawn(i: int, terms: set[str], said: Sequence[tuple[int, set[str]]]) -> bool:
+    need = max(3, 0.5 * len(terms))
+    return any(j > i and len(terms & later) >= need for j, later in said)

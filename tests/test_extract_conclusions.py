@@ -1,0 +1,123 @@
+"""The agent's findings in its prose (`conclusions.py`), the wrapper failure → fix and a design
+doc's findings: real transcript files through the real reader and the rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.transcript_writer import Transcript
+
+from kenning.extract.rules import extract_candidates
+from kenning.extract.transcript import read_transcript
+
+FINDING = ("If the turn ends without file changes, `commitWithMetadata()` returns early, so "
+           "the auto-apply trigger never runs.")
+
+
+def _found(path: Path, rule: str = "conclusion") -> list:
+    return [c for c in extract_candidates(read_transcript(path).turns) if c.rule == rule]
+
+
+def test_a_finding_with_its_cause_in_the_agents_prose_is_kept_with_its_line(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("why does auto-apply never fire?")
+    t.bash("grep -n commitWithMetadata hooks.go", "286: return nil")
+    evidence = t.assistant(f"Found it.\n\n{FINDING}\n\nLet me fix that.")
+    [c] = _found(t.path)
+    assert c.text == FINDING and c.evidence == evidence and c.kind == "codebase"
+
+
+def test_guesses_plans_status_and_the_story_of_the_work_are_not_findings(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("look at the resume bug")
+    t.assistant(
+        "The cache probably goes stale because `restoreCache` runs first.\n"  # a guess
+        "I'll make `resume.go` fall back to `resumeSingleSession` instead of failing.\n"  # plan
+        "`RestoreLogsOnly` now skips sessions without agent metadata, so the test passes.\n"
+        "Testing whether `--data` can pin it, since that decides how the harness works.\n"
+        "Resolving it: `Swag` goes in Support because merch is a revenue channel.\n"
+        "The recorder skips disabled segments, so `chips.omp.json` replays in 1.22s.\n"
+        "Does `git gc` run because of `gc.auto`?\n"  # a question
+        "Always run `mise run lint` before committing.\n"  # an instruction, not a finding
+    )
+    assert _found(t.path) == []
+
+
+def test_a_finding_the_agent_later_takes_back_is_never_stored(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("why is the index corrupt?")
+    t.assistant("The index breaks because `git gc` prunes the objects that the cache-tree "
+                "of `.git/worktrees/1/index` references.")
+    t.bash("git fsck", "ok")
+    t.assistant("I was wrong: `git gc` pruning the cache-tree objects of the worktree index "
+                "is not the cause.")
+    assert _found(t.path) == []
+
+
+def test_a_finding_said_twice_is_kept_once_in_its_later_words(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("go on")
+    t.assistant("`ResolveSessionFile()` globs for the session file and falls back to "
+                "`<dir>/<id>.json` when nothing matches.")
+    later = t.assistant("`ResolveSessionFile()` falls back to `<dir>/<id>.json` when the glob "
+                        "for the session file matches nothing.")
+    [c] = _found(t.path)
+    assert c.evidence == later
+
+
+def test_a_subagents_prose_is_exploration_not_a_finding(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("explore the hooks")
+    t._write("assistant", {"id": "m-side", "role": "assistant", "content": [
+        {"type": "text", "text": FINDING}]}, isSidechain=True)
+    assert _found(t.path) == []
+
+
+def test_a_compaction_summary_gives_its_findings(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("go on")
+    summary = ("This session is being continued from a previous conversation.\n\nSummary:\n"
+               "5. Problem Solving:\n   - `docs/themes.md` is short in git because "
+               "`npm run themes` only runs in CI.\n")
+    evidence = t.user(summary, isCompactSummary=True, isVisibleInTranscriptOnly=True)
+    [c] = _found(t.path)
+    assert c.evidence == evidence and "`npm run themes` only runs in CI" in c.text
+
+
+def test_a_wrapper_dropped_or_added_in_front_of_the_same_command_is_the_fix(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("rtk bun run test", "Exit code 2\nerror: unrecognized subcommand 'bun'", error=True)
+    dropped = t.bash("bun run test", "12 pass")
+    t.bash("rake test", "Exit code 1\nerror: the Gemfile requires rake 12.3.3", error=True)
+    added = t.bash("bundle exec rake test", "3 runs, 0 failures")
+    found = _found(t.path, "failure-fix")
+    assert [(c.text, c.evidence) for c in found] == [
+        ("Run `bun run test` directly, not through `rtk`: `rtk bun run test` fails with "
+         "`error: unrecognized subcommand 'bun'`.", dropped),
+        ("Use `bundle exec rake test`: a plain `rake test` fails with "
+         "`error: the Gemfile requires rake 12.3.3`.", added),
+    ]
+
+
+def test_a_design_doc_gives_its_findings_and_an_issue_does_not(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("implement the sync")
+    tid = "toolu-doc"
+    t._write("assistant", {"id": "m-doc", "role": "assistant", "content": [
+        {"type": "tool_use", "id": tid, "name": "Read",
+         "input": {"file_path": "/p/docs/design/sync.md"}}]})
+    t._write("user", {"role": "user", "content": [{
+        "type": "tool_result", "tool_use_id": tid, "is_error": False,
+        "content": "     1→# Sync\n     2→The `sync_state` table is rebuilt on start because "
+                   "the index is derived from the YAML files."}]})
+    t._write("assistant", {"id": "m-issue", "role": "assistant", "content": [
+        {"type": "tool_use", "id": "toolu-issue", "name": "Bash",
+         "input": {"command": "gh issue view 12"}}]})
+    t._write("user", {"role": "user", "content": [{
+        "type": "tool_result", "tool_use_id": "toolu-issue", "is_error": False,
+        "content": "title: Sync drops rows\n\nThe `sync_state` table is never rebuilt because "
+                   "`load_index()` returns early on a cache hit."}]})
+    found = _found(t.path, "document-finding") + _found(t.path, "issue-finding")
+    assert [c.text for c in found] == [
+        "design/sync.md: The `sync_state` table is rebuilt on start because the index is "
+        "derived from the YAML files."]

@@ -1,0 +1,215 @@
+"""`kenning seed` proposes what is still true at HEAD: deprecations HEAD's code still warns
+about, advice whose names HEAD still has, each fact once from its best source; and a later
+run takes back what a new commit reverts."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import git
+from kenning.extract.seed import changelogs
+from kenning.extract.seed.model import project_name
+
+
+def seed_json(kenning, *args: str) -> dict:
+    result = kenning("seed", "--json", *args)
+    assert result.code == 0, result.err
+    return json.loads(result.out)
+
+
+def texts(out: dict, action: str = "proposed") -> list[str]:
+    return [i["text"] for i in out["items"] if i["action"] == action]
+
+
+def test_a_deprecation_head_no_longer_warns_about_and_advice_about_gone_code_are_dropped(
+        kenning, repo):
+    (repo / "pyproject.toml").write_text('[project]\nname = "demo"\ndynamic = ["version"]\n\n'
+                                         '[tool.x]\nname = "not-this"\n', encoding="utf-8")
+    (repo / "demo.py").write_text(
+        "import warnings\n\n\ndef load():\n    ...\n\n\n"
+        "def old_load():\n    warnings.warn('old_load is deprecated', DeprecationWarning)\n"
+        "    return load()\n\n\n"
+        "def read_config():  # kept: it calls load now\n"
+        "    return load()\n\n\nclass App:\n    json_module = None\n", encoding="utf-8")
+    (repo / "CHANGES.md").write_text(
+        "## 2.0.0\n\n"
+        "- `old_load()` is deprecated. Use `load()` instead.\n"
+        "- `read_config()` is deprecated. Use `load()` instead.\n"
+        "- JSON no longer uses simplejson. To use another JSON module, override "
+        "`App.json_encoder`.\n"
+        "- JSON support no longer uses pickle. To use another module, set "
+        "`App.json_module`.\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "code")
+    found = [t.split(": ", 1)[1] for t in texts(seed_json(kenning, "--dry-run"))]
+    assert found == ["`old_load()` is deprecated. Use `load()` instead.",
+                     "JSON support no longer uses pickle. To use another module, set "
+                     "`App.json_module`."]
+    assert project_name(repo) == "demo"
+
+
+def test_a_later_removal_overtakes_what_relied_on_the_name_and_old_removals_are_history():
+    text = """Version 3.1.0
+-------------
+
+-   Remove `json_encoder` and `JSONIFY_PRETTYPRINT` config. Use `app.json` instead.
+-   `Request.host` validates its characters. An empty value is no longer allowed.
+
+
+Version 3.0.9
+-------------
+
+-   `Request.host` validates its characters. An empty value is no longer allowed.
+
+
+Version 2.0.0
+-------------
+
+-   Change the default for `JSONIFY_PRETTYPRINT` to `False`.
+-   JSON no longer uses simplejson. Override `app.json_encoder` to use another one.
+-   The default `timeout` is now 30 seconds.
+
+
+Version 0.5
+-----------
+
+-   Removed support for `create_loader` which is no longer used.
+-   `get_json` no longer accepts arbitrary encodings.
+"""
+    found = changelogs.proposals(text, "CHANGES.rst", "demo")
+    assert [p.text for p in found] == [
+        "demo 3.1.0 (CHANGES.rst): Removes `json_encoder` and `JSONIFY_PRETTYPRINT` config. "
+        "Use `app.json` instead.",
+        # Backported to 3.0.9 too: proposed once, from the newest release.
+        "demo 3.1.0 (CHANGES.rst): `Request.host` validates its characters. An empty value is "
+        "no longer allowed.",
+        "demo 2.0.0 (CHANGES.rst): The default `timeout` is now 30 seconds.",
+        # A restriction from long ago still holds; a removal from then is history.
+        "demo 0.5 (CHANGES.rst): `get_json` no longer accepts arbitrary encodings."]
+
+
+def test_the_same_fact_from_a_commit_and_the_changelog_is_proposed_once_from_the_changelog(
+        kenning, repo):
+    (repo / "cache.py").write_text("import orjson\n", encoding="utf-8")
+    (repo / "CHANGES.md").write_text(
+        "## 1.1.0\n\n- Use `orjson` instead of `json` for the cache files.\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "Use orjson instead of json for the cache files because json is "
+        "slow on big ones")
+    (repo / "AGENTS.md").write_text("# Rules\n\nAlways run `make lint` before you push.\n",
+                                    encoding="utf-8")
+    (repo / "CONTRIBUTING.md").write_text("# Contributing\n\nAlways run `make lint` before "
+                                          "you push.\n", encoding="utf-8")
+    out = seed_json(kenning, "--dry-run")
+    assert sorted((i["source"], i["action"]) for i in out["items"]) == [
+        ("agents", "known"), ("changelog", "proposed"), ("docs", "proposed")]
+
+
+def test_a_revert_in_a_later_run_withdraws_the_pending_proposal(kenning, repo):
+    git(repo, "commit", "-q", "--allow-empty", "-m",
+        "Switch to ruff because flake8 is too slow on the monorepo")
+    sha = git(repo, "rev-parse", "HEAD").strip()
+    first = seed_json(kenning)
+    assert [i["provenance"] for i in first["items"]] == [f"commit {sha[:12]}"]
+    git(repo, "commit", "-q", "--allow-empty", "-m",
+        "Revert \"Switch to ruff because flake8 is too slow on the monorepo\"\n\n"
+        f"This reverts commit {sha}.")
+    second = seed_json(kenning)
+    assert [(i["action"], i["provenance"]) for i in second["items"]] == [
+        ("withdrawn", f"commit {sha[:12]}")]
+    assert seed_json(kenning)["items"] == []  # no longer waiting
+    assert "withdrawn" not in kenning("seed").out
+
+
+def test_the_mcp_seed_tool_lists_proposals_and_stores_nothing(kenning, repo):
+    import anyio
+    from mcp import Client
+
+    from kenning.core.paths import current_project
+    from kenning.mcp.server import build_server
+
+    (repo / "AGENTS.md").write_text("# Rules\n\nNever commit generated files in `dist/`.\n",
+                                    encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "agents")
+
+    async def go() -> dict:
+        async with Client(build_server()) as client:
+            result = await client.call_tool("knowledge_seed", {"limit": 5})
+            assert not result.is_error, result.content[0].text
+            bad = await client.call_tool("knowledge_seed", {"limit": 0})
+            assert bad.is_error and "1-200" in bad.content[0].text
+            return json.loads(result.content[0].text)
+
+    out = anyio.run(go)
+    assert out["total"] == 1 and out["proposals"][0]["provenance"] == "AGENTS.md:3"
+    assert out["proposals"][0]["source"] == "agents"
+    assert not (current_project().local_dir / "seed").exists()
+
+
+def test_a_zero_major_project_bold_sections_and_pre_releases():
+    text = """# Changelog
+
+## 0.28.0 (28th November, 2024)
+
+**Deprecations**:
+
+* The `cert` argument is now deprecated and will raise warnings.
+
+**The following changes are also included**:
+
+* Treat `socks5h` as a valid proxy scheme. (#3178)
+* The deprecated `app` argument has now been removed.
+
+## 0.13.0 (1st May, 2020)
+
+* Drop `uds=...` from the client. (Pull #804)
+* We no longer have a `urllib3` dependency, although there is still a `UrllibTransport`.
+
+## 0.13.0.dev0 (1st April, 2020)
+
+* Use `limits=...` instead of `pool_limits=...`.
+* We no longer have a `urllib3` dependency, although there is still a `UrllibDispatcher`.
+"""
+    found = [p.text for p in changelogs.proposals(text, "CHANGELOG.md", "httpx")]
+    # 0.13 is not the last minor line but one (0.27): its removals are history, 0.13.0.dev0
+    # is said again by 0.13.0; only the 0.28 deprecation is under the bold "Deprecations".
+    assert found == [
+        "Deprecated in httpx 0.28.0 (CHANGELOG.md): The `cert` argument is now deprecated and "
+        "will raise warnings.",
+        "httpx 0.28.0 (CHANGELOG.md): The deprecated `app` argument has now been removed."]
+
+
+def test_a_guide_sentence_pointing_back_is_not_proposed_alone(tmp_path):
+    from kenning.extract.seed import documents
+
+    text = ("# Contributing\n\nRun the test suite with `make test` before you push.\n"
+            "However, that HTTPS requests must only go to the host in the certificate.\n")
+    found = [p.text for p in documents.rule_proposals(text, "CONTRIBUTING.md", "docs")]
+    assert not any("However" in t for t in found)
+
+
+def test_a_long_breaking_change_by_its_first_sentence_and_minimum_versions():
+    text = """## 25.4.0
+
+### Backwards-incompatible Changes
+
+- Class-level `kw_only=True` behavior is now consistent with `dataclasses`. Previously, a
+  class that sets it makes all attributes keyword-only. This shouldn't be a problem unless
+  you have a pattern like this: ```python @define(kw_only=True) class Base: a: int ``` Here,
+  we have a class with an attribute that sets `kw_only=False` and has a default, and then a
+  subclass with required arguments. Previously this would work, but now this fails since the
+  attribute is positional, and we have a required positional argument following another one.
+- `Old` is now a deprecated alias of `New`.
+
+### Changes
+
+- Minimum required version of MarkupSafe is 3.0.3.
+"""
+    found = [p.text for p in changelogs.proposals(text, "CHANGELOG.md", "attrs")]
+    assert found == [
+        "Breaking change in attrs 25.4.0 (CHANGELOG.md): Class-level `kw_only=True` behavior is "
+        "now consistent with `dataclasses`.",
+        "Breaking change in attrs 25.4.0 (CHANGELOG.md): `Old` is now a deprecated alias of "
+        "`New`.",
+        "attrs 25.4.0 (CHANGELOG.md): Minimum required version of MarkupSafe is 3.0.3."]
