@@ -23,6 +23,7 @@ def _table(keep: str) -> bytes:
 _DIGITS = "0123456789"
 _LOWER = "abcdefghijklmnopqrstuvwxyz"
 _UPPER = _LOWER.upper()
+_VERSION_START = _DIGITS + "vV"
 _WORD_CHARS = _table(_LOWER + _UPPER + _DIGITS + "_")
 _VERSION_CHARS = _table(_LOWER + _UPPER + _DIGITS + ".")
 _DOTTED_CHARS = _table(_LOWER + _UPPER + _DIGITS + "_.")
@@ -134,6 +135,8 @@ def version_terms(text: str) -> list[str]:
     """
     out = []
     for run in _runs(text, _VERSION_CHARS):  # what `_VERSION` finds: one per run, at its start
+        if "." not in run or run[0] not in _VERSION_START:
+            continue
         start = 1 if run[0] in "vV" else 0
         digits = _digits_end(run, start)
         stop = _dotted_end(run, digits)
