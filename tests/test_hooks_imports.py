@@ -151,7 +151,8 @@ def test_post_tool_use_avoids_the_costly_stdlib_modules(indexed: Path) -> None:
 
 
 @pytest.mark.parametrize("event, payload", [("user-prompt-submit", "user_prompt_submit"),
-                                            ("post-tool-use", "post_tool_use_read")])
+                                            ("post-tool-use", "post_tool_use_read"),
+                                            ("pre-tool-use", "pre_tool_use_read")])
 def test_prompt_and_tool_hooks_import_neither_re_nor_json(indexed: Path, event: str,
                                                           payload: str) -> None:
     """`re` (with `enum`) and the `json` package cost a fresh hook about as much as starting
