@@ -7,8 +7,9 @@ JSDoc `/** */` blocks with tree-sitter; comments that document no function are s
 
 Sources: installed pure-Python packages; npm packages fetched once with `npm pack`, and PyPI
 source distributions with `pip download`, into bench/out/ (gitignored), each checked against a
-pinned sha256; Rust crates as Debian's librust-*-dev packages ship them (their sources under
-/usr/share/cargo/registry), checked against a pinned sha256 of their files. A source
+pinned sha256; Rust crates and Go modules as Debian's librust-*-dev and golang-*-dev packages
+ship them (their sources under /usr/share/cargo/registry and /usr/share/gocode/src), checked
+against a pinned sha256 of their files. A source
 distribution or a crate keeps all its files (docs, tests, examples, manifests), so a ranker
 must put the documented function above the prose and the tests about it.
 """
@@ -227,6 +228,53 @@ def strip_rust(text: str, path: str) -> tuple[str, list[Target]]:
     return stripped, _with_bodies(targets, stripped)
 
 
+# ---- Go ------------------------------------------------------------------------------------
+_GO_FUNCTIONS = ("function_declaration", "method_declaration")
+
+
+def strip_go(text: str, path: str) -> tuple[str, list[Target]]:
+    """The `//` comment block right above each top-level declaration blanked out (Go's doc
+    comments); targets for the functions and methods such a block documents."""
+    from tree_sitter_language_pack import get_parser
+
+    lines = text.split("\n")
+    tree = get_parser("go").parse(text.encode("utf-8"))
+    targets = []
+    blank: set[int] = set()
+    for node in tree.root_node.named_children:
+        if node.type == "comment":
+            continue
+        row = node.start_point[0] - 1
+        doc: list[str] = []
+        while row >= 0 and lines[row].lstrip().startswith("//"):
+            doc.insert(0, lines[row])
+            blank.add(row)
+            row -= 1
+        if doc and node.type in _GO_FUNCTIONS:
+            name = node.child_by_field_name("name")
+            body = "\n".join(re.sub(r"^\s*//\s?", "", line) for line in doc)
+            targets.append(Target(first_sentence(body), path, node.start_point[0] + 1,
+                                  node.end_point[0] + 1,
+                                  name.text.decode("utf-8") if name else "func"))
+    stripped = "\n".join("" if n in blank else line for n, line in enumerate(lines))
+    return stripped, _with_bodies(targets, stripped)
+
+
+GOCODE = Path("/usr/share/gocode/src")
+
+
+def go_module(import_path: str, debian_package: str, sha256: str) -> dict[str, str]:
+    """A Go module's text files as Debian's `debian_package` installs them, checksum-pinned."""
+    root = GOCODE / import_path
+    if not root.is_dir():
+        raise Unavailable(f"{root} missing: apt-get install {debian_package}")
+    files = _text_files(root, import_path.rsplit("/", 1)[-1])
+    digest = tree_digest(files)
+    if digest != sha256:
+        raise Unavailable(f"{root}: sha256 {digest} is not the pinned {sha256}")
+    return files
+
+
 CARGO_REGISTRY = Path("/usr/share/cargo/registry")
 
 
@@ -239,7 +287,7 @@ def tree_digest(files: dict[str, str]) -> str:
 
 
 _TEXT_SUFFIXES = (".rs", ".py", ".js", ".ts", ".md", ".rst", ".txt", ".toml", ".cfg", ".yml",
-                  ".yaml", ".json", ".ini", ".in")
+                  ".yaml", ".json", ".ini", ".in", ".go", ".mod")
 
 
 def _text_files(root: Path, prefix: str) -> dict[str, str]:
@@ -298,9 +346,10 @@ def _with_bodies(targets: list[Target], stripped: str) -> list[Target]:
             sum(1 for line in lines[t.start_line - 1:t.end_line] if line.strip()) >= MIN_LINES]
 
 
-STRIPPERS = {".py": strip_python, ".js": strip_javascript, ".rs": strip_rust}
+STRIPPERS = {".py": strip_python, ".js": strip_javascript, ".rs": strip_rust, ".go": strip_go}
 # Queries describe library code: documented tests, examples and benchmarks are no targets.
-NOT_TARGETS = re.compile(r"(^|/)(tests?|examples?|benches|docs?)/|(^|/)(test_|conftest)")
+NOT_TARGETS = re.compile(
+    r"(^|/)(tests?|examples?|benches|docs?)/|(^|/)(test_|conftest)|_test\.go$")
 
 
 def build(name: str, sources: dict[str, str]) -> Codebase:

@@ -1,8 +1,9 @@
 """Code retrieval, CodeSearchNet style: doc comments as queries, their functions as targets.
 
-Five codebases (two installed pure-Python packages, lodash from the npm registry, click's
-source distribution with its docs, tests and examples, and the Rust crate itertools as Debian
-ships it) are copied with their doc comments stripped (bench/code_corpus.py). Each query is
+Six codebases (two installed pure-Python packages, lodash from the npm registry, click's
+source distribution with its docs, tests and examples, the Rust crate itertools and the Go
+module gorilla/mux as Debian ships them, with their tests, examples and benchmarks) are
+copied with their doc comments stripped (bench/code_corpus.py). Each query is
 ranked by the frozen reference BM25 (bench/reference_bm25.py, 40-line windows), by kenning's
 code keyword leg alone and vector leg alone, by kenning's hybrid code search
 (`Memory.search(types=("code",))`, as `--type code`) and by the default search (every type,
@@ -38,6 +39,9 @@ LODASH_EXCLUDE = re.compile(r"^(lodash|core)\.js$|\.min\.js$|^fp(/|\.js$)")
 CLICK_SDIST = ("click", "8.1.7", "ca9853ad459e787e2192211578cc907e7594e294c7ccc834310722b41b9ca6de")
 ITERTOOLS = ("itertools", "0.10.3", "librust-itertools-dev",
              "8fa1c259a99b7646e9246059ee0b4bdcad3d4f4633f63ebafa727f6afd165365")
+# BSD-3-Clause (Debian's copyright file for the package); 81 queries.
+GORILLA_MUX = ("github.com/gorilla/mux", "golang-github-gorilla-mux-dev",
+               "e4a60fe0a325e90efebb5ae353eddba9e3e3fba39e23b3d2c5fa169632c69c40")
 STRICT_FACTOR = 3
 RANKERS = ("reference BM25", "keyword only", "vectors only", "hybrid --type code", "default")
 
@@ -51,10 +55,12 @@ def sources(name: str) -> dict[str, str]:
         return code_corpus.pypi_sdist(*CLICK_SDIST)
     if name == "itertools":
         return code_corpus.cargo_crate(*ITERTOOLS)
+    if name == "gorilla-mux":
+        return code_corpus.go_module(*GORILLA_MUX)
     return code_corpus.python_package(name)
 
 
-CODEBASES = ("click", "sqlite_utils", "lodash", "click-sdist", "itertools")
+CODEBASES = ("click", "sqlite_utils", "lodash", "click-sdist", "itertools", "gorilla-mux")
 
 
 def rank_of(target: code_corpus.Target, results: list[Span], strict: bool = False) -> int | None:

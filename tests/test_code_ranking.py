@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from conftest import git
 from kenning.index.chunking import chunk_file
 from kenning.index.scan import generated_reason
-from kenning.search.coderank import boosts, chunk_type, factors, intent, role
+from kenning.search.coderank import boosts, chunk_type, described, factors, intent, role
 from kenning.search.fusion import RRF_K, fuse, rrf_term
 
 
@@ -51,6 +51,30 @@ def test_an_identifier_lookup_boosts_its_definition_but_a_sentence_does_not():
     # a sentence describing something in terms of another name is no lookup
     sentence = intent("Like `backoff` but the wait is capped at a maximum.")
     assert boosts("src/retry.py", "RetryPolicy.backoff", sentence) == []
+
+
+def test_a_function_whose_name_the_sentence_spells_out_leads_the_keyword_leg():
+    from kenning.search.chunks import named_first
+    from kenning.search.code import ChunkRow
+
+    want = intent("Check whether all elements compare equal.")
+    assert described("src/lib.rs", "Itertools.all_equal", "method", want)
+    assert not described("src/lib.rs", "AllEqual", "struct", want)  # a type: no
+    assert not described("tests/quick.rs", "all_equal", "function", want)  # a test: no
+    assert not described("src/lib.rs", "equal", "function", want)  # one part: too common
+    assert not described("src/lib.rs", "all_unique", "function", want)
+    assert described("src/parse.py", "parse_line", "function",  # stems
+                     intent("Parses the arguments given on the command line."))
+    assert described("src/lib.rs", "position_min", "method",  # an abbreviation
+                     intent("Return the position of the minimum element in the iterator."))
+
+    def row(cid: int, symbol: str, kind: str = "function") -> ChunkRow:
+        return ChunkRow(cid, "src/lib.rs", cid, cid, kind, symbol, "rust", False)
+
+    rows = {1: row(1, "dedup"), 2: row(2, "AllEqual", "struct"), 3: row(3, "all_equal"),
+            4: row(4, "tests.all_equal")}
+    assert named_first([1, 2, 3, 4], rows, want) == [3, 1, 2, 4]
+    assert named_first([1, 2], rows, want) == [1, 2]
 
 
 def test_generated_lock_and_data_files_are_told_by_name_and_content():

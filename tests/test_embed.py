@@ -218,3 +218,19 @@ def test_model_embedder_loads_a_local_model2vec_directory(offline: None) -> None
     assert embedder.dim == 256
     assert embedder.id.startswith("model2vec:model:")
     assert float(vectors[0] @ bundled[0]) > 0.999
+
+
+@pytest.mark.model
+def test_plain_texts_skip_the_normaliser_and_get_the_same_tokens() -> None:
+    """Printable ASCII is lower-cased in Python instead of by the tokenizer's normaliser;
+    the token ids must be the normaliser's own, whatever the text holds."""
+    from kenning.index.embed import BUNDLED_MEDIAN_TOKEN_LENGTH, _median_token_length
+
+    embedder = BundledEmbedder()
+    texts = [*EQUIVALENCE_TEXTS, "def parseHTTPResponse(self):\n\treturn self._raw[0]\r\n",
+             "a\x0bvertical tab", "bell\x07inside", "[PAD] and [UNK] typed", "MiXeD CaSe"]
+    fast = embedder._token_ids(texts)
+    assert sum(embedder._is_plain(t) for t in texts) >= 4
+    embedder._plain_ok = False
+    assert fast == embedder._token_ids(texts)
+    assert _median_token_length(embedder._tokenizer) == BUNDLED_MEDIAN_TOKEN_LENGTH

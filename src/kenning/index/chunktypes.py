@@ -6,6 +6,7 @@ Decided when a file is indexed and read back by search's filters and ranking.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from kenning.core.textutil import split_identifier
 
@@ -36,4 +37,13 @@ def identifier_words(text: str) -> str:
     index`. Its word-piece vocabulary would cut the joined name into meaningless pieces
     (`sorted ##las ##tin ##de ##x`). Chunks (index/code.py) and queries both pass through it.
     """
-    return _IDENTIFIER.sub(lambda m: " ".join(split_identifier(m.group(0))) or m.group(0), text)
+    return _IDENTIFIER.sub(_spelled, text)
+
+
+def _spelled(match: re.Match[str]) -> str:
+    return _spelled_word(match.group(0))
+
+
+@lru_cache(maxsize=65536)
+def _spelled_word(word: str) -> str:
+    return " ".join(split_identifier(word)) or word

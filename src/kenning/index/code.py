@@ -15,10 +15,10 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import time
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from kenning.core.redact import find_secrets, redact
 from kenning.core.textutil import identifier_terms
@@ -40,7 +40,7 @@ CHUNK_RECIPE = "2"  # 2: every method its own chunk, a class a header (with shor
 REDACTION_VERSION = "1"
 _REEMBED_BATCH = 512
 GROUP_FILES = 64  # files per embedding call and transaction
-GROUP_CHUNKS = 1_024
+GROUP_CHUNKS = 320
 EMBED_CACHE_SIZE = 20_000  # distinct texts' vectors kept during one run (~20 MB)
 DOC_LANGS = {"markdown", "rst", "txt", "text", "adoc"}
 
@@ -141,52 +141,79 @@ def index_files(
         return report
     from kenning.index.chunking import chunk_file, language_for
 
-    embedder = embedder_factory()
-    cache: dict = {}
-    if stale:
-        report.reembedded = reembed(conn, embedder, skip={f.path for f in changed})
-        set_meta(conn, "code_embedder", embedder_name)
-        set_meta(conn, "code_embed_recipe", EMBED_RECIPE)
-    done = 0
-    while done < len(changed):
-        if deadline is not None and time.monotonic() > deadline:
-            report.stopped_early = True
-            report.remaining = len(changed) - done
-            break
-        group = _next_group(conn, root, changed[done:], rechunk, chunk_file, language_for)
-        # One embedding call and one transaction per group of files: per call, the
-        # tokenizer's and SQLite's fixed costs were most of the time of a small file.
-        items = [item for plan_ in group if plan_.chunks for item in plan_.items()]
-        vectors = embed_chunks(embedder, items, cache).astype("float16") if items else None
-        with transaction(conn):
-            _write_group(conn, group, vectors, report)
-        done += len(group)
-        if progress:
-            progress(len(group))
+    stored = dict(conn.execute("SELECT path, hash FROM files").fetchall())
+    # Files are read and chunked one group ahead, in a thread, while the previous group is
+    # embedded and written (tree-sitter, the tokenizer and SQLite release the GIL); the
+    # embedder loads while the first group is chunked.
+    groups = _read_ahead(_groups(stored, root, changed, rechunk, chunk_file, language_for))
+    try:
+        embedder = embedder_factory()
+        cache: dict = {}
+        if stale:
+            report.reembedded = reembed(conn, embedder, skip={f.path for f in changed})
+            set_meta(conn, "code_embedder", embedder_name)
+            set_meta(conn, "code_embed_recipe", EMBED_RECIPE)
+        done = 0
+        for group in groups:
+            if deadline is not None and time.monotonic() > deadline:
+                report.stopped_early = True
+                report.remaining = len(changed) - done
+                break
+            # One embedding call and one transaction per group of files: per call, the
+            # tokenizer's and SQLite's fixed costs were most of the time of a small file.
+            items = [item for plan_ in group if plan_.chunks for item in plan_.items()]
+            vectors = embed_chunks(embedder, items, cache).astype("float16") if items else None
+            with transaction(conn):
+                _write_group(conn, group, vectors, report, stored)
+            done += len(group)
+            if progress:
+                progress(len(group))
+    finally:
+        groups.close()
     set_meta(conn, "code_embedder", embedder_name)
     set_meta(conn, "code_embed_recipe", EMBED_RECIPE)
     set_meta(conn, "code_indexed_at", int(time.time()))
     return report
 
 
+_T = TypeVar("_T")
+
+
+def _read_ahead(items: Iterator[_T]) -> Generator[_T, None, None]:
+    """`items`, each computed in a worker thread while the caller works on the one before."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    done = object()
+    with ThreadPoolExecutor(1, thread_name_prefix="kenning-chunk") as pool:
+        future = pool.submit(next, items, done)
+        while (item := future.result()) is not done:
+            future = pool.submit(next, items, done)
+            yield item  # type: ignore[misc]
+
+
 def _write_group(conn: sqlite3.Connection, group: list[_FilePlan], vectors: np.ndarray | None,
-                 report: IndexReport) -> None:
+                 report: IndexReport, stored: dict[str, str]) -> None:
     """One group's files into the index (inside the caller's transaction); `vectors` holds
-    the group's chunk vectors in order."""
+    the group's chunk vectors in order; `stored` maps the paths indexed before to hashes."""
     offset = 0
+    next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0]
     for plan_ in group:
         report.scanned += 1
         if plan_.text is None:
-            remove_file(conn, plan_.stat.path)
+            if plan_.stat.path in stored:
+                remove_file(conn, plan_.stat.path)
             report.skipped += 1
         elif plan_.result is None:
             conn.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?",
                          (plan_.stat.size, plan_.stat.mtime_ns, plan_.stat.path))
         else:
             count = len(plan_.chunks)
+            if plan_.stat.path in stored:
+                remove_file(conn, plan_.stat.path)
             _write_file(conn, plan_, vectors[offset:offset + count]
-                        if vectors is not None else None)
+                        if vectors is not None else None, next_id)
             offset += count
+            next_id += count
             report.indexed += 1
             report.chunks += count
 
@@ -258,14 +285,16 @@ class _FilePlan:
         return [(chunk.symbol or "", text) for chunk, text in self.chunks]
 
 
-def _next_group(conn, root: Path, pending: list[FileStat], rechunk: Collection[str],
-                chunk_file, language_for) -> list[_FilePlan]:
-    """Plans for the next files, up to GROUP_FILES files or GROUP_CHUNKS chunks."""
+def _groups(stored: dict[str, str], root: Path, pending: list[FileStat],
+            rechunk: Collection[str], chunk_file, language_for) -> Iterator[list[_FilePlan]]:
+    """Plans for the files in turn, in groups of up to GROUP_FILES files or GROUP_CHUNKS
+    chunks; `stored` maps indexed paths to their content hashes."""
     group: list[_FilePlan] = []
     chunks = 0
     for stat in pending:
         if group and (len(group) >= GROUP_FILES or chunks >= GROUP_CHUNKS):
-            break
+            yield group
+            group, chunks = [], 0
         text = read_text(root / stat.path)
         if text is not None and generated_reason(stat.path, text):
             text = None  # kept out like a binary: its rows, if any, are removed
@@ -273,8 +302,7 @@ def _next_group(conn, root: Path, pending: list[FileStat], rechunk: Collection[s
             group.append(_FilePlan(stat, None))
             continue
         digest = hashlib.sha1(text.encode("utf-8")).hexdigest()
-        old = conn.execute("SELECT hash FROM files WHERE path = ?", (stat.path,)).fetchone()
-        if old is not None and old[0] == digest and stat.path not in rechunk:
+        if stored.get(stat.path) == digest and stat.path not in rechunk:
             group.append(_FilePlan(stat, text, digest))
             continue
         result = chunk_file(stat.path, text)
@@ -284,13 +312,14 @@ def _next_group(conn, root: Path, pending: list[FileStat], rechunk: Collection[s
                           [(c, redact(c.text) if scrub else c.text) for c in result.chunks])
         chunks += len(plan_.chunks)
         group.append(plan_)
-    return group
+    if group:
+        yield group
 
 
-def _write_file(conn, plan_: _FilePlan, vectors) -> None:
-    """Replace a file's rows with its chunks (already scrubbed) and their vectors."""
+def _write_file(conn, plan_: _FilePlan, vectors, first_id: int) -> None:
+    """A file's rows: its chunks (already scrubbed, numbered from `first_id`), their vectors,
+    symbols and imports (its old rows are already gone)."""
     stat, lang, result = plan_.stat, plan_.lang, plan_.result
-    remove_file(conn, stat.path)
     is_doc = 1 if lang in DOC_LANGS else 0
     kind = chunk_type(result.chunks[0].lang if result.chunks else lang, bool(is_doc))
     conn.execute(
@@ -298,21 +327,17 @@ def _write_file(conn, plan_: _FilePlan, vectors) -> None:
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
         (stat.path, lang, kind, stat.size, stat.mtime_ns, plan_.digest, int(time.time())),
     )
-    ids = []
-    for chunk, text in plan_.chunks:
-        terms = " ".join(identifier_terms(f"{chunk.symbol or ''} {chunk.path} {text}"))
-        cursor = conn.execute(
-            "INSERT INTO chunks(path, start_line, end_line, kind, symbol, lang, doc, text, terms)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (chunk.path, chunk.start_line, chunk.end_line, chunk.kind, chunk.symbol or "",
-             chunk.lang, is_doc, text, terms),
-        )
-        ids.append(cursor.lastrowid)
-    if ids:
-        conn.executemany(
-            "INSERT INTO chunk_vectors(chunk_id, vec) VALUES (?, ?)",
-            [(cid, vectors[n].tobytes()) for n, cid in enumerate(ids)],
-        )
+    conn.executemany(
+        "INSERT INTO chunks(id, path, start_line, end_line, kind, symbol, lang, doc, text, "
+        "terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(first_id + n, chunk.path, chunk.start_line, chunk.end_line, chunk.kind,
+          chunk.symbol or "", chunk.lang, is_doc, text,
+          " ".join(identifier_terms(f"{chunk.symbol or ''} {chunk.path} {text}")))
+         for n, (chunk, text) in enumerate(plan_.chunks)])
+    if plan_.chunks:
+        conn.executemany("INSERT INTO chunk_vectors(chunk_id, vec) VALUES (?, ?)",
+                         [(first_id + n, vectors[n].tobytes())
+                          for n in range(len(plan_.chunks))])
     conn.executemany(
         "INSERT INTO symbols(name, qualname, kind, path, start_line, end_line, body_hash) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",

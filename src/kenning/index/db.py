@@ -93,6 +93,18 @@ def set_meta(conn: sqlite3.Connection, key: str, value: object) -> None:
 
 
 def migrate(conn: sqlite3.Connection) -> None:
+    """Apply pending named migrations; a new, empty file is given the schema script they
+    amount to (index/schema.py), without importing sqlite_utils."""
+    from kenning.index.schema import create
+
+    empty = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+    if empty and create(conn, SCHEMA_VERSION):
+        set_meta(conn, "schema_version", SCHEMA_VERSION)
+        return
+    migrate_with_sqlite_utils(conn)
+
+
+def migrate_with_sqlite_utils(conn: sqlite3.Connection) -> None:
     """Apply pending named migrations (imports sqlite_utils, so only when needed)."""
     from sqlite_utils import Database
 

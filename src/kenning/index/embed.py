@@ -15,7 +15,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
 from functools import lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 BUNDLED_NAME = "minilm-l6-pca256-int8"
+BUNDLED_MEDIAN_TOKEN_LENGTH = 6  # characters, of the bundled tokenizer's vocabulary
 # Bounds peak memory when indexing: one batch gathers up to batch × max_length token rows.
 _BATCH_SIZE = 256
 _MODEL2VEC_DEFAULT_MAX_LENGTH = 512
@@ -228,10 +231,17 @@ class BundledEmbedder:
         self._mapping = tensors.get("mapping")
         self._normalize = bool(config.get("normalize", False))
         self._max_length: int | None = config.get("max_length", _MODEL2VEC_DEFAULT_MAX_LENGTH)
-        self._median_token_length: int | None = None
+        # Known for the bundled tokenizer (a test recomputes it): listing a vocabulary of 30k
+        # tokens cost 20-70 ms of every indexing run.
+        self._median_token_length: int | None = (
+            BUNDLED_MEDIAN_TOKEN_LENGTH if self.model_dir == bundled_model_dir() else None)
 
         # As model2vec does: no padding, truncation at max_length tokens.
         tokenizer.no_padding()
+        self._lock = threading.Lock()
+        self._normalizer = tokenizer.normalizer
+        self._plain_ok = _lowercasing_bert_normaliser(tokenizer.normalizer)
+        self._added = [t.content for t in tokenizer.get_added_tokens_decoder().values()]
         if self._max_length is None:
             tokenizer.no_truncation()
         else:
@@ -240,7 +250,16 @@ class BundledEmbedder:
         self._unk_id = _unk_token_id(tokenizer)
 
         self.dim = int(self._vectors.shape[1])
-        self.id = f"bundled:{BUNDLED_NAME}:{hashlib.sha256(data).hexdigest()[:12]}"
+        self._data = data  # the tensors are views of it; hashed for `id` on first need
+        self._id: str | None = None
+
+    @property
+    def id(self) -> str:
+        """Names the model's weights (a retrained model gets another id); hashing 8 MB was
+        a tenth of a small project's indexing, which stores only the embedder's name."""
+        if self._id is None:
+            self._id = f"bundled:{BUNDLED_NAME}:{hashlib.sha256(self._data).hexdigest()[:12]}"
+        return self._id
 
     def _char_limit(self) -> int | None:
         """model2vec cuts texts to max_length × the median vocabulary token length in chars.
@@ -250,19 +269,44 @@ class BundledEmbedder:
         if self._max_length is None:
             return None
         if self._median_token_length is None:
-            vocab = self._tokenizer.get_vocab()
-            self._median_token_length = int(self._np.median([len(token) for token in vocab]))
+            self._median_token_length = _median_token_length(self._tokenizer)
         return self._max_length * self._median_token_length
 
     def _token_ids(self, texts: list[str]) -> list[list[int]]:
         if self._max_length is not None and any(len(t) > self._max_length for t in texts):
             limit = self._char_limit()
             texts = [t[:limit] for t in texts]
-        encode = getattr(self._tokenizer, "encode_batch_fast", self._tokenizer.encode_batch)
-        ids = [e.ids for e in encode(texts, add_special_tokens=False)]
+        plain = [n for n, t in enumerate(texts) if self._is_plain(t)]
+        ids: list[list[int]] = [[] for _ in texts]
+        with self._lock:  # the normaliser is switched off for plain texts, then back on
+            if plain:
+                self._tokenizer.normalizer = None
+                try:
+                    for n, row in zip(plain, self._encode([texts[n].lower() for n in plain]),
+                                      strict=True):
+                        ids[n] = row
+                finally:
+                    self._tokenizer.normalizer = self._normalizer
+            if len(plain) < len(texts):
+                taken = set(plain)
+                rest = [n for n in range(len(texts)) if n not in taken]
+                for n, row in zip(rest, self._encode([texts[n] for n in rest]), strict=True):
+                    ids[n] = row
         if self._unk_id is not None:
             ids = [[i for i in row if i != self._unk_id] for row in ids]
         return ids
+
+    def _encode(self, texts: list[str]) -> list[list[int]]:
+        encode = getattr(self._tokenizer, "encode_batch_fast", self._tokenizer.encode_batch)
+        return [e.ids for e in encode(texts, add_special_tokens=False)]
+
+    def _is_plain(self, text: str) -> bool:
+        """Printable ASCII (tab and newlines allowed), no added token (`[UNK]`) in it: the
+        BERT normaliser would only lower-case it, which `str.lower` does at a third of its
+        cost (a third of indexing was tokenising). Only for an uncased, accent-stripping
+        BERT normaliser with text cleaning, the bundled model's."""
+        return self._plain_ok and _PLAIN.fullmatch(text) is not None and \
+            not any(token in text for token in self._added)
 
     def _pool(self, ids: list[list[int]]) -> np.ndarray:
         """Mean of each row's (weighted) token vectors, as a count matrix times the vectors
@@ -276,11 +320,12 @@ class BundledEmbedder:
             if not rows:
                 continue
             lengths = np.array([len(block[r]) for r in rows], dtype=np.int64)
-            flat = np.fromiter((i for r in rows for i in block[r]), dtype=np.int64,
+            flat = np.fromiter(chain.from_iterable(block[r] for r in rows), dtype=np.int64,
                                count=int(lengths.sum()))
             distinct, column = np.unique(flat, return_inverse=True)
-            counts = np.zeros((len(rows), len(distinct)), dtype=np.float32)
-            np.add.at(counts, (np.repeat(np.arange(len(rows)), lengths), column), 1.0)
+            cell = np.repeat(np.arange(len(rows)) * len(distinct), lengths) + column
+            counts = np.bincount(cell, minlength=len(rows) * len(distinct)).astype(np.float32)
+            counts = counts.reshape(len(rows), len(distinct))
             counts /= lengths[:, None].astype(np.float32)
             index = distinct if self._mapping is None else self._mapping[distinct]
             # float32: int8 rows would overflow in their own dtype; float64 (as model2vec
@@ -306,6 +351,26 @@ class BundledEmbedder:
 
 
 _POOL_BLOCK = 128  # rows pooled per product: the count matrix stays small
+# Printable ASCII plus tab, newline and carriage return (the BERT normaliser drops other
+# control characters, so texts holding them take the normalising path).
+_PLAIN = re.compile(r"[\t\n\r -~]*")
+
+
+def _median_token_length(tokenizer: Any) -> int:
+    import numpy as np
+
+    return int(np.median([len(token) for token in tokenizer.get_vocab()]))
+
+
+def _lowercasing_bert_normaliser(normalizer: Any) -> bool:
+    """BERT's normaliser, cleaning text and lower-casing (so stripping accents): for
+    printable ASCII, exactly `str.lower`."""
+    try:
+        config = json.loads(normalizer.__getstate__())
+    except (AttributeError, TypeError, ValueError):
+        return False
+    return (config.get("type") == "BertNormalizer" and config.get("clean_text") is True
+            and config.get("lowercase") is True and config.get("strip_accents") in (None, True))
 
 
 def _unk_token_id(tokenizer: Any) -> int | None:

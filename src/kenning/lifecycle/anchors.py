@@ -46,12 +46,14 @@ def build(conn, root: str | None = None) -> dict[str, list[dict]]:
     from kenning.lifecycle.stale import SymbolIndex, anchors_of, check_anchor
 
     out: dict[str, list[dict]] = {}
-    index = SymbolIndex(conn, Path(root) if root else None, preload=True)
     rows = conn.execute(
         "SELECT f.id, f.kind, f.text, f.confidence, f.confirmed, f.about, u.last_used "
         "FROM facts f LEFT JOIN usage u ON u.fact_id = f.id "
         "WHERE f.status = 'active' AND f.about IS NOT NULL AND f.about != '[]'"
-    )
+    ).fetchall()
+    if not rows:  # nothing anchored: no need to read every symbol
+        return out
+    index = SymbolIndex(conn, Path(root) if root else None, preload=True)
     for fact_id, kind, text, confidence, confirmed, about, last_used in rows:
         seen: set[str] = set()
         for anchor in anchors_of({"about": about}):

@@ -13,6 +13,7 @@ from kenning.core.paths import Project
 from kenning.core.records import Hit
 from kenning.core.textutil import fts_or_query
 from kenning.search.code import ChunkFilter, ChunkRow, ChunkSearcher, filtered
+from kenning.search.coderank import QueryIntent, described, intent
 from kenning.search.fusion import LEG_DEPTH, activity_boost
 
 if TYPE_CHECKING:
@@ -23,6 +24,18 @@ if TYPE_CHECKING:
     from kenning.index.embed import LazyEmbedder
 
 CHUNK_LEGS = ("code keyword", "code semantic")
+
+
+def named_first(ranked: list[int], rows: dict[int, ChunkRow], want: QueryIntent) -> list[int]:
+    """The keyword leg with the functions whose names the query spells out first (each
+    group in BM25's order): measured on the six development corpora, default MRR@10 +.03
+    (sqlite_utils, itertools) and +.05 (lodash), none lower."""
+    named = [cid for cid in ranked
+             if described(rows[cid].path, rows[cid].symbol, rows[cid].kind, want)]
+    if not named:
+        return ranked
+    taken = set(named)
+    return named + [cid for cid in ranked if cid not in taken]
 
 
 class ChunkSide:
@@ -76,10 +89,11 @@ class ChunkSide:
                 if ids:  # the matrix product on its own thread, beside the keyword leg
                     nearest_chunks = self._vector_worker.submit(nearest, ids, matrix, qvec,
                                                                 depth)
-        return self._worker.submit(self._run, fts_or_query(query), flt, depth, nearest_chunks)
+        return self._worker.submit(self._run, fts_or_query(query), flt, depth, nearest_chunks,
+                                   intent(query))
 
     def _run(self, match: str | None, flt: ChunkFilter, depth: int,
-             nearest_chunks: Future | None) -> tuple:
+             nearest_chunks: Future | None, want: QueryIntent) -> tuple:
         """Worker thread: keyword and vector legs over chunks, filtered (own connection)."""
         searcher = self._thread_searcher()
         keyword: list[int] = []
@@ -87,6 +101,7 @@ class ChunkSide:
         if match:
             keyword, found = filtered(searcher.keyword(match, depth), searcher.rows, flt,
                                       LEG_DEPTH)
+            keyword = named_first(keyword, found, want)
         semantic: list[tuple[int, float]] = []
         if nearest_chunks is not None:
             ranked = nearest_chunks.result()

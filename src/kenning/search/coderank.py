@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kenning.core.textutil import STOPWORDS, split_identifier
+from kenning.core.textutil import STOPWORDS, split_identifier, strip_suffix
 from kenning.index.chunktypes import CHUNK_TYPES, chunk_type
 
 __all__ = ["CHUNK_TYPES", "boosts", "chunk_type", "factors", "intent", "role"]
@@ -29,6 +29,12 @@ TYPE_FACTORS = {"doc": 0.6, "config": 0.4}
 NAME_BOOST = 1 / 61
 LOOKUP_WORDS = 3
 STEM_BOOST = 0.25 / 61
+# A function whose name's parts the query's words all spell out leads the keyword leg (see
+# `described`); names of one part (`convert`, `close`) are too common to count.
+DESCRIBED_MIN_PARTS = 2
+ABBREVIATION_MIN = 3  # letters of a name part that may stand for a longer word
+FUNCTION_KINDS = frozenset({"function", "method"})
+_SUFFIXES = ("ing", "ed", "es", "s")
 
 _TEST_FILE = re.compile(
     r"(?:^|/)(?:test_[^/]*|[^/]*_test|[^/]*_spec|conftest|[^/]*\.(?:test|spec)|"
@@ -78,6 +84,7 @@ class QueryIntent:
     names: frozenset[str]  # identifiers the query names, lower-cased last parts
     words: frozenset[str]  # plain content words, for file-stem matches
     lookup: bool = False  # a few words, one an identifier: looking a name up
+    stems: frozenset[str] = frozenset()  # every word's crude stem, identifiers split
 
 
 def intent(query: str) -> QueryIntent:
@@ -95,7 +102,37 @@ def intent(query: str) -> QueryIntent:
     words = frozenset(w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9]{3,}", text)
                       if w.lower() not in STOPWORDS)
     lookup = bool(names) and len(text.split()) <= LOOKUP_WORDS and not prose
-    return QueryIntent(prose, asks, frozenset(names), words, lookup)
+    stems = frozenset(_stem(part) for word in re.findall(r"[A-Za-z0-9_]+", text)
+                      for part in split_identifier(word))
+    return QueryIntent(prose, asks, frozenset(names), words, lookup, stems)
+
+
+def described(path: str, symbol: str, kind: str, want: QueryIntent) -> bool:
+    """The query's words spell out every part of a function's own name (`all_equal` for
+    "check whether all elements compare equal", `position_min` for "the position of the
+    minimum", `write_usage` for "writes the usage"): a
+    sentence about a function tends to use the words its name is made of, which BM25 counts
+    only as so many common words. Types are left out (a sentence about a method names its
+    class); so are tests, examples and benchmarks unless the query asks for them."""
+    if kind not in FUNCTION_KINDS or not symbol or not want.stems:
+        return False
+    kind_of = role(path, symbol)
+    if kind_of is not None and kind_of not in want.asks:
+        return False  # a test named for what it tests (`test_parse_args`) stays below it
+    parts = split_identifier(symbol.rsplit(".", 1)[-1])
+    return len(parts) >= DESCRIBED_MIN_PARTS and all(_spelled(part, want.stems)
+                                                     for part in parts)
+
+
+def _spelled(part: str, stems: frozenset[str]) -> bool:
+    """A name part is one of the query's words, or (3 letters or more) the start of one:
+    names abbreviate (`min` for "minimum", `len` for "length", `dir` for "directory")."""
+    return _stem(part) in stems or (len(part) >= ABBREVIATION_MIN
+                                    and any(word.startswith(part) for word in stems))
+
+
+def _stem(word: str) -> str:
+    return strip_suffix(word.lower(), _SUFFIXES)
 
 
 def factors(ctype: str, path: str, symbol: str, want: QueryIntent) -> list[tuple[str, float]]:
