@@ -34,7 +34,7 @@ NEVER = {
 
 CORE = {"kenning", "kenning.hooks.runner", "kenning.hooks", "kenning.hooks.base",
         "kenning.core", "kenning.core.lines", "kenning.core.clock", "kenning.core.private",
-        "kenning.core.localdir", "kenning.core.errorlog"}
+        "kenning.core.localdir", "kenning.core.errorlog", "kenning.core.fastjson"}
 INJECTING = CORE | {
     "kenning.hooks.state",
     "kenning.core.locks",
@@ -148,3 +148,17 @@ def test_post_tool_use_avoids_the_costly_stdlib_modules(indexed: Path) -> None:
     names = set(imported_modules("post-tool-use", raw.replace("{cwd}", str(indexed))))
     # each costs more than the whole PostToolUse budget leaves (docs/design.md)
     assert not names & {"pathlib", "dataclasses", "subprocess", "sqlite3", "hashlib", "typing"}
+
+
+@pytest.mark.parametrize("event, payload", [("user-prompt-submit", "user_prompt_submit"),
+                                            ("post-tool-use", "post_tool_use_read"),
+                                            ("pre-tool-use", "pre_tool_use_read")])
+def test_prompt_and_tool_hooks_import_neither_re_nor_json(indexed: Path, event: str,
+                                                          payload: str) -> None:
+    """`re` (with `enum`) and the `json` package cost a fresh hook about as much as starting
+    the interpreter (bench/hooks_bench.py): these hooks read and write JSON through
+    core.fastjson and tokenise through core.textutil without them."""
+    raw = (FIXTURES / f"{payload}.json").read_text(encoding="utf-8")
+    names = set(imported_modules(event, raw.replace("{cwd}", str(indexed))))
+    assert "kenning.hooks.runner" in names
+    assert not names & {"re", "json", "enum", "typing"}

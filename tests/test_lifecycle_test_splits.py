@@ -54,8 +54,9 @@ def test_no_near_miss_or_opposite_pair_of_the_test_split_is_merged():
 
 @pytest.mark.model
 def test_paraphrases_on_the_test_split_are_found():
-    """Issue 17's bar is 0.6 and is open (bench/lifecycle_bench.py reports it): 17 of the 32
-    test paraphrases are found, merged or queued, since the bundled static model puts rewrites
+    """Issue 17's bar is 0.6 and is open (bench/lifecycle_bench.py reports it): 19 of the 32
+    test paraphrases are found, merged or queued (17 before the review threshold went from
+    cosine 0.55 to 0.5 on hard_pairs_dev.yaml), since the bundled static model puts rewrites
     in other words at cosine 0.2-0.75. This holds today's level so it cannot slip unseen."""
     found = [v != "distinct" for p, v in _duplicate_verdicts() if p["duplicate"]]
-    assert sum(found) / len(found) >= 0.5
+    assert sum(found) / len(found) >= 19 / 32

@@ -9,10 +9,10 @@ and the new record is never glued to it. A log that is a symlink, a FIFO or a de
 written through.
 """
 
-import json
 import os
 import stat
 
+from kenning.core import fastjson as json
 from kenning.core.clock import now_iso
 from kenning.core.private import scrub
 

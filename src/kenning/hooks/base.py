@@ -7,9 +7,9 @@ Hooks run in a fresh interpreter on every tool call: the paths come from
 
 from __future__ import annotations
 
-import json
 import os
 
+from kenning.core import fastjson as json
 from kenning.core.localdir import kenning_home, project_id, project_root
 
 MAX_STDIN = 4 * 1024 * 1024

@@ -8,10 +8,10 @@ beyond `kenning.hooks.base` and the error log.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
+from kenning.core import fastjson as json
 from kenning.core.errorlog import log_error
 from kenning.hooks.base import MAX_STDIN, Ctx
 
@@ -29,8 +29,15 @@ EVENTS = {
 
 
 def main(argv: list[str]) -> None:
-    """`hooks/run <event>` (through `kenning.launch`): run the hook named by argv[0]."""
+    """`hooks/run <event>` (through `kenning.launch`): run the hook named by argv[0], then
+    end the process at once."""
     run_hook(argv[0] if argv else "")
+    # Nothing is left to do: the output is written and every file and connection closed.
+    # Skipping the interpreter's teardown (freeing each module one by one) saves about a
+    # tenth of a prompt hook's time.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def run_hook(name: str) -> None:

@@ -6,9 +6,9 @@ read-modify-write holds an exclusive lock on the session's lock file.
 
 from __future__ import annotations
 
-import json
 import os
 
+from kenning.core import fastjson as json
 from kenning.core.locks import FileLock
 from kenning.hooks.base import Ctx, safe_name, write_json
 

@@ -7,10 +7,10 @@ the index. Stdlib only (the reader runs on every Read/Edit/Write).
 
 from __future__ import annotations
 
-import json
 import os
 import zlib
 
+from kenning.core import fastjson as json
 from kenning.core.atomic import write_atomic
 
 BUCKETS = 64

@@ -5,9 +5,9 @@ Writers are hooks (stdlib, one O_APPEND line per injection); the reader serves t
 
 from __future__ import annotations
 
-import json
 import os
 
+from kenning.core import fastjson as json
 from kenning.core.lines import append_json
 
 FILE_NAME = "injections.jsonl"
