@@ -112,14 +112,25 @@ def expect(condition: bool, what: str) -> None:
 # loads site; like for like they are these. Chosen with margin over a quiet 2-core machine
 # and checked with two CPU-bound processes beside the bench. Measured quiet / loaded: Post
 # 2.44 / 2.56, Pre 3.28 / 3.28, prompt FTS 4.25 / 4.0, hybrid 21.7 / 26.8, Stop 2.5 / 2.44,
-# SessionStart 6.0 / 6.2, SessionEnd 2.8 / 3.2. SessionStart then lost its per-hot-file index
-# scans (the anchors map), its 10k-fact count when the index has not changed (a cache), the
-# `subprocess` import of its spawn (posix_spawn) and, with every stdlib hook, the `json`
-# package (core.fastjson): checkout / plugin layout 2.1-2.3 / 2.0-2.3 on a machine shared
-# with other jobs, 2.3-3.1 with two CPU-bound processes beside it (10 rounds each); Post 1.5,
-# Stop 1.9, SessionEnd 1.5 in the same runs (their budgets are left as they were).
-BUDGETS = {"post": 3.5, "pre": 5.0, "prompt_fts": 6.5, "prompt_hybrid": 32.0, "stop": 3.5,
+# SessionStart 6.0 / 6.2, SessionEnd 2.8 / 3.2.
+# Issue 17: the hook process ends without the interpreter's teardown; the prompt and tool
+# paths import neither re (with enum) nor the json package (core.fastjson, textutil without
+# re), which together cost about as much as the bare interpreter; UserPromptSubmit imports its
+# injection modules only to inject. Measured on a busy shared machine / with two CPU-bound
+# processes beside it: prompt FTS 2.77 / 3.71 (4.4 before; an interleaved A/B of the old and
+# new code: 4.05 -> 3.22), PostToolUse 1.41 / 2.25 (2.44 before). Budgets: prompt FTS
+# 6.5 -> 4.5, PostToolUse 3.5 -> 3.0. Then the anchors map was read through fastjson too:
+# PreToolUse 2.41 / 2.18 (3.28 before), budget 5.0 -> 3.5; in that run prompt FTS 3.16 / 3.94
+# and PostToolUse 1.56 / 1.41 (the machine is shared: ratios move by +-0.5 between runs).
+# SessionStart (issue 13) then lost its per-hot-file index scans (the anchors map), its 10k-fact
+# count when the index has not changed (a cache the catch-up fills ahead), the `subprocess`
+# import of its spawn (posix_spawn) and the `json` package (core.fastjson): checkout / plugin
+# layout 2.1-2.3 / 2.0-2.3 on the shared machine, 2.3-3.1 with two CPU-bound processes beside
+# it (10 rounds each); its budget 10 -> 3.5. The first start after the index changed without
+# the catch-up (no cache) measured 6.1.
+BUDGETS = {"post": 3.0, "pre": 3.5, "prompt_fts": 4.5, "prompt_hybrid": 32.0, "stop": 3.5,
            "start": 3.5, "end": 5.0}
+
 
 
 def plugin_layout(folder: Path) -> dict[str, str]:

@@ -169,6 +169,8 @@ SPLITS = {  # name -> (file, is-duplicate key, is-contradiction key); issue 12's
     "calibration labelled_pairs": (PAIRS, "label", "opposite"),
     "development hard_pairs_dev": (PAIRS.parent / "hard_pairs_dev.yaml", "duplicate",
                                    "contradiction"),
+    "development contradiction_pairs_dev": (PAIRS.parent / "contradiction_pairs_dev.yaml",
+                                            None, "contradiction"),
     "test lifecycle_test": (PAIRS.parent / "lifecycle_test" / "duplicate_pairs.yaml",
                             "duplicate", None),
     "test lifecycle_test contradictions": (

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "bench" / "data"
 RELEVANCE = ROOT / "tests" / "fixtures" / "hooks" / "relevance.json"
 CALIBRATION = ("relevance.json", "tessera")
-TEST = ("lifecycle_test prompts", "fact_test")
+TEST = ("lifecycle_test prompts", "fact_test", "fact_test2")
 
 
 def load(name: str) -> tuple[list[dict], list[dict], list[str]]:
@@ -49,7 +49,7 @@ def load(name: str) -> tuple[list[dict], list[dict], list[str]]:
         return facts, [{"q": r["prompt"], "answers": [r["target"]]} for r in test["relevant"]], \
             list(test["unrelated"]) + list(test["offtopic"])
     sys.path.insert(0, str(ROOT / "bench"))
-    from retrieval import DEV_SETS, TEST_SET, load_dataset
+    from retrieval import DEV_SETS, load_dataset
 
     if name == "tessera":
         facts, asked = load_dataset(DEV_SETS[0])
@@ -57,8 +57,8 @@ def load(name: str) -> tuple[list[dict], list[dict], list[str]]:
         unrelated = yaml.safe_load((DATA / "unrelated_prompts_dev.yaml").read_text(
             encoding="utf-8"))
         return facts, asked, unrelated
-    facts, asked = load_dataset(TEST_SET)
-    unrelated = yaml.safe_load((DATA / TEST_SET / "unrelated.yaml").read_text(encoding="utf-8"))
+    facts, asked = load_dataset(name)
+    unrelated = yaml.safe_load((DATA / name / "unrelated.yaml").read_text(encoding="utf-8"))
     return facts, asked, unrelated
 
 

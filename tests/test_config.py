@@ -33,3 +33,11 @@ def test_a_broken_config_file_is_one_clear_error(isolated, kenning):
         load_config(current_project())
     result = kenning("search", "x")
     assert result.code == 1 and result.err.startswith("Error: ")
+
+
+def test_extract_findings_takes_durable_off_or_a_boolean(isolated):
+    assert load_config(current_project()).findings == "durable"
+    assert load_config(write_user_config("[extract]\nfindings = false\n")).findings == "off"
+    assert load_config(write_user_config("[extract]\nfindings = true\n")).findings == "durable"
+    with pytest.raises(KenningError, match="findings"):
+        load_config(write_user_config('[extract]\nfindings = "all"\n'))

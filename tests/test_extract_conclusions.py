@@ -121,3 +121,65 @@ def test_a_design_doc_gives_its_findings_and_an_issue_does_not(tmp_path: Path):
     assert [c.text for c in found] == [
         "design/sync.md: The `sync_state` table is rebuilt on start because the index is "
         "derived from the YAML files."]
+
+
+def test_the_state_of_this_run_is_not_a_finding_but_a_condition_is(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("why does login hang?")
+    t.assistant(
+        "The frontend is hitting `https://api-staging.example.com` instead of `localhost:3000`.\n"
+        "The API just needs to be running, and it failed because `postgres` wasn't reachable.\n"
+        "The git hooks are preventing the commit because of the `node_modules` warning.\n"
+        "`plan-stream` is making an internal fetch to `/api/stream`, so the client can't parse "
+        "it as SSE.\n"
+        "The email is not sensitive data, so the simplest fix is to keep `userEmail` in "
+        "localStorage.\n"
+        "`kenning serve` only works when Redis is running, because `queue.py` keeps its jobs "
+        "there.\n")
+    assert [c.text for c in _found(t.path)] == [
+        "`kenning serve` only works when Redis is running, because `queue.py` keeps its jobs "
+        "there."]
+
+
+def _edit(t: Transcript, path: str, old: str, new: str) -> str:
+    tid = f"toolu-{t.n}"
+    t._write("assistant", {"id": f"msg-{t.n}", "role": "assistant", "content": [
+        {"type": "tool_use", "id": tid, "name": "Edit",
+         "input": {"file_path": path, "old_string": old, "new_string": new}}]}, cwd="/p")
+    return t._write("user", {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": tid, "content": "ok", "is_error": False}]},
+        cwd="/p")
+
+
+BUG = ("The problem is that `auth.service.ts` login stores `payload.sub` as the identifier, "
+       "so every login creates a second auth method.")
+
+
+def test_a_bug_the_session_then_fixes_is_not_a_finding(tmp_path: Path):
+    kept = Transcript(tmp_path / "kept.jsonl")
+    kept.user("why are there two auth methods?")
+    kept.assistant(BUG)
+    _edit(kept, "/home/me/.claude/plans/plan.md", "payload.sub", "email")  # outside: no fix
+    assert [c.text for c in _found(kept.path)] == [BUG]
+    fixed = Transcript(tmp_path / "fixed.jsonl")
+    fixed.user("why are there two auth methods?")
+    fixed.assistant(BUG)
+    _edit(fixed, "/p/src/auth/auth.service.ts", "identifier: payload.sub",
+          "identifier: payload.email")
+    assert _found(fixed.path) == []
+
+
+def test_extract_findings_off_leaves_the_agents_prose_out(tmp_path: Path, isolated, kenning):
+    import json
+    import os
+
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("why does auto-apply never fire?")
+    t.assistant(FINDING)
+    rules = lambda: [c["rule"] for c in json.loads(kenning(  # noqa: E731
+        "extract", str(t.path), "--dry-run", "--json").out)["candidates"]]
+    assert rules() == ["conclusion"]  # the default, `durable`
+    config = Path(os.environ["KENNING_HOME"]) / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('[extract]\nfindings = "off"\n', encoding="utf-8")
+    assert rules() == []

@@ -153,6 +153,20 @@ def test_post_tool_use_avoids_the_costly_stdlib_modules(indexed: Path) -> None:
     assert not names & {"pathlib", "dataclasses", "subprocess", "sqlite3", "hashlib", "typing"}
 
 
+@pytest.mark.parametrize("event, payload", [("user-prompt-submit", "user_prompt_submit"),
+                                            ("post-tool-use", "post_tool_use_read"),
+                                            ("pre-tool-use", "pre_tool_use_read")])
+def test_prompt_and_tool_hooks_import_neither_re_nor_json(indexed: Path, event: str,
+                                                          payload: str) -> None:
+    """`re` (with `enum`) and the `json` package cost a fresh hook about as much as starting
+    the interpreter (bench/hooks_bench.py): these hooks read and write JSON through
+    core.fastjson and tokenise through core.textutil without them."""
+    raw = (FIXTURES / f"{payload}.json").read_text(encoding="utf-8")
+    names = set(imported_modules(event, raw.replace("{cwd}", str(indexed))))
+    assert "kenning.hooks.runner" in names
+    assert not names & {"re", "json", "enum", "typing"}
+
+
 # `json` alone costs a hook about one and a half bare interpreter starts on a 2-core machine,
 # through `re`, `enum`, `functools` and `collections` (core.fastjson calls its C part).
 COSTLY = {"json", "re", "enum", "functools", "collections", "contextlib", "typing",

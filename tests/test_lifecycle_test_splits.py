@@ -18,10 +18,13 @@ import yaml
 from kenning.lifecycle.contradictions import analyse, check_pair
 
 SPLIT = Path(__file__).parents[1] / "bench" / "data" / "lifecycle_test"
+# A second blind split (2026-12-01), run once for the closing note after issue 17's second
+# round; its duplicate pairs are held here at that first run's level.
+SPLIT2 = SPLIT.with_name("lifecycle_test2")
 
 
-def _pairs(name: str) -> list[dict]:
-    return yaml.safe_load((SPLIT / name).read_text(encoding="utf-8"))["pairs"]
+def _pairs(name: str, split: Path = SPLIT) -> list[dict]:
+    return yaml.safe_load((split / name).read_text(encoding="utf-8"))["pairs"]
 
 
 def test_contradictions_on_the_test_split_are_right_at_least_four_times_in_five():
@@ -33,13 +36,13 @@ def test_contradictions_on_the_test_split_are_right_at_least_four_times_in_five(
                                               if not p["contradiction"]]
 
 
-def _duplicate_verdicts() -> list[tuple[dict, str]]:
+def _duplicate_verdicts(split: Path = SPLIT) -> list[tuple[dict, str]]:
     from kenning.index.embed import load_embedder
     from kenning.lifecycle.consolidate import judge
 
     embedder = load_embedder("bundled")
     verdicts = []
-    for p in _pairs("duplicate_pairs.yaml"):
+    for p in _pairs("duplicate_pairs.yaml", split):
         va, vb = embedder.encode([p["a"], p["b"]])
         verdicts.append((p, judge(p["a"], p["b"], float(va @ vb))[0]))
     return verdicts
@@ -54,8 +57,21 @@ def test_no_near_miss_or_opposite_pair_of_the_test_split_is_merged():
 
 @pytest.mark.model
 def test_paraphrases_on_the_test_split_are_found():
-    """Issue 17's bar is 0.6 and is open (bench/lifecycle_bench.py reports it): 17 of the 32
-    test paraphrases are found, merged or queued, since the bundled static model puts rewrites
+    """Issue 17's bar is 0.6 and is open (bench/lifecycle_bench.py reports it): 19 of the 32
+    test paraphrases are found, merged or queued (17 before the review threshold went from
+    cosine 0.55 to 0.5 on hard_pairs_dev.yaml), since the bundled static model puts rewrites
     in other words at cosine 0.2-0.75. This holds today's level so it cannot slip unseen."""
     found = [v != "distinct" for p, v in _duplicate_verdicts() if p["duplicate"]]
-    assert sum(found) / len(found) >= 0.5
+    assert sum(found) / len(found) >= 19 / 32
+
+
+@pytest.mark.model
+def test_the_second_split_merges_no_near_miss_or_opposite_and_finds_its_paraphrases():
+    """First run: 27 of 42 paraphrases found (8 merged, 19 queued for review), no near-miss,
+    opposite, number or scope pair merged; one generalisation pair merged."""
+    verdicts = _duplicate_verdicts(SPLIT2)
+    wrong = [(p["why"], p["a"], p["b"]) for p, v in verdicts
+             if not p["duplicate"] and v == "duplicate" and p["why"] != "generalisation"]
+    assert not wrong, wrong
+    found = [v != "distinct" for p, v in verdicts if p["duplicate"]]
+    assert sum(found) / len(found) >= 0.6

@@ -517,8 +517,12 @@ def test_with_a_changelog_commits_that_deprecate_or_remove_are_left_to_it():
            c("Don't cache tokens on disk because they are secrets on shared machines")]
     assert [p.rule for p in commits.proposals(log)] == [
         "commit-deprecate", "commit-drop-support", "commit-drop-support", "commit-reason"]
-    assert [p.text.split(" (commit")[0] for p in commits.proposals(log, has_changelog=True)] \
-        == ["Don't cache tokens on disk because they are secrets on shared machines"]
+    # A deprecation is kept only as `old`: HEAD's code must still warn about it (and the
+    # changelog must not name it, see `run`); removals and support drops are the changelog's.
+    kept = commits.proposals(log, has_changelog=True)
+    assert [(p.text.split(" (commit")[0], p.old) for p in kept] == [
+        ("Deprecated the werk.script module", True),
+        ("Don't cache tokens on disk because they are secrets on shared machines", False)]
 
 
 def test_changelog_deprecations_and_removals_are_kept_from_the_last_two_major_lines():
@@ -543,11 +547,14 @@ Version 1.0.0
 """
     texts = [p.text.split(":", 1)[0] for p in changelogs.proposals(text, "CHANGES.rst")]
     assert texts == ["Changed in 3.1.0 (CHANGES.rst)", "Changed in 2.3.0 (CHANGES.rst)",
-                     "Changed in 1.0.0 (CHANGES.rst)", "Changed in 1.0.0 (CHANGES.rst)"]
-    rules = [p.rule for p in changelogs.proposals(text, "CHANGES.rst")]
-    # The old removal said as a choice ("use X instead of Y") is kept as one.
-    assert rules == ["changelog-deprecation", "changelog-deprecation", "changelog-removal",
-                     "changelog-default"]
+                     "Changed in 1.0.0 (CHANGES.rst)", "Changed in 1.0.0 (CHANGES.rst)",
+                     "Changed in 1.0.0 (CHANGES.rst)"]
+    rules = [(p.rule, p.old) for p in changelogs.proposals(text, "CHANGES.rst")]
+    # The old removal said as a choice ("use X instead of Y") is kept as one; the old
+    # deprecation only as `old`: it holds while HEAD's code still warns (see `current`).
+    assert rules == [("changelog-deprecation", False), ("changelog-deprecation", False),
+                     ("changelog-deprecation", True), ("changelog-removal", False),
+                     ("changelog-default", False)]
     # CalVer: the first component is the year, so about the last two years are kept.
     calver = "## 25.3.0\n\n- Removed the `legacy_api` module.\n\n## 24.1.0\n\n" \
         "- Deprecate `Client.old_send()`, use `Client.send()`.\n\n## 23.1.0\n\n" \

@@ -1,11 +1,12 @@
-"""Structural checks for the fact_test set. Run: python validate.py"""
+"""Structural checks for a fact test set. Run: python validate.py [FOLDER] (this folder by default;
+fact_test2 is checked with `python ../fact_test/validate.py ../fact_test2`)."""
 import collections
 import pathlib
 import sys
 
 import yaml
 
-HERE = pathlib.Path(__file__).parent
+HERE = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parent)
 
 
 def main() -> int:

@@ -51,15 +51,19 @@ def _anchor(a) -> str:
 def extract(path: str, session: str | None, dry_run: bool, from_start: bool, settle: float,
             as_json: bool) -> None:
     """Extract facts from a session transcript (only lines not read before)."""
+    from kenning.core.config import load_config
     from kenning.extract import pipeline
 
+    project = app.project()
+    findings = load_config(project).findings != "off"  # [extract] findings
     if dry_run:
-        report = pipeline.dry_run(app.project(), path, session, from_start=from_start)
+        report = pipeline.dry_run(project, path, session, from_start=from_start,
+                                  findings=findings)
     else:
         memory = app.open_memory()
         try:
             report = pipeline.extract_transcript(memory, path, session, from_start=from_start,
-                                                 settle=max(0.0, settle))
+                                                 settle=max(0.0, settle), findings=findings)
         finally:
             memory.close()
     if as_json:

@@ -35,6 +35,7 @@ class Config:
     prompt_search: str = "fts"
     problems: tuple[str, ...] = ()  # what was wrong in the project's file (defaults used)
     ask_agent: str = "interactive"  # [extract] ask_agent: interactive | always | never
+    findings: str = "durable"  # [extract] findings: durable | off
 
 
 def project_settings(project: Project) -> tuple[dict[tuple[str | None, str], Any], list[str]]:
@@ -64,5 +65,6 @@ def load_config(project: Project) -> Config:
         prompt_search=user.get(("hooks", "prompt_search"), "fts"),
         problems=tuple(problems),
         ask_agent=merged.get(("extract", "ask_agent"), "interactive"),
+        findings=merged.get(("extract", "findings"), "durable"),
     )
 

@@ -12,7 +12,7 @@ written through.
 import os
 import stat
 
-from kenning.core import fastjson
+from kenning.core import fastjson as json
 from kenning.core.clock import now_iso
 from kenning.core.private import scrub
 
@@ -49,9 +49,9 @@ def append_json(path: str | os.PathLike[str], record: dict) -> None:
     fields are truncated (and the record marked), never the line split."""
     record = scrub(record)  # type: ignore[assignment]  # <private> spans are never logged
     record.setdefault("ts", now_iso())
-    line = fastjson.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
+    line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
     if len(line.encode("utf-8")) > MAX_LINE_BYTES:
         record = {k: (v[:2000] if isinstance(v, str) else v) for k, v in record.items()}
         record["truncated"] = True
-        line = fastjson.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
+        line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
     append_line(os.fspath(path), (line + "\n").encode("utf-8"))

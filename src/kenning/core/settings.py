@@ -20,6 +20,7 @@ MAX_CONFIG_BYTES = 64 * 1024
 MAX_IGNORES = 1000
 PROMPT_SEARCH = ("fts", "hybrid")
 ASK_AGENT = ("interactive", "always", "never")
+FINDINGS = ("durable", "off")
 
 
 class ConfigError(KenningError):
@@ -76,6 +77,16 @@ def _ask_agent(value: Any) -> str:
     return value
 
 
+def _findings(value: Any) -> str:
+    """`[extract] findings`: whether the offline rules keep the agent's durable findings
+    (extract/conclusions.py); true and false stand for "durable" and "off"."""
+    if isinstance(value, bool):
+        value = "durable" if value else "off"
+    if value not in FINDINGS:
+        raise ValueError(f"must be one of {', '.join(FINDINGS)}")
+    return value
+
+
 # (table, key) -> check; None for top-level keys. Which file may set each is in `load_config`.
 SCHEMA: dict[tuple[str | None, str], Callable[[Any], Any]] = {
     (None, "embedder"): _text,
@@ -84,6 +95,7 @@ SCHEMA: dict[tuple[str | None, str], Callable[[Any], Any]] = {
     ("index", "max_file_kb"): _kilobytes,
     ("hooks", "prompt_search"): _prompt_search,
     ("extract", "ask_agent"): _ask_agent,
+    ("extract", "findings"): _findings,
 }
 TABLES = ("index", "hooks", "llm", "extract")
 

@@ -1,18 +1,45 @@
-"""Tokenising shared by the FTS text, the FTS query and the reference BM25. Stdlib only."""
+"""Tokenising shared by the FTS text, the FTS query and the reference BM25. Stdlib only.
+
+The tokens every hook needs (words, identifier parts, dotted numbers) are found without `re`:
+importing it (with `enum`) costs a fresh hook process about as much as starting the
+interpreter. ASCII text is split with `bytes.translate`, which runs in C; each function says
+the pattern it is equal to, and tests/test_textutil_tokens.py checks them against it.
+"""
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
-_WORD = re.compile(r"[A-Za-z0-9_]+")
+TYPE_CHECKING = False  # `typing` imports re
+if TYPE_CHECKING:
+    import re
+
+
+def _table(keep: str) -> bytes:
+    """A bytes.translate table: the ASCII characters in `keep` stay, all others become spaces."""
+    return bytes(c if chr(c) in keep else 32 for c in range(256))
+
+
+_DIGITS = "0123456789"
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+_UPPER = _LOWER.upper()
+_VERSION_START = _DIGITS + "vV"
+_WORD_CHARS = _table(_LOWER + _UPPER + _DIGITS + "_")
+_VERSION_CHARS = _table(_LOWER + _UPPER + _DIGITS + ".")
+_DOTTED_CHARS = _table(_LOWER + _UPPER + _DIGITS + "_.")
+
+
+def _runs(text: str, table: bytes) -> list[str]:
+    """The maximal runs of `table`'s characters in `text` (non-ASCII characters separate)."""
+    return text.encode("ascii", "replace").translate(table).decode("ascii").split()
+
+
 # A dotted number ("3.2", "v2.3.0", "1.10.x"): FTS5's tokenizer splits it at each dot, so
 # "3.2" would also match "2.3.0". It is indexed and queried once more as one token too.
-_VERSION = re.compile(r"(?<![A-Za-z0-9.])[vV]?([0-9]+(?:\.[0-9]+)+)(?![0-9])")
+_VERSION = r"(?<![A-Za-z0-9.])[vV]?([0-9]+(?:\.[0-9]+)+)(?![0-9])"
 # Han, kana and Hangul: written without spaces, so FTS5's tokenizer sees a whole sentence as
 # one token. Their overlapping pairs are added as terms (the usual bigram approach).
-_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+")
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_CJK_RUN = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+"
 
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before
@@ -44,6 +71,14 @@ GATE_STOPWORDS = frozenset(
 )
 
 
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    """A pattern compiled on first use, by the functions no hook needs."""
+    import re
+
+    return re.compile(pattern)
+
+
 def split_identifier(word: str) -> list[str]:
     """`RetryPolicy.backoff_ms` -> ['retry', 'policy', 'backoff', 'ms'] (lower-cased parts)."""
     return list(_split_cached(word))
@@ -53,13 +88,43 @@ def split_identifier(word: str) -> list[str]:
 def _split_cached(word: str) -> tuple[str, ...]:
     parts: list[str] = []
     for piece in word.split("_"):
-        parts.extend(m.group(0).lower() for m in _CAMEL.finditer(piece))
+        parts.extend(part.lower() for part in _camel_parts(piece))
     return tuple(p for p in parts if p)
 
 
+def _camel_parts(piece: str) -> list[str]:
+    """What `[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+` finds in `piece`: "HTTPServer2"
+    -> HTTP, Server, 2. Other characters are skipped."""
+    out: list[str] = []
+    at, end = 0, len(piece)
+    while at < end:
+        char = piece[at]
+        if char in _DIGITS or char in _LOWER:
+            kind = _DIGITS if char in _DIGITS else _LOWER
+            stop = at + 1
+            while stop < end and piece[stop] in kind:
+                stop += 1
+        elif char in _UPPER:
+            stop = at + 1
+            while stop < end and piece[stop] in _UPPER:
+                stop += 1
+            if stop < end and piece[stop] in _LOWER:
+                if stop - at > 1:
+                    stop -= 1  # "HTTPServer": the last capital starts the next word
+                else:
+                    while stop < end and piece[stop] in _LOWER:
+                        stop += 1
+        else:
+            at += 1
+            continue
+        out.append(piece[at:stop])
+        at = stop
+    return out
+
+
 def words(text: str) -> list[str]:
-    """Raw word tokens, identifiers whole."""
-    return _WORD.findall(text)
+    """Raw word tokens, identifiers whole: what `[A-Za-z0-9_]+` finds."""
+    return _runs(text, _WORD_CHARS)
 
 
 def version_terms(text: str) -> list[str]:
@@ -68,7 +133,29 @@ def version_terms(text: str) -> list[str]:
     Added to the FTS text and the FTS query, so a version matches itself as a whole (a rare,
     high-IDF term) and not only as its parts.
     """
-    return [m.group(1).replace(".", "dot") for m in _VERSION.finditer(text)]
+    out = []
+    for run in _runs(text, _VERSION_CHARS):  # what `_VERSION` finds: one per run, at its start
+        if "." not in run or run[0] not in _VERSION_START:
+            continue
+        start = 1 if run[0] in "vV" else 0
+        digits = _digits_end(run, start)
+        stop = _dotted_end(run, digits)
+        if digits > start and stop > digits:
+            out.append(run[start:stop].replace(".", "dot"))
+    return out
+
+
+def _digits_end(text: str, at: int) -> int:
+    while at < len(text) and text[at] in _DIGITS:
+        at += 1
+    return at
+
+
+def _dotted_end(text: str, at: int) -> int:
+    """Past every "." + digits group from `at` on: `(?:\\.[0-9]+)*`."""
+    while at + 1 < len(text) and text[at] == "." and text[at + 1] in _DIGITS:
+        at = _digits_end(text, at + 1)
+    return at
 
 
 def identifier_terms(text: str) -> list[str]:
@@ -89,7 +176,7 @@ def identifier_terms(text: str) -> list[str]:
 def cjk_terms(text: str) -> list[str]:
     """Overlapping pairs of each CJK run (a lone character stands for itself)."""
     out: list[str] = []
-    for run in _CJK_RUN.findall(text):
+    for run in _compiled(_CJK_RUN).findall(text):
         out.extend([run] if len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)])
     return out
 
@@ -108,21 +195,22 @@ def query_terms(query: str) -> list[str]:
     return list(seen)
 
 
-_EXACT = re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|[A-Za-z0-9]/[A-Za-z0-9]|`|"
-                    r"\.[a-z]{2,5}\b|(?:^|\s)--?[a-z]")
+_EXACT = (r"[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|[A-Za-z0-9]/[A-Za-z0-9]|`|"
+          r"\.[a-z]{2,5}\b|(?:^|\s)--?[a-z]")
 
 
 def has_exact_tokens(query: str) -> bool:
     """Whether the query names something exactly: a version, an identifier (snake_case,
     camelCase), a path, a file extension, a flag or a `quoted` name."""
-    return bool(version_terms(query) or _EXACT.search(query))
+    return bool(version_terms(query) or _compiled(_EXACT).search(query))
 
 
 def fact_query_terms(query: str) -> list[str]:
     """`query_terms` with each dotted number whole instead of its parts: what the fact legs
     ask the fact index for (its `terms` column holds `version_terms` of each fact). Asking
     for "3" and "2" too would let "3.2" match "2.3.0"."""
-    return list(dict.fromkeys(version_terms(query) + query_terms(_VERSION.sub(" ", query))))
+    plain = _compiled(_VERSION).sub(" ", query)
+    return list(dict.fromkeys(version_terms(query) + query_terms(plain)))
 
 
 def prompt_words(query: str) -> list[tuple[str, ...]]:
@@ -130,7 +218,7 @@ def prompt_words(query: str) -> list[tuple[str, ...]]:
     its identifier parts; a dotted number whole): `compute_line_total` is one word of four
     terms, so a gate that counts shared words is not fooled by an identifier's parts."""
     out: list[tuple[str, ...]] = []
-    for token in re.findall(r"[A-Za-z0-9_]+(?:\.[0-9]+)*", query):
+    for token in _dotted_words(query):
         terms = version_terms(token)  # a dotted number is one word, never its parts
         for word in [] if terms else words(token):
             lowered = word.lower()
@@ -140,6 +228,22 @@ def prompt_words(query: str) -> list[tuple[str, ...]]:
                     terms.append(term)
         if terms:
             out.append(tuple(dict.fromkeys(terms)))
+    return out
+
+
+def _dotted_words(text: str) -> list[str]:
+    """What `[A-Za-z0-9_]+(?:\\.[0-9]+)*` finds: words, a dotted number's groups kept on."""
+    out = []
+    for run in _runs(text, _DOTTED_CHARS):
+        at = 0
+        while at < len(run):
+            if run[at] == ".":
+                at += 1
+                continue
+            stop = run.find(".", at)
+            stop = _dotted_end(run, len(run) if stop < 0 else stop)
+            out.append(run[at:stop])
+            at = stop
     return out
 
 

@@ -14,9 +14,19 @@ so a sentence is kept only when it has the form of a finding and reads on its ow
 - no hedge or question, no plan, no words to the user, no narrative label in front
   ("Resolving it:"), no imperative, no change report or measurement of this run ("now",
   "added", "14 of 15", "1.2s");
+- durable, not the state of this run: nothing running, reachable, hitting, failing, blocked
+  or missing right now ("The frontend is hitting staging", "the git hooks are preventing the
+  commit"; such words inside a when/if clause are a condition and stay), no progressive
+  "is doing", no negated past, no proposed fix ("the simplest fix is"), no "I …ed", and a
+  subject that is a thing of the code, not "the API", "the frontend", "the tests";
+- not a bug the session then fixed: a finding whose file, or a code name of which, a later
+  edit in the project rewrites described the code that edit replaced ("The problem is that
+  `auth.service.ts` login creates a second auth method", then `auth.service.ts` is edited);
 - last word wins: a finding that a later sentence of the agent or the user takes back
   (a retraction word and most of its terms) is dropped, and of two findings that say the
   same thing only the later is kept.
+
+`[extract] findings` (`durable`, the default, or `off`) switches the whole source off.
 
 Read in the main conversation and in compaction summaries (written later, so already the
 last word); a subagent's prose is its exploration and is left out. `documents.py` uses the
@@ -84,6 +94,31 @@ _SESSION_STATE = re.compile(
     r"|\b\d+(?:\.\d+)?\s?(?:ms|s|sec|seconds|minutes)\b",
     _I,
 )
+# The state of this run rather than how the code is (see the module doc). Looked for outside
+# a condition: "only works when Redis is running" is a constraint.
+_RUN_STATE = re.compile(
+    r"\b(?:is|are|'s|'re|isn't|aren't)\s+(?:still\s+|not\s+|just\s+|now\s+)?"
+    r"(?!(?:nothing|something|everything|anything|string|thing|during)\b)[a-z]+ing\b"
+    r"|\b(?:running|reachable|unreachable|hitting|getting|failing|blocked|blocking|preventing"
+    r"|missing|broken|stuck|crashing|hanging|offline|just)\b"
+    r"|\b(?:wasn't|weren't|didn't|hadn't|couldn't|wouldn't)\b"
+    r"|\b(?:simplest|easiest|quickest|cleanest|proper|real) (?:fix|way|solution|approach)\b"
+    r"|\bi [a-z]+ed\b",
+    _I,
+)
+_CONDITION = re.compile(r"\b(?:when|if|unless|until|while|once|whether)\b[^,;:—]*", _I)
+# A subject that is the running system or the session's trouble, not a thing of the code.
+_VAGUE_SUBJECT = re.compile(
+    r"^the (?:api|frontend|front-end|backend|back-end|server|client|app|application|ui|page"
+    r"|site|build|ci|tests?|hooks?|git hooks|commit|push|deploy(?:ment)?|requests?|response"
+    r"|calls?|uploads?|email|user|errors?|failure|fix|reason|culprit)\b(?!\s*`)",
+    _I,
+)
+_DIAGNOSIS = re.compile(r"^the (?:problem|issue|bug|cause) (?:is|was) that\b", _I)
+_EDITS = ("Edit", "MultiEdit", "Write", "NotebookEdit")
+# A code name worth following into an edit: a call, snake_case, camelCase or a dotted name.
+_CODE_NAME = re.compile(r"[A-Za-z_][\w.]*\w")
+_CODE_LIKE = re.compile(r"_|[a-z][A-Z]|\w\.\w")
 _STARTS_DEICTIC = re.compile(
     r"^(?:it|this|that|these|those|they|he|she|there|here|so|and|but|or|also|then|now|yes"
     r"|no|ok|okay|good|great|perfect|done|right|hmm|wait|still|both|which|same)\b",
@@ -133,7 +168,9 @@ def finding_text(sentence: str) -> str | None:
         return None
     if _STARTS_DEICTIC.match(s) or _IMPERATIVE.match(s):
         return None
-    if _HEDGE.search(s) or _SESSION_STATE.search(s):
+    if _HEDGE.search(s) or _SESSION_STATE.search(s) or _VAGUE_SUBJECT.match(s):
+        return None
+    if _RUN_STATE.search(_CONDITION.sub(" ", s)):
         return None
     if not _MARKER.search(s) or not _PRESENT.search(s):
         return None
@@ -149,7 +186,9 @@ def conclusion_candidates(turns: Sequence[Turn]) -> list[Candidate]:
     word winning. A subagent's prose is its exploration, not a conclusion: left out."""
     found: list[tuple[int, str, Turn]] = []
     said: list[tuple[int, set[str]]] = []  # the terms of every retracting sentence
+    edits: list[tuple[int, str, str, str]] = []  # (turn, file name, old text, new text)
     for i, turn in enumerate(turns):
+        edits.extend((i, *edit) for edit in _edits(turn))
         if turn.is_sidechain or turn.role not in ("assistant", "user", "summary"):
             continue
         for sentence in _sentences(turn.text):
@@ -161,7 +200,7 @@ def conclusion_candidates(turns: Sequence[Turn]) -> list[Candidate]:
     kept: list[tuple[int, str, Turn, set[str]]] = []
     for i, fact, turn in found:
         terms = _terms(fact)
-        if _withdrawn(i, terms, said):
+        if _withdrawn(i, terms, said) or _fixed_later(i, fact, edits):
             continue
         kept = [k for k in kept if len(k[3] & terms) < _SAME * min(len(k[3]), len(terms))]
         kept.append((i, fact, turn, terms))
@@ -175,3 +214,42 @@ def conclusion_candidates(turns: Sequence[Turn]) -> list[Candidate]:
 def _withdrawn(i: int, terms: set[str], said: Sequence[tuple[int, set[str]]]) -> bool:
     need = max(3, 0.5 * len(terms))
     return any(j > i and len(terms & later) >= need for j, later in said)
+
+
+def _edits(turn: Turn) -> list[tuple[str, str, str]]:
+    """(file name, text replaced, text written) of each edit this turn makes inside the
+    project (the folder Claude Code ran in); a Write replaces the whole file."""
+    out: list[tuple[str, str, str]] = []
+    root = (turn.cwd or "").replace("\\", "/").rstrip("/").lower()
+    for _, tool, data in turn.tool_uses:
+        path = str(data.get("file_path") or data.get("notebook_path") or "")
+        if tool not in _EDITS or not path:
+            continue
+        norm = path.replace("\\", "/")
+        if norm.startswith(("/", "~")) or re.match(r"[A-Za-z]:/", norm):
+            if not root or not norm.lower().startswith(root + "/"):
+                continue  # the user's own config, a plan file, the memory folder
+        parts = [data, *(e for e in data.get("edits") or () if isinstance(e, dict))]
+        old = "\n".join(str(e.get("old_string") or "") for e in parts)
+        new = "\n".join(str(e.get("new_string") or e.get("content") or "") for e in parts)
+        out.append((norm.rsplit("/", 1)[-1], old, new))
+    return out
+
+
+def _fixed_later(i: int, fact: str, edits: Sequence[tuple[int, str, str, str]]) -> bool:
+    """The finding described code the session then changed: a later edit rewrites a file it
+    names, or takes out a code name it names (a diagnosis, "the problem is that …": any
+    later edit of a code name it names)."""
+    files = {m.group(1).replace("\\", "/").rsplit("/", 1)[-1] for m in PATH.finditer(fact)}
+    names = {n for n in _CODE_NAME.findall(" ".join(re.findall(r"`([^`]+)`", fact)))
+             if len(n) >= 4 and _CODE_LIKE.search(n)}
+    names |= {n for n in re.findall(r"\b[a-z]+[A-Z]\w*|\b\w+_\w+", fact) if len(n) >= 4}
+    diagnosis = bool(_DIAGNOSIS.match(fact))
+    for j, name, old, new in edits:
+        if j <= i:
+            continue
+        if name in files:
+            return True
+        if any(n in old and (diagnosis or n not in new) for n in names):
+            return True
+    return False

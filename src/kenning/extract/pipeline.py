@@ -166,8 +166,10 @@ def plan(
     *,
     from_start: bool = False,
     subagents: bool = True,
+    findings: bool = True,
 ) -> Plan:
-    """Read what is new in the session's transcript (and its subagents'); write nothing."""
+    """Read what is new in the session's transcript (and its subagents'); write nothing.
+    `findings` keeps the agent's durable findings (`[extract] findings`)."""
     main = Path(path).resolve()
     if not main.is_file():
         raise KenningError(f"no transcript at {path}; pass the session's .jsonl file")
@@ -193,7 +195,8 @@ def plan(
         result.lines += transcript.lines
         result.bad_lines += transcript.bad_lines
         result.turns += len(transcript.turns)
-        found = extract_candidates(transcript.turns, injected, root=project.root)
+        found = extract_candidates(transcript.turns, injected, root=project.root,
+                                   findings=findings)
         result.candidates.extend(found)
         wanted = {c.evidence for c in found}
         result.excerpts.update(
@@ -309,6 +312,7 @@ def extract_transcript(
     settle: float = 2.0,
     settle_timeout: float = 30.0,
     lock_wait: float = 300.0,
+    findings: bool = True,
 ) -> ExtractReport:
     """Extract what is new in one session's transcript into the project's memory.
 
@@ -323,7 +327,7 @@ def extract_transcript(
     if settle > 0 or settle_timeout > 0:
         stable = wait_until_stable(path, quiet_seconds=settle, timeout=settle_timeout)
     with machine_lock(project, lock_wait):
-        found = plan(project, path, session, from_start=from_start)
+        found = plan(project, path, session, from_start=from_start, findings=findings)
         if from_start:  # a fresh cursor, but what was already handled stays handled
             found.state["seen"] = list(load_state(project, found.session).get("seen", []))
         seen: list[str] = found.state["seen"]
@@ -343,10 +347,10 @@ def extract_transcript(
 
 def dry_run(
     project: Project, path: str | os.PathLike[str], session: str | None = None,
-    *, from_start: bool = False,
+    *, from_start: bool = False, findings: bool = True,
 ) -> ExtractReport:
     """What `extract_transcript` would consider, redacted; touches no file, index or lock."""
-    found = plan(project, path, session, from_start=from_start)
+    found = plan(project, path, session, from_start=from_start, findings=findings)
     seen = set(load_state(project, found.session).get("seen", ()))
     outcomes = []
     for raw in found.candidates:

@@ -115,12 +115,14 @@ def extract_candidates(
     turns: Sequence[Turn],
     injected_texts: Sequence[str] = (),
     root: str | os.PathLike[str] | None = None,
+    *,
+    findings: bool = True,
 ) -> list[Candidate]:
     """Candidate facts from one session's turns, in transcript order, without duplicates.
 
     `injected_texts` are the fact sentences kenning showed this session; a candidate that
     repeats one is not new evidence. `root` makes anchors project-relative (and drops files
-    outside the project).
+    outside the project). `findings` keeps the agent's durable findings (`[extract] findings`).
     """
     root_str = os.fspath(root) if root is not None else None
     reader = _SessionReader(root_str)
@@ -132,7 +134,8 @@ def extract_candidates(
     fixed = {c.evidence for c in fixes}
     out.extend(c for c in failure_fixes(turns, root_str) if c.evidence not in fixed)
     out.extend(verification_workflow(turns))
-    out.extend(conclusion_candidates(turns))
+    if findings:
+        out.extend(conclusion_candidates(turns))
     return _ordered_unique(out, turns, root_str, [_content_terms(t) for t in injected_texts])
 
 

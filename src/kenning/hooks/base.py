@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from kenning.core import fastjson
+from kenning.core import fastjson as json
 from kenning.core.localdir import kenning_home, project_id, project_root
 
 MAX_STDIN = 4 * 1024 * 1024
@@ -75,12 +75,12 @@ def write_json(path: str, data: object, durable: bool = True) -> None:
     from kenning.core.atomic import write_atomic
     from kenning.core.private import scrub
 
-    write_atomic(path, fastjson.dumps(scrub(data), ensure_ascii=False), durable=durable)
+    write_atomic(path, json.dumps(scrub(data), ensure_ascii=False), durable=durable)
 
 
 def read_json(path: str, default: object = None) -> object:
     try:
         with open(path, encoding="utf-8") as handle:
-            return fastjson.load(handle)
+            return json.load(handle)
     except (OSError, ValueError):
         return default

@@ -6,12 +6,12 @@ never fail. Nothing here creates the index file.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import sqlite3
 from datetime import UTC, datetime
 
+from kenning.core import fastjson as json
 from kenning.core.textutil import (
     GATE_STOPWORDS,
     fts_or_query,
@@ -190,16 +190,21 @@ def _match_words(conn: sqlite3.Connection, by_rowid: dict[int, Candidate],
             row.stems = (*row.stems, key)
 
 
-def _vocabulary(text: str) -> frozenset[str]:
-    """A fact's words as the prompt side sees them: lower-cased, identifier parts too."""
+def _vocabulary(text: str) -> dict[str, list[str]]:
+    """A fact's words as the prompt side sees them (lower-cased, identifier parts too), by
+    their first four letters: `same_word` needs those to agree."""
     held = {w.lower() for w in words(text)}
     held.update(identifier_terms(text))
     held.update(version_terms(text))
-    return frozenset(held)
+    by_prefix: dict[str, list[str]] = {}
+    for word in held:
+        by_prefix.setdefault(word[:4], []).append(word)
+    return by_prefix
 
 
-def _holds(held: frozenset[str], term: str) -> bool:
-    return term in held or (len(term) >= 4 and any(same_word(term, w) for w in held))
+def _holds(held: dict[str, list[str]], term: str) -> bool:
+    near = held.get(term[:4], ())
+    return term in near or (len(term) >= 4 and any(same_word(term, w) for w in near))
 
 
 def same_word(a: str, b: str) -> bool:

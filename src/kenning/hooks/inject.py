@@ -6,8 +6,7 @@ prompt, a file), both count as the facts' use (docs/design.md), both are logged.
 
 from __future__ import annotations
 
-import json
-
+from kenning.core import fastjson as json
 from kenning.hooks import context
 from kenning.hooks.base import Ctx
 from kenning.hooks.state import SessionState

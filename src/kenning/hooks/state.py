@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from kenning.core import fastjson
+from kenning.core import fastjson as json
 from kenning.core.locks import FileLock
 from kenning.hooks.base import Ctx, safe_name, write_json
 
@@ -31,7 +31,7 @@ class SessionState:
         self.lock.acquire()
         try:
             with open(self.path, encoding="utf-8") as handle:
-                loaded = fastjson.load(handle)
+                loaded = json.load(handle)
             if isinstance(loaded, dict):
                 self.data = {**_fresh(), **loaded}
         except (OSError, ValueError):

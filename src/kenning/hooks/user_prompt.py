@@ -9,7 +9,6 @@ from __future__ import annotations
 from kenning.core import clock
 from kenning.hooks import context, factdb
 from kenning.hooks.base import Ctx
-from kenning.hooks.inject import inject_facts
 
 INTRO = "kenning: project facts that match this prompt (kind, confidence, id; why)."
 # Right or silent: the best fact, and a second only if it matched about as well.
@@ -62,4 +61,8 @@ def handle(ctx: Ctx) -> str | None:
     lines = lines[:MAX_FACTS]
     if not lines:
         return None
+    # Imported only to inject (most prompts match nothing): the session state, its lock and
+    # the logs are a tenth of the hook's imports.
+    from kenning.hooks.inject import inject_facts
+
     return inject_facts(ctx, "UserPromptSubmit", INTRO, lines, via="prompt")

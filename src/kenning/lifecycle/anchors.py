@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import zlib
 
-from kenning.core import fastjson
+from kenning.core import fastjson as json
 from kenning.core.atomic import write_atomic
 
 BUCKETS = 64
@@ -32,7 +32,7 @@ def lookup(local_dir: str, path: str) -> list[dict]:
     # A bucket of a 10,000-fact project is ~50 KB: decode only this path's entries. A quote
     # inside a JSON string is escaped, so `"path":` in the text is a key; the whole bucket is
     # decoded only when the key found is not the top-level one.
-    key = fastjson.dumps(path, ensure_ascii=False) + ":"
+    key = json.dumps(path, ensure_ascii=False) + ":"
     at = text.find(key)
     if at < 0:
         return []
@@ -40,9 +40,9 @@ def lookup(local_dir: str, path: str) -> list[dict]:
     while text[start:start + 1].isspace():
         start += 1
     try:
-        entries, _ = fastjson.raw_decode(text, start)
+        entries, _ = json.raw_decode(text, start)
         if not (isinstance(entries, list) and all(isinstance(e, dict) for e in entries)):
-            data = fastjson.loads(text)
+            data = json.loads(text)
             entries = data.get(path) if isinstance(data, dict) else None
     except ValueError:
         return []
@@ -103,7 +103,7 @@ def write(local_dir: str, mapping: dict[str, list[dict]]) -> int:
                 pass
             continue
         # derived from the index and rebuilt on the next sync: no fsync for 64 files
-        write_atomic(target, fastjson.dumps(buckets[name], ensure_ascii=False,
+        write_atomic(target, json.dumps(buckets[name], ensure_ascii=False,
                                         separators=(",", ":")), durable=False)
     return len(mapping)
 

@@ -45,8 +45,11 @@ CLEAR_COSINE = 0.85
 CLEAR_LEXICAL = 70.0  # token_sort_ratio, together with CLEAR_COSINE
 # Paraphrases rewritten in other words sit at 0.5-0.75 with the bundled model
 # (bench/data/hard_pairs_dev.yaml); at 0.75 one of its 16 was offered for review, at 0.6
-# eight, at 0.55 ten, while the 300 tessera facts gave 7 / 43 / 73 review pairs.
-BORDER_COSINE = 0.55
+# eight, at 0.55 ten, while the 300 tessera facts gave 7 / 43 / 73 review pairs. With "once"
+# no longer read as a number (dedup.numbers_in), 0.55 / 0.5 / 0.45 offered 10 / 12 / 12 of the
+# 16 and 29 / 46 / 99 pairs among the tessera facts' ten nearest neighbours: 0.5 (issue 17's
+# bar is 0.6 of paraphrases found, merged or offered).
+BORDER_COSINE = 0.5
 BORDER_LEXICAL = 80.0  # token_set_ratio
 # A clear duplicate whose texts swap a word merges only at this cosine: scope pairs of
 # bench/data/hard_pairs_dev.yaml sit at 0.81-0.91, a re-extracted fact reworded "module" ->

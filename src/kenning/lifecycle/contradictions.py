@@ -13,7 +13,16 @@ them teaches people to ignore the list):
   and negated in the other.
 - **Different values for the same subject**: the numbers differ while everything else is the
   same claim: identical content terms, or (for facts anchored to the same file and symbol)
-  mostly the same terms.
+  mostly the same terms. In other words too: each text has one value of a measured kind (a
+  duration or size, compared in one unit, an interval apart from a deadline; an HTTP
+  status; a port), the values differ, and the texts share the subject (two terms besides the
+  value's frame, a Dice overlap of 0.6) with no qualifier telling them apart ("staging" /
+  "production", "POST" / "PUT", "default" / "maximum").
+
+A claim scoped to a release or period ("since 2.0", "before 0.18") never contradicts one
+about another period, nor an unscoped claim (history is not a claim about today); a version
+number is never a negation cue ("python 3.12 is required" requires it). Number words count
+as numbers ("five minutes").
 
 Word-level rules rather than embeddings: static embeddings put "always X" and "never X" at
 0.9+ cosine (the negation is one token of many), so similarity alone cannot see polarity.
@@ -28,7 +37,26 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Protocol
 
-from kenning.core.textutil import STOPWORDS, strip_suffix
+from kenning.core.textutil import STOPWORDS
+from kenning.lifecycle.claimwords import (
+    ANTONYMS,
+    CONTRAST,
+    KEEP,
+    NEGATORS,
+    NEUTRAL,
+    NUMBER_WORD_RE,
+    NUMBER_WORDS,
+    PHRASE_RE,
+    POSITIVE_FORMS,
+    RELATIONAL,
+    SCOPE_CUES,
+    STEMMED_FRAME,
+    STEMMED_QUALIFIERS,
+    UNIT_TERMS,
+    VERSION_WORDS,
+    stem,
+    value_of,
+)
 
 # Dice overlap of content terms above which two texts talk about the same thing.
 SAME_SUBJECT = 0.6
@@ -36,6 +64,12 @@ SAME_SUBJECT = 0.6
 SAME_SUBJECT_CONTRAST = 0.75
 # A value contradiction's two texts share this much of their terms (one number changed).
 SAME_VALUE_SUBJECT = 0.8
+# Terms two reworded texts share besides their value's unit, for "same claim, another value".
+SAME_VALUE_TERMS = 2
+# ... and this Dice overlap of their subject terms: long facts share two words with many
+# others, and "password reset links" / "email verification links expire after ..." are two
+# kinds of link (contradiction_pairs_dev.yaml: 0.5 let it through, 0.6 loses one paraphrase).
+SAME_VALUE_DICE = 0.6
 # For facts anchored to the same symbol, a value change may come with more rewording.
 SAME_ANCHOR_SUBJECT = 0.5
 # Order-sensitive similarity required when the only conflict is before/after: "lint after
@@ -46,60 +80,21 @@ SCOPE_WORDS = 6
 # Candidate generation skips terms carried by more facts than this (they say nothing).
 MAX_POSTING = 2000
 
-_NEG = "\x00neg"  # a strong negation cue
-_CONTRAST = "\x00contrast"  # "A, not B", "A instead of B": only B is negated
-_PHRASES = [
-    (r"\bno longer\b", _NEG), (r"\bnot anymore\b", _NEG), (r"\bany ?more\b", ""),
-    (r"\binstead of\b", _CONTRAST), (r"\brather than\b", _CONTRAST),
-    (r"\bin place of\b", _CONTRAST), (r",\s*not\b", f", {_CONTRAST}"),
-    (r"\b(prefer\w*\b[^.;:!?,]*?)\bover\b", rf"\1 {_CONTRAST}"),
-    (r"\bdo not\b", _NEG), (r"\bdoes not\b", _NEG), (r"\bdid not\b", _NEG),
-    (r"\bmust not\b", _NEG), (r"\bshould not\b", _NEG), (r"\bcan not\b", _NEG),
-    (r"\bturn(?:ed|s|ing)? off\b", "disable"), (r"\bswitch(?:ed|es|ing)? off\b", "disable"),
-    (r"\bturn(?:ed|s|ing)? on\b", "enable"), (r"\bswitch(?:ed|es|ing)? on\b", "enable"),
-    (r"\bahead of\b", "before"), (r"\bprior to\b", "before"), (r"\bafterwards?\b", "after"),
-]
-_PHRASE_RE = [(re.compile(p), r) for p, r in _PHRASES]
-_NEGATORS = frozenset(
-    """not no never nor neither without avoid avoids avoided avoiding stop stops stopped
-    stopping skip skips skipped skipping omit omits omitted dont don't doesnt doesn't didnt
-    didn't isnt isn't arent aren't wasnt wasn't wont won't cannot cant can't shouldnt
-    shouldn't mustnt mustn't drop dropped dropping removed deprecated banned forbid forbids
-    forbidden disallow disallowed prohibit prohibited abandon abandoned ditch ditched""".split()
-) | {_NEG}
-# negative form -> (positive term, relational?)
-_ANTONYMS: dict[str, tuple[str, bool]] = {
-    "disable": ("enable", False), "disabled": ("enable", False), "disables": ("enable", False),
-    "disabling": ("enable", False),
-    "exclude": ("include", False), "excluded": ("include", False),
-    "excludes": ("include", False), "excluding": ("include", False),
-    "deny": ("allow", False), "denied": ("allow", False), "denies": ("allow", False),
-    "optional": ("required", False), "private": ("public", False),
-    "immutable": ("mutable", False), "false": ("true", False),
-    "asynchronous": ("synchronous", False), "async": ("synchronous", False),
-    "after": ("before", True),
-}
-_POSITIVE_FORMS = {"enabled": "enable", "enables": "enable", "enabling": "enable",
-                   "included": "include", "includes": "include", "including": "include",
-                   "allowed": "allow", "allows": "allow", "require": "required",
-                   "requires": "required", "sync": "synchronous"}
-_KEEP = frozenset(term for term, _ in _ANTONYMS.values())  # never dropped as stopwords
-_RELATIONAL = frozenset(term for term, relational in _ANTONYMS.values() if relational)
-# Words that carry polarity or emphasis but no subject.
-_NEUTRAL = frozenset("always must should please every all ever still just".split())
 # A dot inside a number ("3.2", "v2.3.0") is not a clause boundary: versions stay whole.
 _BOUNDARY = re.compile(r"\.(?![0-9])|[;:!?,()\[\]]|\bbut\b|\bhowever\b|\bso\b|\bbecause\b"
                        r"|\bwhile\b")
 _TOKEN = re.compile(r"v?[0-9]+(?:\.[0-9]+)+|[a-z0-9_']+|\x00neg|\x00contrast")
-# A number after one of these names *when or where* a claim holds (a release, a version, a
-# period), not the claim's value: "release 2.0 dropped X" and "release 3.0 dropped Y" are both
-# true. Claims whose scope numbers differ never contradict.
-# A dotted number ("0.25", "3.2") or a year is read as a version or period too.
-# "since" / "before" ... mark a period before a version or a year ("since 2.0", "until 2023"),
-# not before a duration ("after 30 minutes").
-_SCOPE_CUES = frozenset("since until till before after starting from".split())
-_VERSION_WORDS = frozenset("release releases released version versions v python node".split())
 _NUMBER = re.compile(r"\d")
+
+
+def _qualifiers(claim: Claim) -> list[frozenset[str]]:
+    return [c & claim.terms for c in STEMMED_QUALIFIERS]
+
+
+def different_things(a: Claim, b: Claim) -> bool:
+    """The claims name different qualifiers of one class ("staging" / "production"), or only
+    one of them names one."""
+    return any(x != y for x, y in zip(_qualifiers(a), _qualifiers(b), strict=True))
 
 
 @dataclass(frozen=True)
@@ -114,6 +109,7 @@ class Claim:
     sequence: tuple[str, ...]  # content terms in order (for before/after)
     scoped: frozenset[str] = frozenset()  # numbers that name a release, version or period
     scopes: frozenset[str] = frozenset()  # those numbers with their cue: "since 2.0"
+    values: tuple[tuple[float, str | None], ...] = ()  # the other numbers: (value, kind)
 
 
 class _FactLike(Protocol):
@@ -129,32 +125,23 @@ class Contradiction:
     detail: str  # the conflicting terms or numbers
 
 
-def stem(word: str) -> str:
-    """Crude English stemming, enough to make "deploying" meet "deploy"."""
-    if len(word) <= 3 or not word.isalpha():
-        return word
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    return strip_suffix(word, ("ments", "ment", "ing", "ed", "es", "s", "ly"))
-
-
 def _normalise(text: str) -> str:
     lowered = text.lower().replace("\u2019", "'").replace("`", " ")
-    for pattern, replacement in _PHRASE_RE:
+    for pattern, replacement in PHRASE_RE:
         lowered = pattern.sub(f" {replacement} " if replacement else " ", lowered)
-    return lowered
+    return NUMBER_WORD_RE.sub(lambda m: NUMBER_WORDS[m.group(1)], lowered)
 
 
 def _content_term(token: str) -> tuple[str | None, bool]:
     """The stemmed term `token` stands for (None for a stopword or a neutral word), and
     whether it is the negative side of an antonym pair."""
     flip = False
-    if token in _ANTONYMS:
-        token, flip = _ANTONYMS[token][0], True
-    token = _POSITIVE_FORMS.get(token, token)
-    if token not in _KEEP and (token in STOPWORDS or token in _NEUTRAL or len(token) < 2):
+    if token in ANTONYMS:
+        token, flip = ANTONYMS[token][0], True
+    token = POSITIVE_FORMS.get(token, token)
+    if token not in KEEP and (token in STOPWORDS or token in NEUTRAL or len(token) < 2):
         return None, flip
-    return (token if token in _KEEP else stem(token)), flip
+    return (token if token in KEEP else stem(token)), flip
 
 
 class _Reading:
@@ -168,41 +155,43 @@ class _Reading:
         self.scoped: set[str] = set()
         self.scopes: set[str] = set()
         self.sequence: list[str] = []
+        self.units: list[tuple[float, str | None]] = []
 
     def negate(self, term: str, cue: str) -> None:
         self.negated.add(term)
         if cue == "strong":
             self.strong.add(term)
 
-    def number(self, token: str, previous: str) -> tuple[str, str | None]:
-        """Record a number; when it names a release, version or period, also the cue word
-        before it ("since", or "" for none), which the caller takes as its open cue."""
+    def number(self, token: str, previous: str, following: str, clause: str) -> str:
+        """Record a number; when it names a release, version or period, also with the cue
+        word before it ("since 2.0"); else the kind of value it is (`_unit`)."""
         token = token.lstrip("v") if token[1:2].isdigit() else token
         self.numbers.append(token)
         versionish = "." in token or (len(token) == 4 and token[:2] in ("19", "20"))
-        if previous not in _VERSION_WORDS and not versionish:
-            return token, None
+        if previous not in VERSION_WORDS and not versionish:
+            self.units.append(value_of(token, previous, following, clause))
+            return token
         self.scoped.add(token)
-        cue = previous if previous in _SCOPE_CUES else ""
+        cue = previous if previous in SCOPE_CUES else ""
         self.scopes.add(f"{cue} {token}".strip())
-        return token, cue
+        return token
 
     def clause(self, clause: str) -> None:
         previous = ""
         cue: str | None = None  # the open cue, until its head term is found
         scope = 0  # neutral terms left after the head
         before: list[str] = []  # terms asserted before the cue
-        for token in _TOKEN.findall(clause):
-            token = token.strip("'")
+        tokens = [t.strip("'") for t in _TOKEN.findall(clause)]
+        for at, token in enumerate(tokens):
             if not token:
                 continue
-            if token in _NEGATORS or token == _CONTRAST:
-                cue, scope = ("strong" if token != _CONTRAST else "contrast"), 0
+            if token in NEGATORS or token == CONTRAST:
+                cue, scope = ("strong" if token != CONTRAST else "contrast"), 0
                 continue
             if _NUMBER.search(token):
-                token, scope_cue = self.number(token, previous)
-                if scope_cue is not None:
-                    cue = scope_cue  # a scoped number leaves a cue open, as it always has
+                # A number is never a negation cue: "python 3.12 is required" requires it.
+                following = " ".join(tokens[at + 1:at + 4])
+                token = self.number(token, previous, following, clause)
                 previous = token
                 continue
             previous = token
@@ -231,7 +220,7 @@ class _Reading:
         terms = frozenset(self.positive | self.negated | set(self.sequence))
         return Claim(terms, frozenset(self.positive), frozenset(self.negated),
                      frozenset(self.strong), tuple(sorted(self.numbers)), tuple(self.sequence),
-                     frozenset(self.scoped), frozenset(self.scopes))
+                     frozenset(self.scoped), frozenset(self.scopes), tuple(self.units))
 
 
 @lru_cache(maxsize=32768)
@@ -262,19 +251,35 @@ def conflict_terms(a: Claim, b: Claim) -> set[str]:
     return (only_pos_a & only_neg_b) | (only_neg_a & only_pos_b)
 
 
+def swapped_word(a: Claim, b: Claim) -> bool:
+    """Each text has exactly one term the other lacks, and one of the two sits in a negation's
+    scope: the negation may be about that thing, not the claim ("we pin dependencies with
+    uv" / "we no longer pin dependencies with pip" is a change of tool, both true)."""
+    only_a, only_b = a.terms - b.terms, b.terms - a.terms
+    if len(only_a) != 1 or len(only_b) != 1:
+        return False
+    return bool(only_a - a.positive - a.negated or only_b - b.positive - b.negated)
+
+
+def one_word_apart(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Each set of terms has exactly one the other lacks: "the API server listens on port
+    8080" / "the metrics server listens on port 9090" are two servers."""
+    return len(a - b) == 1 and len(b - a) == 1
+
+
 def opposite(a: Claim, b: Claim) -> set[str]:
     """The conflicting terms when `a` and `b` say opposite things about one subject."""
     overlap = dice(a.terms, b.terms)
-    if overlap < SAME_SUBJECT:
+    if overlap < SAME_SUBJECT or different_things(a, b) or swapped_word(a, b):
         return set()
     conflicts = conflict_terms(a, b)
     if overlap < SAME_SUBJECT_CONTRAST and not conflicts & (a.strong | b.strong):
         return set()
-    if conflicts and conflicts <= _RELATIONAL:
+    if conflicts and conflicts <= RELATIONAL:
         from rapidfuzz import fuzz
 
-        strip = [t for t in a.sequence if t not in _RELATIONAL]
-        other = [t for t in b.sequence if t not in _RELATIONAL]
+        strip = [t for t in a.sequence if t not in RELATIONAL]
+        other = [t for t in b.sequence if t not in RELATIONAL]
         if fuzz.ratio(" ".join(strip), " ".join(other)) < RELATIONAL_ORDER:
             return set()
     return conflicts
@@ -282,8 +287,15 @@ def opposite(a: Claim, b: Claim) -> set[str]:
 
 def different_scope(a: Claim, b: Claim) -> bool:
     """Both claims name a release, version or period, and not the same one ("since 2.0" and
-    "before 2.0" are two periods)."""
-    return bool(a.scopes and b.scopes and not a.scopes & b.scopes)
+    "before 2.0" are two periods), or only one names a period ("before 0.18 redirects were
+    followed" is history, not a claim about today)."""
+    if a.scopes and b.scopes:
+        return not a.scopes & b.scopes
+    return _period(a) != _period(b)
+
+
+def _period(claim: Claim) -> bool:
+    return any(" " in scope for scope in claim.scopes)  # "since 2.0", not a bare "3.12"
 
 
 def different_values(a: Claim, b: Claim, same_anchor: bool = False) -> bool:
@@ -297,7 +309,12 @@ def different_values(a: Claim, b: Claim, same_anchor: bool = False) -> bool:
     only_b = set(b.numbers) - set(a.numbers)
     if len(only_a) != 1 or len(only_b) != 1 or (only_a | only_b) & (a.scoped | b.scoped):
         return False
+    kinds_a, kinds_b = {k for _, k in a.values if k}, {k for _, k in b.values if k}
+    if kinds_a and kinds_b and not kinds_a & kinds_b:
+        return False  # "8 processes" and "4 processes per CPU" are two kinds of value
     if a.terms == b.terms and a.terms:
+        return True
+    if reworded_value(a, b):
         return True
     overlap = dice(a.terms, b.terms)
     # One text may add a word to the other's claim; a swapped word is a different subject or
@@ -305,6 +322,30 @@ def different_values(a: Claim, b: Claim, same_anchor: bool = False) -> bool:
     nested = a.terms <= b.terms or b.terms <= a.terms
     return (nested and overlap >= SAME_VALUE_SUBJECT) or (
         same_anchor and overlap >= SAME_ANCHOR_SUBJECT)
+
+
+def reworded_value(a: Claim, b: Claim) -> bool:
+    """The same claim in other words with another value of one kind: each text has one value
+    whose kind is known and measured (a duration, a size, an HTTP status, a port), the two
+    differ, and the texts share at least SAME_VALUE_TERMS other terms and no
+    qualifier tells them apart ("the login endpoint answers a wrong password with HTTP 401" /
+    "a bad password on login gets a 403 response")."""
+    known_a = [v for v in a.values if v[1]]
+    known_b = [v for v in b.values if v[1]]
+    if len(known_a) != 1 or len(known_b) != 1:
+        return False
+    (x, kind), (y, other_kind) = known_a[0], known_b[0]
+    if kind != other_kind or x == y or kind.startswith("count:"):
+        # A count of things ("10 connections", "2 connections") is too often a count of
+        # another scope (per pool, per worker) to call in other words; the same words with
+        # another count still are a value contradiction (`different_values`).
+        return False
+    unit = {kind.removeprefix("count:").partition("/")[0]} | UNIT_TERMS
+    subject_a, subject_b = a.terms - unit - STEMMED_FRAME, b.terms - unit - STEMMED_FRAME
+    return (len(subject_a & subject_b) >= SAME_VALUE_TERMS
+            and dice(subject_a, subject_b) >= SAME_VALUE_DICE
+            and not different_things(a, b)
+            and not one_word_apart(a.terms - UNIT_TERMS, b.terms - UNIT_TERMS))
 
 
 def check_pair(a: Claim, b: Claim, same_anchor: bool = False) -> tuple[str, str] | None:
@@ -344,9 +385,10 @@ def contradicting(
 def find_all(facts: Sequence[_FactLike]) -> list[Contradiction]:
     """Every contradicting pair among `facts`, each pair once (a.id < b.id).
 
-    Candidates come from three cheap groupings instead of all n² pairs: a fact with a
+    Candidates come from four cheap groupings instead of all n² pairs: a fact with a
     negated term meets the facts asserting that term; facts with identical terms but
-    different numbers; facts anchored to the same symbol.
+    different numbers; facts anchored to the same symbol; facts with one value of the same
+    kind that share a term.
     """
     claims = {f.id: analyse(f.text) for f in facts}
     by_id = {f.id: f for f in facts}
@@ -374,6 +416,17 @@ def find_all(facts: Sequence[_FactLike]) -> list[Contradiction]:
         for key in _anchor_keys(by_id[fid]):
             anchored.setdefault(key, []).append(fid)
     for members in list(groups.values()) + list(anchored.values()):
+        if len(members) <= 200:
+            for x, y in combinations(members, 2):
+                pair(x, y)
+    # A reworded value: facts with one measured value of a kind, sharing a term.
+    valued: dict[tuple[str, str], list[str]] = {}
+    for fid, claim in claims.items():
+        known = [kind for _, kind in claim.values if kind]
+        if len(known) == 1 and not known[0].startswith("count:"):
+            for term in claim.terms:
+                valued.setdefault((known[0], term), []).append(fid)
+    for members in valued.values():
         if len(members) <= 200:
             for x, y in combinations(members, 2):
                 pair(x, y)

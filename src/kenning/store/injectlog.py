@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from kenning.core import fastjson
+from kenning.core import fastjson as json
 from kenning.core.lines import append_json
 
 FILE_NAME = "injections.jsonl"
@@ -28,7 +28,7 @@ def read(local_dir: str, session: str | None = None, limit: int | None = None) -
         with open(os.path.join(local_dir, FILE_NAME), "rb") as handle:
             for raw in handle:
                 try:
-                    entry = fastjson.loads(raw)
+                    entry = json.loads(raw)
                 except ValueError:
                     continue
                 if isinstance(entry, dict) and (session is None or entry.get("session") == session):

@@ -3,10 +3,13 @@
 A changelog is the project's own record of what changed and when; the entries that stay true
 and that a newcomer trips over are the ones that take something away or change behaviour.
 Additions and fixes are left alone: a fix is a fact about the past, not about the code now.
-A deprecation or removal stays worth knowing only while recent: it is proposed only from a
-release of the current major line or the one before it (the major is the first component
-of the newest released version; for CalVer, 25.3.0, that is the year: about two years),
-unless it is said as a choice ("use X instead of Y; Y is not supported anymore").
+What takes something away (a deprecation, removal, relaxed requirement, move or rename)
+stays worth knowing only while recent: not from a release older than `WINDOW` before the
+newest (dated by the changelog, else by the release's git tag) nor from before the major line
+preceding the newest (CalVer and 0.x projects: by date alone); an old deprecation holds only
+while HEAD's code still warns (`Proposal.old`), and a choice ("use X instead of Y") is kept.
+A change of behaviour stays until a later entry overtakes it. Acknowledgements and internal
+changes (refactors, clean-ups, private members) are not facts.
 Formats: headings `Version 1.2.0`, `## [1.2.0] - 2020-01-01`, `1.2.0 (2020-01-01)` with an
 underline, `v1.2.0`; Keep-a-Changelog sections (`### Removed`, `### Deprecated`,
 `### Changed`, `### Breaking`); bullets with wrapped lines and nested bullets.
@@ -15,11 +18,12 @@ underline, `v1.2.0`; Keep-a-Changelog sections (`### Removed`, `### Deprecated`,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from datetime import date, timedelta
 from pathlib import Path
 
-from kenning.extract.seed.later import order, overtaken
+from kenning.extract.seed.later import historical, order, overtaken, without_containers
 from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
 
 NAMES = re.compile(r"^(?:CHANGES|CHANGELOG|CHANGE_LOG|HISTORY|NEWS|RELEASE[-_ ]?NOTES)"
@@ -40,6 +44,28 @@ _SECTION = re.compile(r"^#{2,6}\s*(?P<name>[A-Za-z][\w -]{2,40}?)\s*:?\s*$|"
 _PRE = re.compile(r"[-.]?(?:a|b|rc|alpha|beta|dev)\.?\d*$")
 _BOLD_LINE = re.compile(r"^\*\*(?P<name>[^*]{3,80}?)\*\*\s*:?\s*$")
 _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*+•]|\d+[.)])\s+(?P<text>\S.*)$")
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_ISO_DATE = re.compile(r"\b(?P<y>(?:19|20)\d\d)[-/.](?P<m>\d\d?)[-/.](?P<d>\d\d?)\b")
+_MONTH_FIRST = re.compile(r"\b(?P<mon>[A-Za-z]{3,9})\.?\s+(?P<d>\d\d?)(?:st|nd|rd|th)?,?\s+"
+                          r"(?P<y>(?:19|20)\d\d)\b")
+_DAY_FIRST = re.compile(r"\b(?P<d>\d\d?)(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>[A-Za-z]{3,9})\.?,?"
+                        r"\s+(?P<y>(?:19|20)\d\d)\b")
+_DATE_LINES = 4  # a release's date: on its heading line or a few lines under ("Released …")
+
+
+def release_date(line: str) -> date | None:
+    """The date a release heading or the line under it gives ("3.23.0 (2024-10-17)",
+    "Released 2022-08-01", "## 0.28.1 (6th December, 2024)", "(August 24, 2025)")."""
+    try:
+        if m := _ISO_DATE.search(line):
+            return date(int(m["y"]), int(m["m"]), int(m["d"]))
+        for pattern in (_MONTH_FIRST, _DAY_FIRST):
+            m = pattern.search(line)
+            if m and m["mon"][:3].lower() in _MONTHS:
+                return date(int(m["y"]), _MONTHS.index(m["mon"][:3].lower()) + 1, int(m["d"]))
+    except ValueError:  # "2024-13-40"
+        return None
+    return None
 
 # What an entry must say to be kept, by category (the rule name). "No longer" is a breaking
 # change only with a verb of support or use: "X no longer crashes when …" is a fix.
@@ -62,6 +88,8 @@ _RULES = (
                            r"|has been|have been|has now been|have now been|is now|are now)"
                            r" removed)\b|\bnot supported anymore\b"
                            r"|\baren't supported anymore\b", re.I)),
+    ("rename", re.compile(r"^rename[sd]? \S.* (?:to|as) \S|\b(?:is|are|was|were|has been"
+                          r"|have been) renamed (?:to|as)\b", re.I)),
     ("requirement", re.compile(r"^minimum (?:required |supported )?versions? of \S+ (?:is|are)\b"
                                r"|^(?:update|raise|bump)[sd]? (?:the )?minimum (?:dependency |"
                                r"required )?versions?\b", re.I)),
@@ -75,20 +103,27 @@ _RULES = (
 )
 _INSTEAD = dict(_RULES)["instead"]
 _SECTION_RULES = {"breaking": "breaking", "backwards incompatible": "breaking",
+                  "backward incompatible": "breaking",
                   "removed": "removal", "removal": "removal", "deprecated": "deprecation",
                   "deprecation": "deprecation"}
 # The verb a section heading gives its entries ("### Removed" + "- Python 3.8 support.").
 _SECTION_VERBS = {"breaking": "Breaking change", "backwards incompatible": "Breaking change",
+                  "backward incompatible": "Breaking change",
                   "removed": "Removed", "removal": "Removed", "deprecat": "Deprecated"}
 # Sections whose entries are fixes or additions, whatever words they use.
 _SKIPPED_SECTIONS = re.compile(r"\b(?:fix|fixed|fixes|bug|bugs|security|added|new features?"
-                               r"|features?|documentation|docs|internal|misc)\b", re.I)
+                               r"|features?|documentation|docs|internal|misc|refactor\w*"
+                               r"|chores?|maintenance)\b", re.I)
 # Entries about the project's own plumbing, typos or cleanups are not knowledge about its
 # behaviour; fixes are about the past.
 _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci\b|workflow"
                     r"|pre-commit|dependabot|test suite|tests? (?:fix|for)|coverage"
                     r"|version bump|bump(?:ed)? |unused|unnecessary|outdated|dead code|shim"
-                    r"|leftover|remov(?:e|es|ed|ing) (?:the )?(?:usages?|uses?) of)"
+                    r"|leftover|remov(?:e|es|ed|ing) (?:the )?(?:usages?|uses?) of|useless"
+                    r"|redundant|superfluous|refactor\w*|clean(?:s|ed)?[- ]?up\w*"
+                    r"|^\W*(?:\w+ ){0,3}internal(?:ly)?\b"
+                    r"|(?:since|as|because) (?:it|they) (?:is|are|was|were) (?:no longer|not"
+                    r"|never) (?:used|needed))"
                     r"|^(?:fix(?:e[sd])?|add(?:s|ed)?|improve[sd]?|document(?:s|ed)?)\b"
                     r"|>>>|```|^\.\. |\bstray\b|\b(?:incorrect|wrong)(?:ly)?\b|\bregression\b"
                     r"|\bno longer (?:crash|raise|render|fail|break|hang|leak|error|warn|trigger"
@@ -121,11 +156,17 @@ def changelog_files(root: Path) -> list[Path]:
 def entries(text: str) -> list[Entry]:
     """Every top-level bullet under a version heading, its wrapped lines and nested bullets
     joined ("Remove deprecated code: A: use X instead; B: use Y instead")."""
+    return _read(text)[0]
+
+
+def _read(text: str) -> tuple[list[Entry], dict[str, date]]:
+    """The entries and the date of each release that gives one."""
     reader = _Reader(text.splitlines())
     for n, raw in enumerate(reader.lines, 1):
         reader.read(n, raw)
     reader.flush()
-    return [replace(e, yanked=True) if e.version in reader.yanked else e for e in reader.out]
+    return ([replace(e, yanked=True) if e.version in reader.yanked else e for e in reader.out],
+            reader.dates)
 
 
 class _Reader:
@@ -144,6 +185,7 @@ class _Reader:
         self.yanked: set[str | None] = set()  # "YANKED" under a heading: taken back
         self.upcoming: str | None = None
         self.heading_line = 0
+        self.dates: dict[str, date] = {}
 
     def flush(self) -> None:
         if self.current:
@@ -190,6 +232,8 @@ class _Reader:
             self.heading_line = n
             if _YANKED.search(line):
                 self.yanked.add(self.version)
+            if (when := self._date(n)) and self.version not in self.dates:
+                self.dates[self.version] = when
             return True
         if _UNRELEASED.match(line.strip()) or line.strip().lower().startswith("## unreleased"):
             self.flush()
@@ -198,6 +242,15 @@ class _Reader:
             self.version, self.section = "unreleased", None
             return True
         return False
+
+    def _date(self, n: int) -> date | None:
+        """The date on heading line `n` or on the lines under it before its first entry."""
+        for k, line in enumerate(self.lines[n - 1:n - 1 + _DATE_LINES]):
+            if k and (_BULLET.match(line) or _HEADING.match(line.strip())):
+                return None
+            if when := release_date(line):
+                return when
+        return None
 
     def _section(self, line: str) -> bool:
         sec = _SECTION.match(line.strip())
@@ -232,22 +285,49 @@ def classify(entry: Entry) -> str | None:
     An entry must name what it is about (code, a version, a proper name): "Remove previously
     deprecated code." says nothing on its own."""
     text = plain(entry.text)
-    if _NOISE.search(entry.text) or len(entry.text) > MAX_ENTRY * 2 or len(text.split()) < 4 \
-            or not _NAMED.search(text[1:]):
+    if len(entry.text) > MAX_ENTRY * 2 or len(text.split()) < (3 if "`" in text else 4) \
+            or not _NAMED.search(text[1:]) or private(text):
         return None
+    if _DEPRECATES.search(text) and not _NOISE.search(re.sub(r"^\W*add\w*", "", text, flags=re.I)):
+        return "deprecation"  # "Add deprecated warning to `X`", "Add `env`, and deprecate `Y`"
     section = (entry.section or "").replace("-", " ")
-    if _SKIPPED_SECTIONS.search(section):
+    if _NOISE.search(entry.text) or _SKIPPED_SECTIONS.search(section):
         return None
     # A bullet with nested ones must say the change itself ("Remove deprecated code:" + what);
     # a headline ("Improved flag handling:") over a list of details is not one fact.
     said = plain(entry.head) if entry.head else text
+    said = re.sub(r"^`[^`]+`:\s+", "", said)  # "`MultiPartParser`: Rename `a` to `b`"
+    # "… has been deprecated since 18.2.0" tells what came of a deprecation, not of one.
+    live = " ".join(s for s in re.split(r"(?<=[.!?])\s+", said) if not historical(s))
     for name, pattern in _RULES:
-        if pattern.search(said):
+        if pattern.search(live if name == "deprecation" else said):
             return name
     for word, rule in _SECTION_RULES.items():
         if word in section:
             return rule
     return None
+
+
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+# A deprecation said as what was added, in any section: "Add deprecated warning to
+# `TestClient(timeout=...)`", "Add `env` parameter to `Jinja2Templates`, and deprecate `x`".
+_ADD_WARNING = re.compile(r"^add(?:s|ed)? (?:a |the )?deprecat\w*(?: warnings?)? (?:to|for|on)"
+                          r" (`[^`]+`(?: (?:parameter|argument|option|attribute))?)\.?$", re.I)
+_DEPRECATES = re.compile(r"^add(?:s|ed)? (?:a |the )?deprecat\w*(?: warnings?)? (?:to|for|on|when)"
+                         r"\b|,? and deprecat(?:e|es|ed) (?=`)", re.I)
+
+
+def private(text: str) -> bool:
+    """Every piece of code `text` names is private (`_serialize`, `Field._bind`): a change
+    to the project's insides, not to what its users and contributors build on."""
+    spans = [m.strip("()") for m in _CODE_SPAN.findall(without_containers(text))]
+    return bool(spans) and all(re.search(r"\w\._(?!_)\w", s) or (
+        re.fullmatch(r"_(?!_)\w+", s) and re.search(
+            rf"`{re.escape(s)}(?:\(\))?`\s+{_MEMBER}|{_MEMBER}\s+`{re.escape(s)}", text, re.I))
+        for s in spans)
+
+
+_MEMBER = r"(?:method|function|attribute|override|helper|class|module|property|member)s?\b"
 
 
 _LEANS = re.compile(r"\b(?:too|as well|also|likewise|the same)\W*(?:#\d+\W*)*$", re.I)
@@ -277,11 +357,12 @@ def _verb(section: str | None) -> str:
 # An entry that only takes something away or relaxes a requirement ("Removed support for
 # `create_jinja_loader`", "no longer requires the SSL module") is news while recent; one
 # that restricts or changes behaviour ("no longer accepts arbitrary encodings") stays true.
-_TAKES_AWAY = re.compile(r"\b(?:remov|drop|delet)\w*|\bno longer (?:be |is |are )?(?:required"
-                         r"|requires?|needed|necessary|used?|uses|a dependency|a requirement"
-                         r"|supported|supports?|available|included|shipped|bundled"
-                         r"|ha(?:s|ve) (?:a|an|any)\b)", re.I)
-_SAID_BREAKING = re.compile(r"\bbackwards?[- ]incompatible\b|\bbreaking\b", re.I)
+_TAKES_AWAY = re.compile(r"\b(?:remov|drop|delet)\w*|\b(?:moved|renamed) (?:to|from|into)\b"
+                         r"|\brenam(?:e|es|ed|ing)\b"
+                         r"|\bno longer (?:be |is |are )?(?:required|requires?|needed"
+                         r"|necessary|used|a dependency|a requirement|supported|supports?"
+                         r"|available|included|shipped|bundled|ha(?:s|ve) (?:a|an|any)\b)",
+                         re.I)
 # A changelog's imperative ("Drop support for …") said of the project ("click 8.2.0 drops
 # support for …"): present tense, with what it is about.
 _IMPERATIVE = {"use": "uses", "drop": "drops", "remove": "removes", "deprecate": "deprecates",
@@ -330,18 +411,84 @@ def recent_major(versions: Iterable[str | None]) -> tuple[int, ...]:
     return (newest[0] - 1,)
 
 
-def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]:
+def _headline(words: str) -> str:
+    """An entry's first sentence: what it is about ("`freeze()` generates an ETag. The
+    `no_etag` parameter is no longer used." is a change of behaviour, not a removal)."""
+    return re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", words)[0]
+
+
+_BY_YEAR = re.compile(r"\b(?:will|to|should|may)\b[^.]*?\b(?:in|by|after|until|before|from)\s+"
+                      r"(?:\w+\s+)?(?P<year>(?:19|20)\d\d)\b", re.I)
+
+
+def _due(words: str, newest: date | None) -> bool:
+    """A change announced for a year the newest release is past ("will stop working in
+    2018"): what it promised has happened or was dropped; either way the notice is stale."""
+    m = _BY_YEAR.search(words)
+    return bool(m and newest and int(m["year"]) < newest.year)
+
+
+WINDOW = timedelta(days=4 * 365)  # how long a removal or deprecation stays news
+
+
+def _dated(versions: Iterable[str], dates: Mapping[str, date]) -> dict[str, date]:
+    """Each release's date, or for one that gives none the date of the nearest newer release
+    that does (it is no newer than that); a release with no dated one above it is left out."""
+    out: dict[str, date] = {}
+    newer: date | None = None
+    for version in sorted(set(versions), key=order, reverse=True):
+        if version == "unreleased":
+            continue
+        newer = dates.get(version, newer)
+        if newer is not None:
+            out[version] = min(newer, dates.get(version, newer))
+    return out
+
+
+def _history(entries: list[Entry], dates: Mapping[str, date]) -> Callable[[Entry], bool]:
+    """Whether an entry's release is history: older than the major line before the newest
+    (see `recent_major`), or, when the changelog dates its releases, older than `WINDOW`
+    before the newest release (a long-lived major line holds a decade). A CalVer project's
+    first component is a year, not a line: its releases are windowed by date alone."""
+    versions = [e.version for e in entries if e.version]
+    dated = _dated(versions, dates)
+    oldest = recent_major(versions)
+    newest = max(dated.values(), default=None)
+    # A 0.x project's minor releases come fast (0.47 after seven years): by date too.
+    calver = newest is not None and (oldest[0] + 1 in (newest.year, newest.year % 100)
+                                     or oldest[0] == 0)
+    cutoff = newest - WINDOW if newest else None
+
+    def history(e: Entry) -> bool:
+        when = dated.get(e.version or "")
+        if cutoff is not None and when is not None and when < cutoff:
+            return True
+        return not calver and order(e.version)[:len(oldest)] < oldest
+    return history
+
+
+def proposals(text: str, rel: str, project: str | None = None,
+              tagged: Mapping[str, date] | None = None) -> list[Proposal]:
     """The changelog at `rel` (its text) of `project`: one proposal per entry a rule keeps,
     unless a newer entry overtook it (see `later`), its release was yanked, or a newer release
-    says the same words (a fix backported to two lines is one fact, said by the newest)."""
-    every = [(e, classify(e)) for e in entries(text) if not e.yanked and e.version is not None]
+    says the same words (a fix backported to two lines is one fact, said by the newest).
+
+    What takes something away (a removal, a deprecation, a relaxed requirement, a move or
+    rename, breaking or not) is news while recent: from a release older than the window it
+    is left out, but for a deprecation, kept as `old` (HEAD's code must still warn about it)
+    and a choice said as "use X instead of Y". A change of behaviour stays true until a
+    later entry overtakes it, however old."""
+    read, dates = _read(text)
+    dates = {**(tagged or {}), **dates}  # the changelog's own date first, else its tag's
+    every = [(e, classify(e)) for e in read if not e.yanked and e.version is not None]
     # Unreleased entries are what HEAD holds: proposed (as "3.2.0 (unreleased)"), and they
     # overtake the released ones. So do entries no rule keeps ("`__lt__` does not consider
     # subclasses comparable anymore"), though they are not proposed.
     gone_all = overtaken([(order(e.version), plain(e.text), rule) for e, rule in every])
     found = [(e, rule) for k, (e, rule) in enumerate(every)
              if rule is not None and k not in gone_all]
-    oldest = recent_major(e.version for e, _ in every)
+    history = _history([e for e, _ in every], dates)
+    newest = max(dates.values(), default=None)
     out: list[Proposal] = []
     said: set[str] = set()
     finals = {e.version for e, _ in every if e.version and not _PRE.search(e.version)}
@@ -349,12 +496,14 @@ def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]
         if (pre := _PRE.search(entry.version or "")) and entry.version[:pre.start()] in finals:
             continue  # 0.13.0.dev0 said again, or said better, by 0.13.0
         words = plain(entry.text)
-        if order(entry.version)[:len(oldest)] < oldest and not _INSTEAD.search(words) and (
-                rule in ("deprecation", "removal", "requirement")
-                or (rule == "breaking" and _TAKES_AWAY.search(words)
-                    and not _SAID_BREAKING.search(words))):
+        old = history(entry) and not _INSTEAD.search(words) and (
+            rule in ("deprecation", "removal", "requirement", "rename")
+            or (rule == "breaking" and bool(_TAKES_AWAY.search(_headline(words)))))
+        if old and rule != "deprecation":
             continue  # old news, long settled; "use X instead of Y" is a decision, kept
-        body = whole(words)
+        if _due(words, newest):
+            continue  # "will stop working in 2018", read in 2026
+        body = whole(_ADD_WARNING.sub(r"\1 is deprecated (it warns).", words))
         if body is None and rule == "breaking":
             body = first_sentence(words)
         if body is None or " ".join(body.lower().split()) in said:
@@ -363,6 +512,7 @@ def proposals(text: str, rel: str, project: str | None = None) -> list[Proposal]
         out.append(Proposal(
             source="changelog", kind="decision" if rule == "instead" else "codebase",
             text=said_of(project, _release(entry), rel, _verb(entry.section), body),
-            provenance=lines_label(rel, entry.first, entry.last), rule=f"changelog-{rule}"))
+            provenance=lines_label(rel, entry.first, entry.last), rule=f"changelog-{rule}",
+            old=old))
     out.sort(key=lambda p: int(p.provenance.rsplit(":", 1)[1].split("-")[0]))
     return out

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 import subprocess
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from kenning.extract.seed.later import chosen, replaced, support_subject
@@ -55,6 +55,9 @@ REASON = re.compile(r"\b(?:because|since (?!\d|v\d|version|then|the (?:last|prev
                      r"|so that|due to|to avoid|in order to|as it (?:is|was)|otherwise)\b", re.I)
 # Code quoted in a subject marks a line-level change ("use 'del d[k]' instead of d.pop(k)").
 _QUOTED = re.compile(r"[\[\]()]|(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"")
+# What a reader can find: code (`x`, a.b, x_y, f()), a camelCase or ALLCAPS name, a version.
+_CONCRETE = re.compile(r"[`_./()]|[a-z][A-Z]|\b[A-Z]{2,}\b|\d")
+_INSTEAD_OF = re.compile(r"\b(?:instead of|rather than|over)\b", re.I)
 _VAGUE = re.compile(r"^(?:it|this|that|these|those|them|some|stuff|things|code|everything)\b",
                     re.I)
 _PAST = {"switch": "Switched", "switches": "Switched", "migrate": "Migrated",
@@ -107,6 +110,22 @@ def head(root: Path) -> str | None:
     return result.stdout.strip() or None if result.returncode == 0 else None
 
 
+def tag_dates(root: Path) -> dict[str, date]:
+    """The date of each release tag, by the version it names ("v1.2.0", "release-1.2.0",
+    "name-1.2.0" → "1.2.0"): what dates a changelog that does not date its releases."""
+    result = subprocess.run(["git", "-C", str(root), "for-each-ref", "--format=%(refname:short)"
+                             "%09%(creatordate:short)", "refs/tags"],
+                            capture_output=True, encoding="utf-8", errors="replace")
+    out: dict[str, date] = {}
+    for line in result.stdout.splitlines():
+        name, _, when = line.partition("\t")
+        m = re.search(r"(\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|alpha|beta|dev|post)\.?\d*)?)$",
+                      name)
+        if m and re.fullmatch(r"\d{4}-\d\d-\d\d", when):
+            out.setdefault(m.group(1), date.fromisoformat(when))
+    return out
+
+
 def is_ancestor(root: Path, sha: str) -> bool:
     result = subprocess.run(["git", "-C", str(root), "merge-base", "--is-ancestor", sha, "HEAD"],
                             capture_output=True)
@@ -157,8 +176,12 @@ def proposals(commits: list[Commit], has_changelog: bool = False) -> list[Propos
                      if (m := _REVERTS_SHA.search(c.body))}
     seen: set[str] = set()
     out: list[Proposal] = []
+    # A decision is news while recent: four years before the newest commit read, like a
+    # changelog's removals (an incremental run reads only new commits, all recent).
+    cutoff = max((c.when for c in commits), default=None)
+    cutoff = cutoff - timedelta(days=4 * 365) if cutoff else None
     for k, c in enumerate(commits):
-        if _BOT.search(c.author) or c.sha[:7] in reverted_shas:
+        if _BOT.search(c.author) or c.sha[:7] in reverted_shas or (cutoff and c.when < cutoff):
             continue
         subject = c.subject
         if _MERGE_PR.match(subject):
@@ -176,7 +199,10 @@ def proposals(commits: list[Commit], has_changelog: bool = False) -> list[Propos
         if found is None or subject.lower() in seen or _overtaken(found, subject, commits[:k]):
             continue
         if has_changelog and takes_away(found):
-            continue
+            if found.rule != "commit-deprecate":
+                continue
+            # The changelog may not say it: proposed only while HEAD's code still warns.
+            found = replace(found, old=True)
         seen.add(subject.lower())
         out.append(found)
     return out
@@ -249,8 +275,10 @@ def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | No
         text = subject
         if rule == "instead" and (reason is None or len(subject.split()) < 6
                                   or _QUOTED.search(subject)
-                                  or not re.search(r"[A-Za-z]{2}", chosen(subject) or "")):
-            return None  # "use rstrip instead of strip" needs its why to mean anything
+                                  or not re.search(r"[A-Za-z]{2}", chosen(subject) or "")
+                                  or not _CONCRETE.search(_INSTEAD_OF.split(subject)[0])):
+            return None  # "use rstrip instead of strip" needs its why to mean anything; "use
+            # changelog date instead of build date" names nothing one can find
         if rule == "switch" and reason is None:
             return None  # "switched to print-based cog API": to what end, and where?
     if rule == "reason" and not (_decision(subject) or re.match(

@@ -21,6 +21,7 @@ from kenning.extract.seed.later import (
     deprecated_names,
     identifiers,
     live_names,
+    soft,
     support_subject,
 )
 from kenning.extract.seed.model import Proposal
@@ -173,8 +174,9 @@ def _holds(p: Proposal, head: Head, checked: str | None) -> bool:
     if below_floor(text, head.floor):
         return False
     deprecated = deprecated_names(text) if p.source in ("changelog", "commits") else set()
-    warned = head.still_deprecated(deprecated) if deprecated else None
-    if warned is False:
+    # A soft deprecation warns about nothing: HEAD's code cannot bear it out, only its age.
+    warned = head.still_deprecated(deprecated) if deprecated and not soft(text) else None
+    if warned is False or (p.old and warned is not True):
         return False  # HEAD no longer warns about it: removed since, or never finished
     if any(not head.used(n) for n in _relied_on(p) - deprecated):
         return False  # advice about code HEAD no longer has ("override `app.json_encoder`")

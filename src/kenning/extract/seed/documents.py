@@ -38,7 +38,10 @@ _CHOSEN = re.compile(r"^chos(?:e|en) option:?\s*[\"“]?(?P<name>[^\"”,]+?)[\"
 _LEANS = re.compile(r"^(?:however|but|also|so|then|otherwise|instead|therefore|thus|hence"
                     r"|again|likewise|similarly|in (?:that|this|which) case|as such|for example"
                     r"|e\.g\.|it|they|them|(?:this|that|these|those)(?! (?:project|repo"
-                    r"|repository|package|library|codebase|file|folder|directory)))\b", re.I)
+                    r"|repository|package|library|codebase|file|folder|directory))"
+                    r"|such|both|either|neither|(?:the )?(?:same|former|latter|rest|remaining)"
+                    r"|(?:an? |the )?exceptions? (?:may|can|could|are|is|will|might|should))\b",
+                    re.I)
 _DEICTIC = re.compile(r"^(?:for|because of|given|due to) (?:the|these|those) (?:above |stated )?"
                       r"reasons?,?\s*|^(?:therefore|thus|hence|so),?\s*", re.I)
 

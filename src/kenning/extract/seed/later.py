@@ -10,7 +10,9 @@ Pure rules over (order, text) pairs, the larger order the newer:
   identifier that removes it, or says it is "not accepted anymore"; for a deprecation naming
   no code, a later removal sharing two of its longer words); a later entry no rule keeps
   counts for this one only;
-- a notice of a change "in 19.1.0" once 19.1.0 is out.
+- a notice of a change "in 19.1.0" once 19.1.0 is out;
+- a removal a later entry undoes ("Add `Enum` field"), a `Revert "X"` a later entry does
+  again, a default a later entry sets anew on the same subject (two longer words shared).
 """
 
 from __future__ import annotations
@@ -45,6 +47,40 @@ _ANNOUNCED = re.compile(rf"\b(?:will|to) (?:be )?(?:\w+ )?(?:changed?|removed|dr
                         rf"|\b(?:will|to) (?:\w+ ){{0,5}}until (?:version |release )?"
                         rf"(?P<u>{_NUMBER})", re.I)
 _REMOVAL = re.compile(r"\bremov|\bdrop|\bdelet|\banymore\b|\bno longer\b", re.I)
+# What says a thing is gone, not that it behaves otherwise ("`X` does not warn anymore",
+# "`X` no longer uses exceptions" leave X in place).
+_GONE = re.compile(r"\bremov|\bdrop|\bdelet|\b(?:no longer|not|n't) (?:be |been )?(?:supported"
+                   r"|available|accepted|allowed|possible|exported|provided|included|present"
+                   r"|exists?|part of|importable|public)\b", re.I)
+# A deprecation told as history: "This has been deprecated since 18.2.0 and …" in an entry
+# about what came of it.
+_WAS_DEPRECATED = re.compile(r"\b(?:has|have|had) been deprecated (?:since|in|for)\b"
+                             r"|\bwas deprecated (?:since|in)\b|\b(?:previously|formerly)"
+                             r" deprecated\b", re.I)
+# The thing a part belongs to is not what is removed or deprecated: "the `no_etag` parameter
+# of `Response.freeze`", "the *hash* argument to `@define` / `@attr.s`", "… from `Y`".
+_CONTAINER = re.compile(r"\b(?:(?:parameter|argument|option|attribute|method|field|key|flag"
+                        r"|keyword|member)s?\s+(?:of|to|on|in|for)|from)\s+(?:the\s+)?"
+                        r"`[^`]+`(?:\s*/\s*`[^`]+`)*", re.I)
+# "Add `env` to `Jinja2Templates`, and deprecate `env_options`": what follows the verb.
+_VERB_DEPRECATES = re.compile(r"\bdeprecat(?:e|es|ed|ing)\b(?=\s+(?:the\s+)?`)", re.I)
+_SOFT = re.compile(r"\bsoft[- ]deprecat|\b(?:no|not|n't) (?:\w+ )?(?:plans?|intend\w*"
+                   r"|intention) to remove\b|\bpending deprecation\b", re.I)
+
+
+def without_containers(text: str) -> str:
+    """`text` less the things its parts belong to ("the `_bind` method of `Field`")."""
+    return _CONTAINER.sub("", text)
+
+
+def historical(sentence: str) -> bool:
+    """`sentence` tells of a deprecation that is over ("has been deprecated since 18.2.0")."""
+    return bool(_WAS_DEPRECATED.search(sentence)) and not _PROMISED.search(sentence)
+
+
+def soft(text: str) -> bool:
+    """A deprecation with no warning and no removal planned ("only soft-deprecate X")."""
+    return bool(_SOFT.search(text))
 _DEPRECATED = re.compile(r"\bdeprecat", re.I)
 # A removal only announced ("… and will be removed in 2024") removes nothing yet.
 _PROMISED = re.compile(r"\b(?:will|to|may|might|would|shall)\s+(?:\w+\s+){0,2}?(?:be\s+)?"
@@ -126,10 +162,13 @@ def deprecated_names(text: str) -> set[str]:
     """What a deprecation deprecates: the code named in its "deprecated" sentences, before any
     "in favor of X" / "use X instead" (X is what stays), keyword arguments (`f(old=…)`)
     too. "Removed the deprecated X" is a removal, not a deprecation."""
-    said = [_FAVOURED.sub("", s) for s in re.split(r"(?<=[.!?])\s+", text)
-            if _DEPRECATED.search(s) and not _REMOVAL.search(_PROMISED.sub("", s))]
+    said = [_CONTAINER.sub("", _FAVOURED.sub("", _VERB_DEPRECATES.split(s)[-1]))
+            for s in re.split(r"(?<=[.!?])\s+", text)
+            if _DEPRECATED.search(s) and not _REMOVAL.search(_PROMISED.sub("", s))
+            and not historical(s)]
     found = {i.removesuffix("()").lower() for s in said for i in identifiers(s)} \
-        | {k.lower() for s in said for k in re.findall(r"`[^`]*?\((\w+)=", s)}
+        | {k.lower() for s in said for k in re.findall(r"`[^`]*?\((\w+)=", s)} \
+        | {w.lower() for s in said for w in _EMPHASIS.findall(s)}
     if said and not found:  # "`a` is renamed to `b`. The old name is deprecated."
         old = re.sub(r"\b(?:renamed|moved|changed) to\b.*", "", _FAVOURED.sub("", text),
                      flags=re.I)
@@ -156,6 +195,30 @@ def _same_behaviour(text: str, later: str) -> bool:
         and len(_stems(said[0]) & _stems(later)) >= 2
 
 
+_REVERT = re.compile(r"^revert(?:s|ed)?\s+[\"“'`](.+?)[\"”'`]", re.I)
+# A later entry that brings a removed name back ("Add `Enum` field" after "Remove `Enum`").
+_ADDS = re.compile(r"^(?:add(?:s|ed)?|(?:re-?)?introduc\w+|restor\w+|bring\w* back)\b", re.I)
+# An entry that sets a default anew (the words of `changelogs`' "default" rule).
+_NEW_DEFAULT = re.compile(r"\bchange[sd]? (?:the )?default\b"
+                          r"|\bdefault\b[^.]{0,40}\b(?:is|are) now\b|\bnow defaults? to\b"
+                          r"|\bdefaults? (?:changed|is changed)\b"
+                          r"|\bdefault\b[^.]{0,60}\bfrom\b[^.]{1,40}\bto\b|\bnow\b[^.]{0,40}"
+                          r"\bby default\b|\bby default (?:now|instead of)\b", re.I)
+_DEFAULT_WORD = re.compile(r"\bdefaults?\b", re.I)
+_NOT_SUBJECT = {"defau", "longe", "chang", "value", "using", "instead", "explic", "set",
+                "enabl", "disab", "optio", "param", "argum", "setti"}
+
+
+def default_words(text: str) -> set[str]:
+    """What `text` says the default of is, by the longer words (code split into words) of
+    its sentences about a default: "Schema output is no longer an `OrderedDict` by default"
+    and, later, "Schemas are now ordered by default" share "schem" and "order"."""
+    said = " ".join(s for s in re.split(r"(?<=[.!?])\s+", text) if _DEFAULT_WORD.search(s))
+    said = re.sub(r"([a-z])([A-Z])", r"\1 \2", said.replace("`", " ").replace("_", " "))
+    return {w[:5].lower() for w in re.findall(r"[A-Za-z]{5,}", said)} - _PLAIN_WORDS \
+        - _NOT_SUBJECT
+
+
 def _sentences(text: str) -> list[str]:
     """Sentences, the "; "-joined nested bullets of an entry and the clauses after "but",
     "although" (what they say stays), each on its own."""
@@ -166,8 +229,8 @@ def _sentences(text: str) -> list[str]:
 def removed_names(text: str) -> set[str]:
     """The code `text` says is gone: named in a sentence that removes (not one that only
     announces a removal), before any "use X instead" (X is what stays)."""
-    return {n for s in _sentences(text) if _REMOVAL.search(_PROMISED.sub("", s))
-            for n in _named(_FAVOURED.sub("", s))}
+    return {n for s in _sentences(text) if _GONE.search(_PROMISED.sub("", s))
+            for n in _named(_CONTAINER.sub("", _FAVOURED.sub("", s)))}
 
 
 def live_names(text: str) -> set[str]:
@@ -179,6 +242,8 @@ def live_names(text: str) -> set[str]:
             continue
         s = re.sub(r"\b(?:instead of|rather than|replaces?)\b.*", "", s, flags=re.I)
         s = re.sub(r"\bfrom\s+`[^`]+`(?=\s+to\b)", "", s, flags=re.I)
+        s = re.sub(r"\brename[sd]?\s+(?:the\s+)?`[^`]+`|`[^`]+`(?:\s+\w+)?\s+(?:is|are|was|were"
+                   r"|has been|have been) renamed\b", "", s, flags=re.I)  # the old name
         out |= {i.removesuffix("()").lower() for i in identifiers(s)}
     return out
 
@@ -199,8 +264,18 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
               bool(_BUILD.search(text)), chosen(text), replaced(text),
               _named(text)) for k, (o, text, rule) in enumerate(items)]
     removals = [removed_names(text) for _, text, _ in items]
+    added = [{_last(n) for n in live_names(text)} if _ADDS.match(text) else set()
+             for _, text, _ in items]
+    defaults = [default_words(text) for _, text, _ in items]
+    new_default = [bool(_NEW_DEFAULT.search(text)) for _, text, _ in items]
     out: set[int] = set()
+    plain_texts = [" ".join(re.findall(r"\w+", text.lower())) for _, text, _ in items]
     for i, (o, text, _rule, sup, dflt, build, pick, _, _) in enumerate(facts):
+        undone = _REVERT.match(text)  # 'Revert "Add X"', and a later entry adds X again
+        if undone and any(o2 > o and " ".join(re.findall(r"\w+", undone[1].lower())) in t2
+                          for (o2, _, _), t2 in zip(items, plain_texts, strict=True)):
+            out.add(i)
+            continue
         notice = _ANNOUNCED.search(text)
         due = notice and (notice.group("v") or notice.group("u"))
         if due and newest is not None and order(due) <= newest and o < order(due):
@@ -208,6 +283,7 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
             continue
         deprecated = deprecated_names(text)
         live = {_last(n) for n in live_names(text) | deprecated}
+        gone = {n for n in removals[i] if "." not in n} if _rule == "removal" else set()
         for j, (o2, text2, rule2, sup2, dflt2, build2, _pick2, gone2, names2) in \
                 enumerate(facts):
             if o2 <= o:
@@ -219,7 +295,9 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
                     or (pick and pick in gone2) \
                     or ((deprecated & names2 or _same_behaviour(text, text2))
                         and _REMOVAL.search(_PROMISED.sub("", text2))) \
-                    or live & {_last(n) for n in removals[j]}:
+                    or live & {_last(n) for n in removals[j]} \
+                    or gone & added[j] \
+                    or (new_default[j] and len(defaults[i] & defaults[j]) >= 2):
                 out.add(i)
                 break
     return out

@@ -22,6 +22,8 @@ class Proposal:
     provenance: str
     rule: str
     rationale: str | None = None
+    old: bool = False  # from a release past the window: holds only while HEAD still warns
+
 
     @property
     def key(self) -> str:
@@ -35,7 +37,7 @@ class Proposal:
     @classmethod
     def from_json(cls, data: dict) -> Proposal:
         return cls(**{k: data[k] for k in ("source", "kind", "text", "provenance", "rule")},
-                   rationale=data.get("rationale"))
+                   rationale=data.get("rationale"), old=bool(data.get("old", False)))
 
 
 _RST_REF = re.compile(r"\s*:(?:pr|issue|user|ghuser|bug|gh|commit):`[^`]*`[,;]?")
@@ -50,9 +52,15 @@ _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]+\)")
 _ISSUE_REF = re.compile(r"\s*\((?i:issue|pull request|pull|PR|see)?\s*`?#\d+`?\)"
                         r"|\s*\((?i:pull|PR|issue)s? #\d+(?:,\s*#\d+)*\)\.?"
                         r"|\s*\((?i:see) #\d+[^)]{0,40}\)\.?"
-                        r"|\s*\((?:(?:#|gh-|GH-|PR #?)\d+[,\s]*)+\)|\s+\[#\d+\]|\s+#\d+\b(?=\s*$)")
+                        r"|\s*\((?:(?:#|gh-|GH-|PR #?)\d+[,\s]*)+\)|\s+\[#\d+\]"
+                        r"|\s+#\d+\b(?=\.?\s*$)")
 _BY_USER = re.compile(r"\s*(?:\(|\b)(?:by|thanks to|thanks)\s+@[\w-]+\)?", re.I)
 _MENTION = re.compile(r"\s*\(@[\w-]+\)")
+# An acknowledgement is no part of a fact: "Thanks.", "Thanks for the PR.", "Thanks
+# :user:`a` for reporting and :user:`b` for the PR." (after the roles are gone: "Thanks for
+# reporting and for the PR."), "Thank you!", "Kudos to …".
+_THANKS = re.compile(r"(?:^|(?<=[.!?)]))\s*(?:(?:many|big|special) )?(?:thanks|thank you|kudos"
+                     r"|props|credit(?:s)? (?:to|goes))\b[^.!?]*(?:[.!?]+|$)", re.I)
 
 
 _STANDARD = re.compile(r"[:{](?P<kind>pep|rfc)[:}]`(?P<n>\d+)[^`]*`", re.I)
@@ -73,6 +81,8 @@ def plain(text: str) -> str:
     text = _BY_USER.sub("", text)
     text = _MENTION.sub("", text)
     text = _ISSUE_REF.sub("", text)
+    text = _THANKS.sub("", text).strip() or text
+    text = re.sub(r"\s*\((?:see|cf\.?) [^()]*\b(?:below|above)\)", "", text, flags=re.I)
     text = " ".join(text.split()).strip(" -–").replace(".:", ":").replace("::", ":")
     text = re.sub(r"\s+([.,;:])", r"\1", text)
     text = re.sub(r"\s\(\s*\)|\s*[,;]\s*(?=\.$)", "", text).strip()

@@ -79,7 +79,8 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
     out: list[tuple[str, Path, Reader]] = []
     logs = changelogs.changelog_files(root)
     name = project_name(root) if logs else None
-    out += [("changelog", p, lambda text, rel: changelogs.proposals(text, rel, name))
+    tagged = commits.tag_dates(root) if logs else {}
+    out += [("changelog", p, lambda text, rel: changelogs.proposals(text, rel, name, tagged))
             for p in logs]
     out += [("docs", p, _adr) for p in documents.adr_files(root)]
     out += [("docs", p, lambda text, rel: documents.rule_proposals(text, rel, "docs"))
@@ -131,7 +132,24 @@ def scan(root: Path, state: dict[str, Any], sources: Iterable[str] = SOURCES,
         files_read.append(rel)
         found += reader(data.decode("utf-8", "replace"), rel)
         cursors["files"][rel] = digest
-    return current.still_true(root, _said_once(found)), cursors, read_commits, files_read
+    return current.still_true(root, _unlogged(_said_once(found), root)), cursors, \
+        read_commits, files_read
+
+
+def _unlogged(found: list[Proposal], root: Path) -> list[Proposal]:
+    """A commit's deprecation is proposed only when the changelog never names what it
+    deprecates: a changelog that does says it with its release (or left it out on purpose)."""
+    if not any(p.source == "commits" and p.old for p in found):
+        return found
+    logged = set()
+    for path in changelogs.changelog_files(root):
+        try:
+            text = read_bytes(path, MAX_FILE_BYTES).decode("utf-8", "replace")
+        except (FileProblemError, OSError):
+            continue
+        logged |= {w.lower() for w in re.findall(r"\w+", text)}
+    return [p for p in found if not (p.source == "commits" and p.old and any(
+        n.rsplit(".", 1)[-1] in logged for n in later.deprecated_names(statement(p))))]
 
 
 def _stems(text: str) -> set[str]:

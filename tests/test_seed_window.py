@@ -1,0 +1,224 @@
+"""`kenning seed`'s changelog window by release date, overtaking by subject, and what is not
+a fact (acknowledgements, internal clean-ups, sentences that do not read alone)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+from kenning.extract.seed import changelogs, commits, documents, later
+from kenning.extract.seed.model import plain
+
+# A long-lived major line (3.0 for five years), dated: 2.x and early 3.x are a decade old.
+LONG_LIVED = """Changelog
+---------
+
+3.20.0 (2024-10-17)
+*******************
+
+Other changes:
+
+- Use `OrderedSet` as default `set_class`. Schemas are now ordered by default.
+- Drop support for Python 3.8.
+
+3.18.0 (2023-09-01)
+*******************
+
+Features:
+
+- Add `Enum` field.
+
+3.4.0 (2020-01-12)
+******************
+
+- Removes useless `_serialize` override in `UUID` field.
+
+3.0.0 (2019-08-18)
+******************
+
+- `Field.fail` is deprecated. Use `Field.make_error` instead.
+
+2.0.0 (2015-09-25)
+******************
+
+- Remove `Select` / `Enum` fields. Use the `OneOf` validator instead.
+- Remove `make_object`. Use a `post_load` method instead.
+
+1.0.0 (2014-11-16)
+******************
+
+- *Backwards-incompatible*: Schema output is no longer an `OrderedDict` by default. If you
+  want ordered field output, you must set the `ordered` option to `True`.
+
+0.5.0 (2013-11-24)
+******************
+
+- *Backwards-incompatible*: Validation functions moved to validate.py.
+- *Backwards-incompatible*: No implicit serializing of collections. Must set `many=True` if
+  serializing to a list.
+"""
+
+
+def _said(found) -> list[str]:
+    return [p.text.split(": ", 1)[1] for p in found]
+
+
+def test_release_dates_are_read_from_headings_and_the_lines_under_them():
+    assert changelogs.release_date("3.23.0 (2024-10-17)") == date(2024, 10, 17)
+    assert changelogs.release_date("Released 2022-08-01") == date(2022, 8, 1)
+    assert changelogs.release_date("## 0.28.1 (6th December, 2024)") == date(2024, 12, 6)
+    assert changelogs.release_date("## 0.47.3 (August 24, 2025)") == date(2025, 8, 24)
+    assert changelogs.release_date("Version 3.2.0") is None
+    assert changelogs.release_date("1.0 (2024-13-40)") is None
+    text = "Version 2.2.0\n-------------\n\nReleased 2022-08-01\n\n- Remove `x`.\n"
+    assert changelogs._read(text)[1] == {"2.2.0": date(2022, 8, 1)}
+
+
+def test_a_long_lived_major_line_is_windowed_by_date():
+    found = changelogs.proposals(LONG_LIVED, "CHANGELOG.rst", "marshmallow")
+    said = _said(found)
+    # Removals and moves a decade old are history, "Backwards-incompatible" or not; so is an
+    # internal clean-up; a removal a later entry took back ("Add `Enum` field") is overtaken.
+    assert not [s for s in said if "Enum" in s or "make_object" in s or "moved" in s
+                or "_serialize" in s]
+    # A default a later entry set anew on the same subject is overtaken.
+    assert not [s for s in said if "OrderedDict" in s]
+    # A change of behaviour stays true however old; the recent drop is news.
+    assert "Drops support for Python 3.8." in said
+    assert any(s.startswith("*Backwards-incompatible*: No implicit serializing") for s in said)
+    # An old deprecation is kept as `old`: it holds only while HEAD's code still warns.
+    fail = [p for p in found if "Field.fail" in p.text]
+    assert [p.old for p in fail] == [True]
+    assert not any(p.old for p in found if p is not fail[0])
+
+
+def test_calver_and_zero_major_projects_are_windowed_by_date_alone():
+    calver = ("## [26.1.0] - 2026-03-19\n\n- Drop support for Python 3.9.\n\n"
+              "## [24.1.0] - 2024-08-03\n\n### Backwards-incompatible Changes\n\n"
+              "- `attrs.validators.provides()` has been removed.\n\n"
+              "## [20.1.0] - 2020-08-20\n\n### Backwards-incompatible Changes\n\n"
+              "- `attr.old_api()` has been removed.\n")
+    said = _said(changelogs.proposals(calver, "CHANGELOG.md", "attrs"))
+    assert said == ["Drops support for Python 3.9.", "`attrs.validators.provides()` has been "
+                    "removed."]
+    zero = ("## 0.47.0 (May 29, 2025)\n\n#### Changed\n\n"
+            "* `MultiPartParser`: Rename `max_file_size` to `spool_max_size` [#2780](u).\n\n"
+            "#### Deprecated\n\n* Add deprecated warning to `TestClient(timeout=...)` [#2840](u)."
+            "\n\n## 0.43.0 (December 25, 2024)\n\n#### Removed\n\n"
+            "* Remove deprecated `allow_redirects` argument from `TestClient` [#2808](u).\n\n"
+            "#### Refactor\n\n* Use a pair of streams instead of two queues on `TestClient`.\n\n"
+            "## 0.15.0 (June 1, 2020)\n\n#### Removed\n\n* Remove `GraphQLApp` [#9](u).\n")
+    said = _said(changelogs.proposals(zero, "docs/release-notes.md", "starlette"))
+    assert said == ["`MultiPartParser`: Rename `max_file_size` to `spool_max_size`.",
+                    "`TestClient(timeout=...)` is deprecated (it warns).",
+                    "Removes deprecated `allow_redirects` argument from `TestClient`."]
+
+
+def test_acknowledgements_and_internal_changes_are_not_facts():
+    assert plain("Passing metadata is deprecated. Use `metadata=...` instead. Thanks.") \
+        == "Passing metadata is deprecated. Use `metadata=...` instead."
+    assert plain("Replaces `missing` with `load_default` (:pr:`1742`). Thanks :user:`a` for "
+                 "reporting and :user:`b` for the PR.") == "Replaces `missing` with `load_default`."
+    text = ("Version 2.0\n-----------\n\nReleased 2024-01-01\n\n"
+            "- Remove the `_bind` method of `Field`.\n"
+            "- Removes `compat.plain_function` since it is no longer used.\n"
+            "- Refactor the `Schema` hooks and remove `Schema.old_hook`.\n"
+            "- Remove the internal `DispatchingApp` middleware.\n"
+            "- The suffixes `_command` and `_cmd` are removed from generated names.\n")
+    assert _said(changelogs.proposals(text, "CHANGES.rst")) == [
+        "The suffixes `_command` and `_cmd` are removed from generated names."]
+
+
+def test_a_commit_choice_and_a_guide_sentence_must_read_alone(tmp_path):
+    def c(subject: str, body: str) -> commits.Commit:
+        return commits.Commit("c" * 40, datetime(2017, 9, 24, tzinfo=UTC), "dev", False,
+                              subject, body)
+
+    log = [c("Use changelog date instead of build date", "In order to make builds "
+             "reproducible."),
+           c("Use shlex.quote instead of pipes.quote for arguments", "Because pipes is "
+             "deprecated.")]
+    assert [p.text.split(" (commit")[0] for p in commits.proposals(log)] == [
+        "Used shlex.quote instead of pipes.quote for arguments"]
+    guide = tmp_path / "CONTRIBUTING.md"
+    guide.write_text("# Contributing\n\nBug fixes must go to the maintenance branch.\n"
+                     "Exceptions may be made for bug fixes that introduce large code changes."
+                     "\n", encoding="utf-8")
+    said = [p.text for p in documents.rule_proposals(guide.read_text(), "CONTRIBUTING.md",
+                                                     "docs")]
+    assert not [s for s in said if "Exceptions" in s]
+
+
+def test_removals_deprecations_and_their_history_are_read_by_what_they_say():
+    # "does not warn anymore" and "no longer uses" leave the thing in place.
+    assert later.removed_names("`ConsoleRenderer` does not warn anymore when it renders.") \
+        == set()
+    assert later.removed_names("`ProcessorFormatter` no longer uses exceptions.") == set()
+    # The thing a part belongs to is not removed.
+    assert later.removed_names("The `no_etag` parameter of `Response.freeze` is removed.") \
+        == {"no_etag"}
+    # *Emphasised* names are deprecated names; the thing the argument belongs to is not.
+    assert later.deprecated_names("The *repr_ns* argument to `attr.s` is now deprecated.") \
+        == {"repr_ns"}
+    assert later.deprecated_names("Add `env` to `Templates`, and deprecate `env_options`.") \
+        == {"env_options"}
+    # "has been deprecated since 18.2.0" tells what came of a deprecation.
+    assert later.deprecated_names("`__lt__` does not consider subclasses comparable anymore. "
+                                  "This has been deprecated since 18.2.0.") == set()
+    entry = changelogs.Entry("19.2.0", "backward-incompatible changes", "`__lt__` does not "
+                             "consider subclasses comparable anymore. This has been deprecated "
+                             "since 18.2.0.", 1, 1)
+    assert changelogs.classify(entry) == "breaking"
+    assert later.soft("we've decided to only soft-deprecate the *hash* argument")
+    # A reverted change a later entry makes again is overtaken.
+    items = [((1, 0), 'Revert "Add support for ASGI pathsend extension".', "removal"),
+             ((1, 1), "Add support for ASGI pathsend extension.", None)]
+    assert later.overtaken(items) == {0}
+
+
+def test_an_old_change_of_behaviour_is_kept_and_a_stale_year_notice_is_not():
+    text = ("## [26.1.0] - 2026-06-06\n\n- Drop support for Python 3.9.\n\n"
+            "## [20.2.0] - 2020-12-31\n\n### Changed\n\n"
+            "- `ProcessorFormatter` no longer uses exceptions for control flow.\n"
+            "- `assoc()` is now deprecated in favor of `evolve()` and will stop working in "
+            "2021.\n")
+    said = _said(changelogs.proposals(text, "CHANGELOG.md", "structlog"))
+    assert said == ["Drops support for Python 3.9.",
+                    "`ProcessorFormatter` no longer uses exceptions for control flow."]
+
+
+def test_an_undated_changelog_is_dated_by_its_release_tags(tmp_path):
+    import os
+    import subprocess
+
+    from conftest import git, init_repo
+    from kenning.extract.seed import run
+
+    root = init_repo(tmp_path / "p")
+    (root / "CHANGES.rst").write_text(
+        "Version 3.1.0\n-------------\n\n- Remove the `old_api` function.\n\n"
+        "Version 3.0.0\n-------------\n\n- Remove the `legacy` module.\n", encoding="utf-8")
+    for version, when in (("3.0.0", "2015-01-01T00:00:00"), ("3.1.0", "2024-01-01T00:00:00")):
+        env = {**os.environ, "GIT_COMMITTER_DATE": when, "GIT_AUTHOR_DATE": when}
+        subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", f"Release {version}"],
+                       cwd=root, env=env, check=True)
+        git(root, "tag", f"v{version}")
+    git(root, "add", "CHANGES.rst")
+    git(root, "commit", "-qm", "changes")
+    assert run.commits.tag_dates(root) == {"3.0.0": date(2015, 1, 1), "3.1.0": date(2024, 1, 1)}
+    # Same major line: only the tags' dates make the 2015 removal history.
+    said = [p.text for p in changelogs.proposals((root / "CHANGES.rst").read_text(),
+                                                 "CHANGES.rst", "demo",
+                                                 run.commits.tag_dates(root))]
+    assert said == ["demo 3.1.0 (CHANGES.rst): Removes the `old_api` function."]
+    assert len(changelogs.proposals((root / "CHANGES.rst").read_text(), "CHANGES.rst")) == 2
+
+
+def test_a_commit_decision_older_than_the_window_is_history():
+    def c(subject: str, year: int) -> commits.Commit:
+        return commits.Commit(str(year) * 10, datetime(year, 1, 1, tzinfo=UTC), "dev", False,
+                              subject, "")
+
+    log = [c("Don't cache tokens on disk because they are secrets", 2024),
+           c("No longer log from the reloader because it is spammy", 2015)]
+    assert [p.text.split(" (commit")[0] for p in commits.proposals(log)] == [
+        "Don't cache tokens on disk because they are secrets"]
