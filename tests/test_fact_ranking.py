@@ -111,7 +111,7 @@ def _gate(repo, texts: list[str], prompt: str) -> list[factdb.Candidate]:
     conn = factdb.connect(str(current_project(repo).index_path))
     assert isinstance(conn, sqlite3.Connection)
     try:
-        return sorted(factdb.prompt_matches(conn, prompt, clock.now()),
+        return sorted(factdb.prompt_matches(conn, prompt, clock.now_us()),
                       key=lambda r: r.text)
     finally:
         conn.close()

@@ -49,7 +49,7 @@ def labelled(tmp_path_factory: pytest.TempPathFactory):
 
 
 def injected(conn, prompt: str, keys: dict[str, str]) -> list[str]:
-    rows = factdb.relevant(factdb.prompt_matches(conn, prompt, clock.now()))
+    rows = factdb.relevant(factdb.prompt_matches(conn, prompt, clock.now_us()))
     return [keys[r.id] for r in rows[:2]]
 
 
@@ -111,7 +111,7 @@ def test_hybrid_leg_keeps_unrelated_test_prompts_quiet_and_adds_to_the_fts_gate(
     memory.close()
     conn = factdb.connect(str(project.index_path))
     ctx = Ctx({"cwd": str(project_dir)}, "user-prompt-submit")
-    now = clock.now()
+    now = clock.now_us()
 
     def both(prompt: str) -> tuple[list[str], list[str]]:
         candidates = factdb.prompt_matches(conn, prompt, now)

@@ -25,6 +25,23 @@ def now() -> datetime:  # noqa: F821
     return datetime.now(UTC).replace(microsecond=0)
 
 
+def now_us() -> int:
+    """`now()` as integer microseconds since the epoch, without importing `datetime` unless
+    the clock is pinned (the prompt hook decides on it)."""
+    pinned = os.environ.get(PIN)
+    if pinned:
+        return epoch_us(pinned_time(pinned))
+    return int(time.time()) * 1_000_000
+
+
+def epoch_us(moment: datetime) -> int:  # noqa: F821
+    """An aware time as integer microseconds since the epoch (exact, unlike `timestamp()`)."""
+    from datetime import UTC, datetime
+
+    delta = moment - datetime(1970, 1, 1, tzinfo=UTC)
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
 def now_iso() -> str:
     """`2026-01-31T12:00:00.123456Z`: the log lines' timestamp."""
     if os.environ.get(PIN):

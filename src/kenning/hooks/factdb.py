@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import math
 import os
-import sqlite3
-from datetime import UTC, datetime
 
+try:  # the C module alone: the `sqlite3` package adds `datetime` and `collections.abc` to
+    # a fresh hook's imports for adapters the hooks never use (same connect, execute, Error)
+    import _sqlite3 as sqlite3
+except ImportError:  # an interpreter without it
+    import sqlite3
+
+from kenning.core import clock
 from kenning.core import fastjson as json
 from kenning.core.textutil import (
     GATE_STOPWORDS,
@@ -21,7 +26,11 @@ from kenning.core.textutil import (
     words,
 )
 from kenning.index.fts import FACT_BM25
-from kenning.lifecycle import confidence as lifecycle
+from kenning.lifecycle import decay as lifecycle
+
+TYPE_CHECKING = False  # `typing` imports re
+if TYPE_CHECKING:
+    from datetime import datetime
 
 # Relevance = -bm25 / ln(N + 1): BM25 grows with the log of the corpus size through IDF, so
 # dividing by it keeps one threshold valid from 200 facts to 10,000. A fact must also hold at
@@ -61,12 +70,15 @@ class Candidate:
     __slots__ = ("id", "kind", "text", "confidence", "current", "about", "score", "tags",
                  "matched", "stems", "coverage")
 
-    def __init__(self, row: tuple, now: datetime, score: float = 0.0):
+    def __init__(self, row: tuple, now: int, score: float = 0.0):
+        """`now`: microseconds since the epoch (clock.now_us)."""
         (self.id, self.kind, self.text, stored, confirmed, last_used, self.about,
          self.tags) = row
         self.confidence = int(stored or 0)
-        self.current = lifecycle.current_confidence(
-            self.confidence, parse_time(confirmed) or now, parse_time(last_used), now)
+        confirmed_us = parse_time(confirmed)
+        self.current = lifecycle.current_confidence_us(
+            self.confidence, now if confirmed_us is None else confirmed_us,
+            parse_time(last_used), now)
         self.score = score
         self.matched = 0  # distinct prompt terms the fact contains
         self.stems: tuple[str, ...] = ()  # the prompt words it holds (stems)
@@ -77,14 +89,53 @@ class Candidate:
 COLUMNS = ("f.id, f.kind, f.text, f.confidence, f.confirmed, u.last_used, f.about, f.tags")
 
 
-def parse_time(value: str | None) -> datetime | None:
+def parse_time(value: str | None) -> int | None:
+    """A stored ISO time as microseconds since the epoch (naive times are UTC); None when
+    absent or not a time. The index's own form, `2026-01-31T12:00:00Z`, is read without
+    `datetime`; any other goes through `datetime.fromisoformat`."""
     if not value:
         return None
+    fields = _utc_fields(value)
+    if fields is not None:
+        year, month, day, hour, minute, second = fields
+        days = _ordinal(year, month, day) - _EPOCH_ORDINAL
+        return ((days * 24 + hour) * 60 + minute) * 60_000_000 + second * 1_000_000
+    from datetime import UTC, datetime
+
     try:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    return clock.epoch_us(parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC))
+
+
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+_EPOCH_ORDINAL = 719163  # date(1970, 1, 1).toordinal()
+
+
+def _utc_fields(value: str) -> tuple[int, ...] | None:
+    """(year, month, day, hour, minute, second) of a valid `YYYY-MM-DDTHH:MM:SSZ`, else None."""
+    if len(value) != 20 or value[4] + value[7] + value[10] + value[13] + value[16] + value[19] \
+            != "--T::Z":
+        return None
+    parts = (value[0:4], value[5:7], value[8:10], value[11:13], value[14:16], value[17:19])
+    if not all(p.isascii() and p.isdigit() for p in parts):
+        return None
+    year, month, day, hour, minute, second = (int(p) for p in parts)
+    if not (year >= 1 and 1 <= month <= 12 and hour < 24 and minute < 60 and second < 60):
+        return None
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    if not 1 <= day <= _MONTH_DAYS[month - 1] + (month == 2 and leap):
+        return None
+    return year, month, day, hour, minute, second
+
+
+def _ordinal(year: int, month: int, day: int) -> int:
+    """date(year, month, day).toordinal(), without `datetime`."""
+    before = year - 1
+    days = before * 365 + before // 4 - before // 100 + before // 400
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return days + sum(_MONTH_DAYS[:month - 1]) + (month > 2 and leap) + day
 
 
 def connect(index_path: str) -> sqlite3.Connection | None:
@@ -102,11 +153,11 @@ def fact_count(conn: sqlite3.Connection) -> int:
         return 0
 
 
-def prompt_matches(conn: sqlite3.Connection, prompt: str, now: datetime,
+def prompt_matches(conn: sqlite3.Connection, prompt: str, now: int,
                    limit: int = CANDIDATES) -> list[Candidate]:
     """Active facts matching the prompt's terms, best first, with normalised relevance, the
     prompt words each holds (`matched`) and the share of the prompt's weight they carry
-    (`coverage`)."""
+    (`coverage`). `now`: microseconds since the epoch (clock.now_us)."""
     groups = prompt_words(prompt)
     terms = list(dict.fromkeys(t for group in groups for t in group))[:MAX_QUERY_TERMS]
     if not terms:
@@ -247,7 +298,7 @@ def relevant(rows: list[Candidate], threshold: float = RELEVANCE_THRESHOLD,
     return sorted((r for r in kept if r.score >= best * RELATIVE_CUT), key=lambda r: -r.score)
 
 
-def active_facts(conn: sqlite3.Connection, now: datetime) -> list[Candidate]:
+def active_facts(conn: sqlite3.Connection, now: int) -> list[Candidate]:
     try:
         rows = conn.execute(
             f"SELECT {COLUMNS} FROM facts f LEFT JOIN usage u ON u.fact_id = f.id "
@@ -300,4 +351,5 @@ def session_candidates(conn: sqlite3.Connection, now: datetime, hot_paths: list[
     except sqlite3.Error:
         return [], 0, 0
     unique = {row[0]: row for row in found}
-    return [Candidate(row, now) for row in unique.values()], int(total), int(decayed)
+    now_us = clock.epoch_us(now)
+    return [Candidate(row, now_us) for row in unique.values()], int(total), int(decayed)

@@ -10,7 +10,7 @@ from kenning.hooks import context
 from kenning.hooks.base import Ctx
 from kenning.hooks.inject import inject_facts
 from kenning.lifecycle import anchors
-from kenning.lifecycle import confidence as lifecycle
+from kenning.lifecycle import decay as lifecycle
 
 INTRO = "kenning: project facts about this file (kind, confidence, id; why)."
 
@@ -30,14 +30,15 @@ def handle(ctx: Ctx) -> str | None:
     from kenning.core import clock
     from kenning.hooks.factdb import parse_time
 
-    now = clock.now()
+    now = clock.now_us()
     scored = []
     for entry in entries:
         if entry.get("state") == "orphaned":
             continue  # the code it was about is gone
-        confirmed = parse_time(entry.get("confirmed")) or now
-        current = lifecycle.current_confidence(int(entry.get("confidence") or 0), confirmed,
-                                               parse_time(entry.get("last_used")), now)
+        confirmed = parse_time(entry.get("confirmed"))
+        current = lifecycle.current_confidence_us(
+            int(entry.get("confidence") or 0), now if confirmed is None else confirmed,
+            parse_time(entry.get("last_used")), now)
         if current >= lifecycle.INJECT_FLOOR:
             scored.append((current, entry))
     scored.sort(key=lambda pair: -pair[0])

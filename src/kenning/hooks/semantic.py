@@ -9,11 +9,9 @@ model, so it costs ~0.2 s more per prompt (docs/design.md, "Performance budgets"
 from __future__ import annotations
 
 import os
-import sqlite3
-from datetime import datetime
 
 from kenning.hooks.base import Ctx
-from kenning.hooks.factdb import COLUMNS, Candidate
+from kenning.hooks.factdb import COLUMNS, Candidate, sqlite3
 
 # Calibrated with the bundled model on tests/fixtures/hooks/relevance.json and the tessera
 # development set (bench/relevance.py --mode hybrid): the vectors vouch for a fact alone at
@@ -55,11 +53,12 @@ def embedder_name(ctx: Ctx) -> str:
                                                                         "bundled")
 
 
-def cosine_rows(ctx: Ctx, conn: sqlite3.Connection, prompt: str, now: datetime,
+def cosine_rows(ctx: Ctx, conn: sqlite3.Connection, prompt: str, now: int,
                 lexical: tuple[Candidate, ...] = ()) -> list[tuple[Candidate, float]]:
     """Active facts the vectors vouch for, with their cosine, best first: the nearest one at
     COSINE_THRESHOLD, and any of `lexical` (FTS candidates that share at least two prompt
-    words and reach AGREE_RELEVANCE) at AGREE_COSINE. [] when the leg is unavailable."""
+    words and reach AGREE_RELEVANCE) at AGREE_COSINE. [] when the leg is unavailable.
+    `now`: microseconds since the epoch (clock.now_us)."""
     from kenning.plugin import runtime
 
     if runtime.state() not in ("dev", "ready", "unmanaged"):

@@ -24,7 +24,7 @@ def semantic_mode(ctx: Ctx) -> str:
 def _semantic_lines(ctx: Ctx, conn, prompt: str, now, seen: set[str],
                     lexical: list) -> list[tuple[str, str]]:
     """The hybrid leg's facts; on any failure the FTS result stands (and the error is logged)."""
-    from kenning.lifecycle.confidence import INJECT_FLOOR
+    from kenning.lifecycle.decay import INJECT_FLOOR
 
     try:
         from kenning.hooks.semantic import cosine_rows
@@ -47,7 +47,7 @@ def handle(ctx: Ctx) -> str | None:
     conn = factdb.connect(ctx.index_path)
     if conn is None:
         return None
-    now = clock.now()
+    now = clock.now_us()
     try:
         candidates = factdb.prompt_matches(conn, prompt[:4000], now)
         rows = factdb.relevant(candidates)

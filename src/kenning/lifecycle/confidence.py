@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+# The thresholds live with the rule's microsecond form; they are read from here too.
+from kenning.lifecycle.decay import ARCHIVE_BELOW as ARCHIVE_BELOW
+from kenning.lifecycle.decay import INJECT_FLOOR as INJECT_FLOOR
+from kenning.lifecycle.decay import WEEKLY_DECAY as WEEKLY_DECAY
+from kenning.lifecycle.decay import current_confidence_us
+
 EXTRACTED = 70  # from a transcript, or added by the agent through MCP
 PERSON = 100  # added or corrected by a person
 RECONFIRMED_FLOOR = 90  # re-confirmation by new evidence
-WEEKLY_DECAY = 5
-ARCHIVE_BELOW = 30
-INJECT_FLOOR = 50
 WEEK = timedelta(weeks=1)
-CLOCK_SKEW = timedelta(days=1)  # a teammate's clock may run this far ahead
 
 
 def initial_confidence(origin: str) -> int:
@@ -26,24 +28,15 @@ def initial_confidence(origin: str) -> int:
 def current_confidence(
     confidence: int, confirmed: datetime, last_used: datetime | None, now: datetime
 ) -> int:
-    """The stored value minus 0.05 per whole week since max(confirmed, last_used)."""
-    idle = _idle(confirmed, last_used, now)
-    weeks = idle // WEEK if idle > timedelta(0) else 0
-    return max(0, confidence - WEEKLY_DECAY * weeks)
+    """The stored value minus 0.05 per whole week since max(confirmed, last_used)
+    (decay.current_confidence_us, on times relative to `now`)."""
 
+    def since(moment: datetime) -> int:
+        delta = moment - now
+        return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
-def _idle(confirmed: datetime, last_used: datetime | None, now: datetime) -> timedelta:
-    """Time since the latest evidence.
-
-    A date more than a day ahead of `now` is not evidence (a wrong clock or a hand-edited
-    file): when nothing else is, the fact counts as idle for as long as that date is ahead,
-    so a fact dated years in the future decays instead of keeping full confidence forever.
-    """
-    dates = [d for d in (confirmed, last_used) if d is not None]
-    past = [d for d in dates if d <= now + CLOCK_SKEW]
-    if past:
-        return now - max(past)
-    return max(dates) - now
+    return current_confidence_us(confidence, since(confirmed),
+                                 None if last_used is None else since(last_used), 0)
 
 
 def reconfirmed(
