@@ -143,6 +143,9 @@ def connect(index_path: str) -> sqlite3.Connection | None:
         return None
     conn = sqlite3.connect(index_path, timeout=0.5, isolation_level=None)
     conn.execute("PRAGMA query_only=1")
+    # A fresh hook reads a few hundred pages of a 10k-fact index once: through a mapping
+    # rather than a read() each, a millisecond less (the mapping is lazy; 256 MiB caps it).
+    conn.execute("PRAGMA mmap_size=268435456")
     return conn
 
 
