@@ -46,7 +46,7 @@ INJECTING = CORE | {
     "kenning.store.injectlog",
     "kenning.store.eventlog",
     "kenning.lifecycle",
-    "kenning.lifecycle.confidence",
+    "kenning.lifecycle.decay",
 }
 ALLOWED = {
     "post-tool-use": CORE | {"kenning.hooks.post_tool", "kenning.store",
@@ -71,6 +71,7 @@ ALLOWED = {
     | {
         "kenning.hooks.session_start",
         "kenning.hooks.factdb",
+        "kenning.lifecycle.confidence",
         "kenning.core.textutil",
         "kenning.index",
         "kenning.index.fts",
@@ -165,6 +166,24 @@ def test_prompt_and_tool_hooks_import_neither_re_nor_json(indexed: Path, event: 
     names = set(imported_modules(event, raw.replace("{cwd}", str(indexed))))
     assert "kenning.hooks.runner" in names
     assert not names & {"re", "json", "enum", "typing"}
+
+
+@pytest.mark.parametrize("event, payload", [("user-prompt-submit", "user_prompt_submit"),
+                                            ("pre-tool-use", "pre_tool_use_read")])
+def test_injecting_hooks_import_neither_the_sqlite3_package_nor_datetime(
+        indexed: Path, event: str, payload: str) -> None:
+    """The `sqlite3` package (over its C module `_sqlite3`, which factdb uses) brings
+    `datetime` and `collections.abc`, and `datetime` is a tenth of the prompt hook's start-up
+    (bench/hooks_bench.py): these hooks read the index through `_sqlite3` and decay
+    confidence on epoch microseconds (lifecycle.decay)."""
+    raw = (FIXTURES / f"{payload}.json").read_text(encoding="utf-8")
+    data = raw.replace("{cwd}", str(indexed)).replace("{home}", str(indexed.parent / "home"))
+    names = set(imported_modules(event, data))
+    assert "_sqlite3" in names  # it read the index
+    if event == "pre-tool-use":
+        assert "kenning.hooks.inject" in names  # and the injection path is held too
+    assert not names & {"sqlite3", "sqlite3.dbapi2", "datetime", "collections.abc",
+                        "kenning.lifecycle.confidence"}, sorted(names)
 
 
 # `json` alone costs a hook about one and a half bare interpreter starts on a 2-core machine,

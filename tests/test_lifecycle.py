@@ -75,3 +75,34 @@ def test_reconfirmation_gives_at_least_090_and_never_less_than_now(conf, confirm
 def test_decay_is_exactly_five_hundredths_per_whole_week(weeks):
     now = T0 + timedelta(weeks=weeks, hours=3)
     assert lc.current_confidence(100, T0, None, now) == max(0, 100 - 5 * weeks)
+
+
+def _datetime_rule(confidence, confirmed, last_used, now):
+    """current_confidence as it was written on datetimes, before lifecycle.decay."""
+    dates = [d for d in (confirmed, last_used) if d is not None]
+    past = [d for d in dates if d <= now + timedelta(days=1)]
+    idle = now - max(past) if past else max(dates) - now
+    weeks = idle // timedelta(weeks=1) if idle > timedelta(0) else 0
+    return max(0, confidence - 5 * weeks)
+
+
+# Any microsecond over ±3 years around T0, so week and clock-skew boundaries are hit exactly.
+precise = st.integers(min_value=-(10**6) * 86_400 * 1100,
+                      max_value=10**6 * 86_400 * 1100).map(
+    lambda us: T0 + timedelta(microseconds=us))
+edges = st.sampled_from([0, 1, -1]).flatmap(
+    lambda d: st.integers(min_value=-60, max_value=60).map(
+        lambda w: T0 + timedelta(weeks=w, microseconds=d)))
+moments = st.one_of(precise, edges)
+
+
+@given(confidences, moments, st.one_of(st.none(), moments), moments)
+def test_the_microsecond_rule_decays_exactly_as_the_datetime_rule(conf, confirmed, used, now):
+    from kenning.core.clock import epoch_us
+    from kenning.lifecycle.decay import current_confidence_us
+
+    expected = _datetime_rule(conf, confirmed, used, now)
+    assert lc.current_confidence(conf, confirmed, used, now) == expected
+    assert current_confidence_us(conf, epoch_us(confirmed),
+                                 None if used is None else epoch_us(used),
+                                 epoch_us(now)) == expected

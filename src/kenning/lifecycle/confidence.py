@@ -18,6 +18,7 @@ EXTRACTED = 70  # from a transcript, or added by the agent through MCP
 PERSON = 100  # added or corrected by a person
 RECONFIRMED_FLOOR = 90  # re-confirmation by new evidence
 WEEK = timedelta(weeks=1)
+CLOCK_SKEW = timedelta(days=1)  # a teammate's clock may run this far ahead (decay.CLOCK_SKEW)
 
 
 def initial_confidence(origin: str) -> int:
