@@ -14,6 +14,7 @@ import json
 import os
 from datetime import datetime
 
+from kenning.core.clock import epoch_us
 from kenning.hooks.factdb import Candidate
 
 MAX_FILES = 5000
@@ -90,6 +91,7 @@ def active_facts(facts_dir: str, now: datetime) -> list[Candidate]:
                          if e.name.endswith(".yaml") and not e.name.startswith("."))
     except OSError:
         return rows
+    now_us = epoch_us(now)
     for name in entries[:MAX_FILES]:
         try:
             with open(os.path.join(facts_dir, name), encoding="utf-8") as handle:
@@ -106,5 +108,5 @@ def active_facts(facts_dir: str, now: datetime) -> list[Candidate]:
         rows.append(Candidate((fields["id"], fields.get("kind") or "codebase", fields["text"],
                              confidence, fields.get("confirmed"), None,
                              json.dumps(fields.get("about") or []),
-                             " ".join(tags) if isinstance(tags, list) else ""), now))
+                             " ".join(tags) if isinstance(tags, list) else ""), now_us))
     return rows
