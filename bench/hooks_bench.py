@@ -128,7 +128,12 @@ def expect(condition: bool, what: str) -> None:
 # layout 2.1-2.3 / 2.0-2.3 on the shared machine, 2.3-3.1 with two CPU-bound processes beside
 # it (10 rounds each); its budget 10 -> 3.5. The first start after the index changed without
 # the catch-up (no cache) measured 6.1.
-BUDGETS = {"post": 3.0, "pre": 3.5, "prompt_fts": 4.5, "prompt_hybrid": 32.0, "stop": 3.5,
+# Issue 13, UserPromptSubmit FTS: the index read through `_sqlite3` (the `sqlite3` package adds
+# `datetime` and `collections.abc`), confidence decayed on epoch microseconds (no `datetime`),
+# the index read through mmap. A/B on the shared machine, main / this: 2.99-3.21 / 2.73-2.92
+# (27.5 / 24-26 ms against 8.5-9.3 ms); with two CPU-bound processes beside it 2.51 / 2.39
+# (88 / 84 ms against 35 ms). Budget 4.5 -> 3.5.
+BUDGETS = {"post": 3.0, "pre": 3.5, "prompt_fts": 3.5, "prompt_hybrid": 32.0, "stop": 3.5,
            "start": 3.5, "end": 5.0}
 
 
