@@ -24,7 +24,10 @@ ADR_DIRS = ("docs/adr", "doc/adr", "docs/adrs", "docs/decisions", "doc/decisions
             "docs/architecture/decisions", "adr", "decisions")
 DESIGN_FILES = ("ARCHITECTURE.md", "DESIGN.md", "CONTRIBUTING.md", "CONTRIBUTING.rst",
                 "docs/CONTRIBUTING.md", ".github/CONTRIBUTING.md", "docs/architecture.md",
-                "docs/contributing.md", "docs/design.md")
+                "docs/contributing.md", "docs/design.md", "docs/contributing.rst",
+                ".github/CONTRIBUTING.rst", "doc/contributing.md", "doc/contributing.rst",
+                "docs/source/contributing.md", "docs/source/contributing.rst",
+                "docs/development.md", "docs/development.rst")
 AGENT_FILES = ("CLAUDE.md", "AGENTS.md", ".cursorrules", ".github/copilot-instructions.md",
                ".windsurfrules", "GEMINI.md")
 AGENT_DIRS = (".cursor/rules",)
@@ -35,7 +38,7 @@ _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _CHOSEN = re.compile(r"^chos(?:e|en) option:?\s*[\"“]?(?P<name>[^\"”,]+?)[\"”]?\s*,\s*because"
                      r"\s*(?P<why>.*)$", re.I)
 # A sentence that opens by pointing back at the one before it does not stand alone.
-_LEANS = re.compile(r"^(?:however|but|also|so|then|otherwise|instead|therefore|thus|hence"
+LEANS = re.compile(r"^(?:however|but|also|so|then|otherwise|instead|therefore|thus|hence"
                     r"|again|likewise|similarly|in (?:that|this|which) case|as such|for example"
                     r"|e\.g\.|it|they|them|(?:this|that|these|those)(?! (?:project|repo"
                     r"|repository|package|library|codebase|file|folder|directory))"
@@ -152,7 +155,7 @@ def rule_proposals(text: str, rel: str, source: str) -> list[Proposal]:
         head = _item_head(lines, first)
         if head is not None:  # a sub-point says nothing without the rule it explains
             body = f"{head} {body}" if len(head) + len(body) < 400 else ""
-        elif _LEANS.match(body):
+        elif LEANS.match(body):
             continue  # "However, that HTTPS requests will only succeed …": says what, of what?
         if not body:
             continue

@@ -26,7 +26,7 @@ from kenning.core.errors import FileProblemError
 from kenning.core.private import strip_private
 from kenning.core.redact import redact
 from kenning.core.safeio import read_bytes
-from kenning.extract.seed import changelogs, commits, current, documents, later
+from kenning.extract.seed import changelogs, commits, current, documents, later, tooling
 from kenning.extract.seed.model import Proposal, project_name
 
 if TYPE_CHECKING:
@@ -87,6 +87,12 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
             for p in documents.design_files(root)]
     out += [("agents", p, lambda text, rel: documents.rule_proposals(text, rel, "agents"))
             for p in documents.agent_files(root)]
+    tools = ((tooling.pyproject_file, tooling.pyproject_proposals),
+             (tooling.script_files, tooling.script_proposals),
+             (tooling.pr_template_files, tooling.pr_template_proposals))
+    own = project_name(root)
+    for files, reader in tools:
+        out += [("docs", p, lambda text, rel, r=reader: r(text, rel, own)) for p in files(root)]
     return out
 
 

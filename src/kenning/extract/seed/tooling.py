@@ -1,0 +1,267 @@
+"""What a contributor must know from the project's tooling: pyproject.toml settings, the
+commands its `scripts/` run, and its pull-request checklist. Stdlib only.
+
+pyproject.toml: the Python floor (`requires-python`), the coverage floor (`fail_under`),
+pytest turning warnings into errors (`filterwarnings = error`) and its strict flags, and the
+linter, formatter and type checker configured there with their strictness (ruff, black,
+isort, flake8 line length; mypy or pyright strict). Each setting is one proposal naming the
+project, the file and the value, with the line it is set on. Nothing else in the file is read.
+
+`scripts/`: each script (a regular text file with a shebang or a `.sh` / `.py` name, at most
+64 KiB) is one proposal listing the development tools it runs in order (pytest, coverage,
+ruff, mypy, …, or another project script), with `${PREFIX}` and `venv/bin/` left out and
+`export`ed variables filled in; a coverage floor given on the command line
+(`--fail-under=N`) is its own proposal. A script that runs none of those is not proposed.
+
+The pull-request template (`.github/pull_request_template.md`, any case, or
+`docs/pull_request_template.md`): each checklist item, one proposal each, except the generic
+ones any project has (read the guide / the code of conduct, searched for duplicates).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import tomllib
+from pathlib import Path
+
+from kenning.extract.seed.documents import LEANS
+from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
+
+MAX_SCRIPT_BYTES = 64 * 1024
+MAX_SCRIPTS = 40
+PR_TEMPLATES = (".github/pull_request_template.md", ".github/PULL_REQUEST_TEMPLATE.md",
+                "docs/pull_request_template.md", "pull_request_template.md",
+                ".github/PULL_REQUEST_TEMPLATE/pull_request_template.md")
+TOOLS = ("pytest", "coverage", "ruff", "mypy", "pyright", "black", "isort", "flake8",
+         "pylint", "tox", "nox", "mkdocs", "sphinx-build", "pre-commit", "twine", "codespell",
+         "bandit", "interrogate", "pyupgrade", "autoflake", "hatch", "uv", "pip", "build",
+         "towncrier", "check-manifest", "pydocstyle", "doc8", "prettier", "eslint", "cargo",
+         "npm", "make")
+_CHECK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]?\]\s+(?P<item>.+?)\s*$")
+_GENERIC = re.compile(r"\b(?:code of conduct|contribut\w* (?:guide|guidelines|\.md)|read (?:the|"
+                      r"and understood)|searched|duplicate|(?:agree|license) (?:to|under)|"
+                      r"signed|CLA\b|acknowledge|issue (?:number|link)|fixes #|closes #)", re.I)
+# "Updated documentation.", "There's tests for all new and changed code.": any project's.
+_ROUTINE = re.compile(r"\b(?:docs?|documentation|tests?|tested|changelog|changes)\b", re.I)
+
+
+def pyproject_file(root: Path) -> list[Path]:
+    path = root / "pyproject.toml"
+    return [path] if regular_file(path) else []
+
+
+def pr_template_files(root: Path) -> list[Path]:
+    out: list[Path] = []
+    for rel in PR_TEMPLATES:
+        path = root / rel
+        if regular_file(path) and not any(p.samefile(path) for p in out):
+            out.append(path)
+    return out
+
+
+def script_files(root: Path) -> list[Path]:
+    folder = root / "scripts"
+    if not regular_dir(folder):
+        return []
+    out = [p for p in sorted(folder.iterdir()) if regular_file(p)
+           and p.name.lower() not in ("readme.md", "readme", "readme.rst")
+           and (p.suffix in ("", ".sh", ".py")) and p.stat().st_size <= MAX_SCRIPT_BYTES]
+    return out[:MAX_SCRIPTS]
+
+
+# ---- pyproject.toml -------------------------------------------------------------------------
+
+def _key_line(lines: list[str], table: str, key: str) -> int | None:
+    """The line `key` is set on inside `[table]` (1-based), None when not found."""
+    inside = False
+    head = re.compile(rf"^\s*\[\s*{re.escape(table)}\s*\]\s*(?:#.*)?$")
+    for n, line in enumerate(lines, 1):
+        if re.match(r"^\s*\[", line):
+            inside = bool(head.match(line))
+            continue
+        if inside and re.match(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", line):
+            return n
+    return None
+
+
+def _table(data: dict, dotted: str) -> dict:
+    here: object = data
+    for part in dotted.split("."):
+        here = here.get(part) if isinstance(here, dict) else None
+    return here if isinstance(here, dict) else {}
+
+
+def pyproject_proposals(text: str, rel: str, name: str) -> list[Proposal]:
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError):
+        return []
+    lines = text.splitlines()
+    out: list[Proposal] = []
+
+    def add(table: str, key: str, sentence: str, rule: str, kind: str = "codebase") -> None:
+        n = _key_line(lines, table, key)
+        if n is None:
+            return
+        out.append(Proposal(source="docs", kind=kind, text=f"{name} ({rel}): {sentence}",
+                            provenance=lines_label(rel, n, n), rule=f"pyproject-{rule}"))
+
+    floor = _table(data, "project").get("requires-python")
+    if isinstance(floor, str) and floor.strip():
+        add("project", "requires-python",
+            f"Supports Python {floor.strip()} (`requires-python = \"{floor.strip()}\"`).",
+            "requires-python")
+    _pytest(data, add)
+    for table in ("tool.coverage.report", "tool.coverage"):
+        under = _table(data, table).get("fail_under")
+        if isinstance(under, (int, float)) and not isinstance(under, bool) and under > 0:
+            add(table, "fail_under", f"Coverage below {under:g}% fails (`fail_under = "
+                f"{under:g}` in [{table}]).", "fail-under", "interaction")
+            break
+    _linters(data, add)
+    return out
+
+
+def _pytest(data: dict, add) -> None:
+    table = "tool.pytest.ini_options"
+    ini = _table(data, table)
+    warnings = ini.get("filterwarnings")
+    if isinstance(warnings, str):
+        warnings = [warnings]
+    if isinstance(warnings, list) and any(isinstance(w, str) and w.strip() == "error"
+                                          for w in warnings):
+        add(table, "filterwarnings", "pytest turns every warning into an error "
+            "(`filterwarnings = error` in [tool.pytest.ini_options]); a warning the tests "
+            "expect must be filtered there.", "filterwarnings-error", "interaction")
+    addopts = ini.get("addopts")
+    opts = " ".join(addopts) if isinstance(addopts, list) else addopts
+    if isinstance(opts, str):
+        strict = [o for o in ("--strict-markers", "--strict-config") if o in opts.split()]
+        if strict:
+            add(table, "addopts", f"pytest runs with {' and '.join(f'`{o}`' for o in strict)}"
+                " (addopts in [tool.pytest.ini_options]): an unregistered marker"
+                f"{' or an unknown config key' if len(strict) == 2 else ''} fails the run."
+                if "--strict-markers" in strict else
+                "pytest runs with `--strict-config` (addopts in [tool.pytest.ini_options]): "
+                "an unknown config key fails the run.", "pytest-strict", "interaction")
+    if ini.get("xfail_strict") is True:
+        add(table, "xfail_strict", "pytest treats an unexpectedly passing xfail test as a "
+            "failure (`xfail_strict = true`).", "xfail-strict", "interaction")
+
+
+def _linters(data: dict, add) -> None:
+    ruff = _table(data, "tool.ruff")
+    if ruff:
+        length = ruff.get("line-length")
+        key = "line-length" if isinstance(length, int) else next(iter(ruff), "")
+        if key and not isinstance(ruff.get(key), dict):
+            add("tool.ruff", key, "Lints with ruff" + (f", line length {length}"
+                if isinstance(length, int) else "") + " ([tool.ruff]).", "ruff")
+    for tool in ("black", "isort", "flake8"):
+        length = _table(data, f"tool.{tool}").get("line-length",
+                                                  _table(data, f"tool.{tool}").get(
+                                                      "line_length"))
+        if isinstance(length, int):
+            key = "line-length" if "line-length" in _table(data, f"tool.{tool}") \
+                else "line_length"
+            verb = "Formats" if tool == "black" else ("Sorts imports" if tool == "isort"
+                                                      else "Lints")
+            add(f"tool.{tool}", key, f"{verb} with {tool}, line length {length} "
+                f"([tool.{tool}]).", tool)
+    if _table(data, "tool.mypy").get("strict") is True:
+        add("tool.mypy", "strict", "Type-checks with mypy in strict mode (`strict = true` in "
+            "[tool.mypy]); new code needs full type annotations.", "mypy-strict")
+    mode = _table(data, "tool.pyright").get("typeCheckingMode")
+    if mode in ("strict", "standard", "basic"):
+        add("tool.pyright", "typeCheckingMode", f"Type-checks with pyright in {mode} mode "
+            f"(`typeCheckingMode = \"{mode}\"` in [tool.pyright]).", "pyright")
+
+
+# ---- scripts/ -------------------------------------------------------------------------------
+
+def _tool_of(words: list[str]) -> str | None:
+    """The development tool a command line runs ("python -m pytest" → pytest), else None."""
+    while words and re.match(r"^\w+=", words[0]):
+        words = words[1:]  # VAR=value cmd
+    if not words:
+        return None
+    first = words[0].rsplit("/", 1)[-1] if "/" in words[0] and not \
+        words[0].startswith("scripts/") else words[0]
+    if first.startswith("scripts/"):
+        return first
+    if re.match(r"^python[\d.]*$", first) and len(words) > 2 and words[1] == "-m":
+        return words[2] if words[2] in TOOLS else None
+    return first if first in TOOLS else None
+
+
+def script_proposals(text: str, rel: str, name: str) -> list[Proposal]:
+    if not (text.startswith("#!") or rel.endswith((".sh", ".py"))) or rel.endswith(".py"):
+        return []  # a Python script's calls are not command lines
+    lines = text.splitlines()
+    env: dict[str, str] = {}
+    runs: list[tuple[int, str]] = []
+    out: list[Proposal] = []
+    passes_args = ""
+    for n, raw in enumerate(lines, 1):
+        line = raw.split(" #", 1)[0].strip()
+        if not line or line.startswith("#"):
+            continue
+        m = re.match(r"^(?:export\s+)?(\w+)=([\"']?)([^\"'$`]*)\2\s*$", line)
+        if m:
+            env[m.group(1)] = m.group(3)
+            continue
+        for var, value in env.items():
+            line = line.replace(f"${{{var}}}", value).replace(f"${var}", value)
+        line = re.sub(r"^\$\{?PREFIX\}?|\bvenv/bin/|^\./", "", line.replace("${PREFIX}", ""))
+        line = re.sub(r"^(?:exec|time)\s+", "", line)
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError:
+            continue
+        tool = _tool_of(words)
+        if tool is None:
+            continue
+        if any(w in ("$@", "$*") for w in words):
+            passes_args = words[words.index("-m") + 1] if "-m" in words[:-1] else tool
+        command = " ".join(w for w in words if w  # unresolved variables say nothing
+                           and not re.match(r"^\$(?:[@*(]|\w+$|\{\w+\}$)", w))
+        command = re.sub(r"^python[\d.]*\s+-m\s+", "", command)
+        runs.append((n, command[:120]))
+        under = re.search(r"--fail-under[= ](\d+(?:\.\d+)?)", command)
+        if under:
+            out.append(Proposal(
+                source="docs", kind="interaction",
+                text=f"{name} ({rel}): Coverage below {under.group(1)}% fails "
+                     f"(`{command[:120]}`).", provenance=lines_label(rel, n, n),
+                rule="script-fail-under"))
+    if not runs or (len(runs) == 1 and out):
+        return out  # "runs `coverage report --fail-under=100`" is what its floor says
+    said = "; then ".join(f"`{c}`" for _, c in runs)
+    extra = f" Arguments given to `{rel}` are passed on to {passes_args}." if passes_args \
+        else ""
+    out.insert(0, Proposal(source="docs", kind="interaction",
+                           text=f"{name} ({rel}): `{rel}` runs {said}.{extra}",
+                           provenance=lines_label(rel, runs[0][0], runs[-1][0]),
+                           rule="script-runs"))
+    return out
+
+
+# ---- pull-request template ------------------------------------------------------------------
+
+def pr_template_proposals(text: str, rel: str, name: str) -> list[Proposal]:
+    out: list[Proposal] = []
+    text = re.sub(r"<!--[\s\S]*?-->", lambda m: "\n" * m.group(0).count("\n"), text)
+    for n, line in enumerate(text.splitlines(), 1):
+        m = _CHECK.match(line)
+        if not m:
+            continue
+        item = plain(m.group("item"))
+        if len(item.split()) < 4 or _GENERIC.search(item) or LEANS.match(item) \
+                or not item[:1].isupper() or line[:1].isspace() \
+                or (len(item.split()) <= 8 and "`" not in item and _ROUTINE.search(item)):
+            continue  # a sub-item, or one leaning on the item before, says nothing alone
+        out.append(Proposal(source="docs", kind="interaction",
+                            text=f"{name} ({rel}, pull-request checklist): {item}",
+                            provenance=lines_label(rel, n, n), rule="pr-checklist"))
+    return out

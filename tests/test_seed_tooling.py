@@ -1,0 +1,156 @@
+"""`kenning seed` on what a contributor must know from the tooling: pyproject.toml settings,
+the commands `scripts/` run, the pull-request checklist; and a contributing guide outside the
+root."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import git, init_repo
+from kenning.extract.seed import tooling
+
+PYPROJECT = """\
+[project]
+name = "widget"
+requires-python = ">=3.9"
+
+[tool.ruff]
+line-length = 120
+
+[tool.ruff.lint]
+select = ["E", "F"]
+
+[tool.mypy]
+strict = true
+
+[tool.pytest.ini_options]
+addopts = "-rXs --strict-config --strict-markers"
+xfail_strict = true
+filterwarnings = [
+    # Turn warnings that aren't filtered into exceptions
+    "error",
+    "ignore:old:DeprecationWarning",
+]
+
+[tool.coverage.report]
+fail_under = 95
+"""
+
+TEST_SCRIPT = """\
+#!/bin/sh
+
+export PREFIX=""
+if [ -d 'venv' ] ; then
+    export PREFIX="venv/bin/"
+fi
+export SOURCE_FILES="widget tests"
+
+set -ex
+
+if [ -z $GITHUB_ACTIONS ]; then
+    scripts/check
+fi
+
+branch_option=$(python -c 'print("--branch")')
+${PREFIX}coverage run $branch_option -m pytest $@
+${PREFIX}mypy $SOURCE_FILES
+"""
+
+PR_TEMPLATE = """\
+<!-- Thanks for contributing!
+- [ ] A commented-out item is no item.
+-->
+# Checklist
+
+- [ ] I have read the contributing guide.
+- [ ] I've updated the documentation accordingly.
+- [ ] New public functions must be listed in `docs/api.rst` by hand.
+  - [ ] and in the typing tests too, when they are generic.
+- [ ] ...and used in the stub test file `typing_tests/baseline.py`.
+- [x] I understand that this PR may be closed if there was no previous discussion.
+"""
+
+
+def texts(found) -> dict[str, str]:
+    return {p.text: p.provenance for p in found}
+
+
+def test_pyproject_settings_one_fact_each_with_the_project_file_value_and_line():
+    found = texts(tooling.pyproject_proposals(PYPROJECT, "pyproject.toml", "widget"))
+    assert found == {
+        'widget (pyproject.toml): Supports Python >=3.9 (`requires-python = ">=3.9"`).':
+            "pyproject.toml:3",
+        "widget (pyproject.toml): pytest turns every warning into an error (`filterwarnings "
+        "= error` in [tool.pytest.ini_options]); a warning the tests expect must be filtered "
+        "there.": "pyproject.toml:17",
+        "widget (pyproject.toml): pytest runs with `--strict-markers` and `--strict-config` "
+        "(addopts in [tool.pytest.ini_options]): an unregistered marker or an unknown config "
+        "key fails the run.": "pyproject.toml:15",
+        "widget (pyproject.toml): pytest treats an unexpectedly passing xfail test as a "
+        "failure (`xfail_strict = true`).": "pyproject.toml:16",
+        "widget (pyproject.toml): Coverage below 95% fails (`fail_under = 95` in "
+        "[tool.coverage.report]).": "pyproject.toml:24",
+        "widget (pyproject.toml): Lints with ruff, line length 120 ([tool.ruff]).":
+            "pyproject.toml:6",
+        "widget (pyproject.toml): Type-checks with mypy in strict mode (`strict = true` in "
+        "[tool.mypy]); new code needs full type annotations.": "pyproject.toml:12",
+    }
+    # Settings that are not there, or not strict, say nothing; a broken file nothing at all.
+    loose = "[project]\nname = 'w'\n[tool.mypy]\nstrict = false\n[tool.pytest.ini_options]\n" \
+        "filterwarnings = ['ignore::DeprecationWarning']\n"
+    assert tooling.pyproject_proposals(loose, "pyproject.toml", "w") == []
+    assert tooling.pyproject_proposals("[project\n", "pyproject.toml", "w") == []
+
+
+def test_a_script_is_what_it_runs_with_its_variables_filled_in_and_its_arguments_passed_on():
+    [runs] = tooling.script_proposals(TEST_SCRIPT, "scripts/test", "widget")
+    assert runs.text == "widget (scripts/test): `scripts/test` runs `scripts/check`; then " \
+        "`coverage run -m pytest`; then `mypy widget tests`. Arguments given to " \
+        "`scripts/test` are passed on to pytest."
+    assert runs.provenance == "scripts/test:12-17" and runs.kind == "interaction"
+    # A coverage floor on the command line is the fact, not "runs coverage report".
+    floor = "#!/bin/sh -e\n\n${PREFIX}coverage report --show-missing --fail-under=100\n"
+    assert [p.text for p in tooling.script_proposals(floor, "scripts/coverage", "widget")] \
+        == ["widget (scripts/coverage): Coverage below 100% fails (`coverage report "
+            "--show-missing --fail-under=100`)."]
+    # A script that runs no development tool, or a Python script, is not proposed.
+    assert tooling.script_proposals("#!/bin/sh\nrm -rf dist build\n", "scripts/clean",
+                                    "widget") == []
+    assert tooling.script_proposals("import subprocess\nsubprocess.run(['pytest'])\n",
+                                    "scripts/run.py", "widget") == []
+
+
+def test_checklist_items_that_stand_alone_and_are_not_any_projects_boilerplate():
+    found = [p.text for p in tooling.pr_template_proposals(
+        PR_TEMPLATE, ".github/pull_request_template.md", "widget")]
+    assert found == [
+        "widget (.github/pull_request_template.md, pull-request checklist): New public "
+        "functions must be listed in `docs/api.rst` by hand.",
+        "widget (.github/pull_request_template.md, pull-request checklist): I understand "
+        "that this PR may be closed if there was no previous discussion."]
+
+
+def test_seed_reads_tooling_and_a_guide_in_github_once_per_fact(kenning, isolated: Path):
+    root = init_repo(isolated)
+    (root / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    (root / "scripts").mkdir()
+    (root / "scripts" / "test").write_text(TEST_SCRIPT, encoding="utf-8")
+    (root / ".github").mkdir()
+    (root / ".github" / "pull_request_template.md").write_text(PR_TEMPLATE, encoding="utf-8")
+    # The same rule in the guide and the checklist is proposed once.
+    (root / ".github" / "CONTRIBUTING.rst").write_text(
+        "Contributing\n============\n\nNew public functions must be listed in "
+        "`docs/api.rst` by hand.\n\nAlways run `scripts/test` before you open a pull request.\n",
+        encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "Initial import")
+    result = kenning("seed", "--dry-run", "--json")
+    assert result.code == 0, result.err
+    items = json.loads(result.out)["items"]
+    proposed = [i for i in items if i["action"] == "proposed"]
+    by_file = {i["provenance"].split(":")[0] for i in proposed}
+    assert by_file == {"pyproject.toml", "scripts/test", ".github/pull_request_template.md",
+                       ".github/CONTRIBUTING.rst"}
+    assert sum("docs/api.rst" in i["text"] for i in proposed) == 1
+    assert any("Always run `scripts/test`" in i["text"] for i in proposed)
