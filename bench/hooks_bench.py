@@ -133,8 +133,10 @@ def expect(condition: bool, what: str) -> None:
 # the index read through mmap. A/B on the shared machine, main / this: 2.99-3.21 / 2.73-2.92
 # (27.5 / 24-26 ms against 8.5-9.3 ms); with two CPU-bound processes beside it 2.51 / 2.39
 # (88 / 84 ms against 35 ms). Budget 4.5 -> 3.5.
+# SessionStart's gate 3.5 -> 4.0 after a clean-clone CI read 3.27 on the checkout row (plugin
+# layout 2.21): ten rounds with real detached spawns are noisier than the other rows.
 BUDGETS = {"post": 3.0, "pre": 3.5, "prompt_fts": 3.5, "prompt_hybrid": 32.0, "stop": 3.5,
-           "start": 3.5, "end": 5.0}
+           "start": 4.0, "end": 5.0}
 
 
 
