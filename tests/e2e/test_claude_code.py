@@ -241,21 +241,25 @@ def test_uninitialised_project_is_left_untouched(tmp_path: Path) -> None:
     assert git(run.project, "status", "--porcelain", "--untracked-files=all") == ""
 
 
+def _a_session_to_be_asked(tmp_path: Path) -> tuple[Run, list]:
+    """A project whose Stop always asks, and the first two turns of a session that qualifies
+    (sixteen tool calls, one of them failing) and saves nothing."""
+    run = Run(tmp_path, init=True, seed=[])
+    run.kenning_home.mkdir(parents=True, exist_ok=True)
+    (run.kenning_home / "config.toml").write_text('[extract]\nask_agent = "always"\n',
+                                                  encoding="utf-8")
+    probe = [tool_use("Bash", {"command": f"echo step {n}"}) for n in range(8)]
+    return run, [probe + [tool_use("Bash", {"command": "ls does-not-exist"})], probe]
+
+
 def test_stop_asks_the_agent_once_and_its_knowledge_add_lands_in_the_store(
     tmp_path: Path,
 ) -> None:
     """Deliver 3 of issue 16: a long session that fixed a failure and saved nothing is asked,
     once, at Stop; the agent's answer (a knowledge_add) is written; the cost is one extra
     agent turn (here two requests: the tool call and the closing text)."""
-    run = Run(tmp_path, init=True, seed=[])
-    run.kenning_home.mkdir(parents=True, exist_ok=True)
-    (run.kenning_home / "config.toml").write_text('[extract]\nask_agent = "always"\n',
-                                                  encoding="utf-8")
-    probe = [tool_use("Bash", {"command": f"echo step {n}"}) for n in range(8)]
-    failing = [tool_use("Bash", {"command": "ls does-not-exist"})]
-    script = [
-        probe + failing,
-        probe,
+    run, script = _a_session_to_be_asked(tmp_path)
+    script += [
         [text("Done with the task.")],
         [tool_use(TOOL_ADD, {"text": "hello.py must be run from the repository root with "
                                      "python3 hello.py.", "kind": "codebase",
@@ -327,14 +331,8 @@ def test_stop_asks_at_most_one_extra_turn_when_the_agent_has_nothing_to_save(
     tmp_path: Path,
 ) -> None:
     """The cheapest answer to the Stop request costs exactly one more request."""
-    run = Run(tmp_path, init=True, seed=[])
-    run.kenning_home.mkdir(parents=True, exist_ok=True)
-    (run.kenning_home / "config.toml").write_text('[extract]\nask_agent = "always"\n',
-                                                  encoding="utf-8")
-    probe = [tool_use("Bash", {"command": f"echo step {n}"}) for n in range(8)]
-    script = [
-        probe + [tool_use("Bash", {"command": "ls does-not-exist"})],
-        probe,
+    run, script = _a_session_to_be_asked(tmp_path)
+    script += [
         [text("Done with the task.")],
         [text("nothing to save")],
     ]
@@ -378,14 +376,8 @@ def test_stop_reads_the_last_assistant_message_and_never_interrupts_a_question(
 ) -> None:
     """Stop's `last_assistant_message` (the transcript may lag): a session that would be
     asked to save its knowledge is not asked while the agent waits for the person's answer."""
-    run = Run(tmp_path, init=True, seed=[])
-    run.kenning_home.mkdir(parents=True, exist_ok=True)
-    (run.kenning_home / "config.toml").write_text('[extract]\nask_agent = "always"\n',
-                                                  encoding="utf-8")
-    probe = [tool_use("Bash", {"command": f"echo step {n}"}) for n in range(8)]
-    script = [
-        probe + [tool_use("Bash", {"command": "ls does-not-exist"})],
-        probe,
+    run, script = _a_session_to_be_asked(tmp_path)
+    script += [
         [text("The build passes now. Should I also update the changelog?")],
     ]
     with MockAPI(script) as api:

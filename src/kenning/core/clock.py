@@ -38,7 +38,11 @@ def epoch_us(moment: datetime) -> int:  # noqa: F821
     """An aware time as integer microseconds since the epoch (exact, unlike `timestamp()`)."""
     from datetime import UTC, datetime
 
-    delta = moment - datetime(1970, 1, 1, tzinfo=UTC)
+    return micros(moment - datetime(1970, 1, 1, tzinfo=UTC))
+
+
+def micros(delta: timedelta) -> int:  # noqa: F821
+    """A `timedelta` as whole microseconds, exactly."""
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 # The thresholds live with the rule's microsecond form; they are read from here too.
+from kenning.core.clock import micros
+from kenning.lifecycle import decay
 from kenning.lifecycle.decay import ARCHIVE_BELOW as ARCHIVE_BELOW
 from kenning.lifecycle.decay import INJECT_FLOOR as INJECT_FLOOR
 from kenning.lifecycle.decay import WEEKLY_DECAY as WEEKLY_DECAY
@@ -18,7 +20,7 @@ EXTRACTED = 70  # from a transcript, or added by the agent through MCP
 PERSON = 100  # added or corrected by a person
 RECONFIRMED_FLOOR = 90  # re-confirmation by new evidence
 WEEK = timedelta(weeks=1)
-CLOCK_SKEW = timedelta(days=1)  # a teammate's clock may run this far ahead (decay.CLOCK_SKEW)
+CLOCK_SKEW = timedelta(microseconds=decay.CLOCK_SKEW)  # a teammate's clock may run this far ahead
 
 
 def initial_confidence(origin: str) -> int:
@@ -32,12 +34,8 @@ def current_confidence(
     """The stored value minus 0.05 per whole week since max(confirmed, last_used)
     (decay.current_confidence_us, on times relative to `now`)."""
 
-    def since(moment: datetime) -> int:
-        delta = moment - now
-        return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
-
-    return current_confidence_us(confidence, since(confirmed),
-                                 None if last_used is None else since(last_used), 0)
+    return current_confidence_us(confidence, micros(confirmed - now),
+                                 None if last_used is None else micros(last_used - now), 0)
 
 
 def reconfirmed(
