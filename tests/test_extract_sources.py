@@ -106,6 +106,19 @@ def test_no_fact_names_an_absolute_path_of_this_machine(tmp_path: Path):
     assert texts == ["Always run `make check` in api before pushing."]
 
 
+def test_paths_under_the_folder_the_session_ran_in_are_made_relative_without_a_root(
+        tmp_path: Path):
+    """The transcript's `cwd` is the project: its paths become repo-relative even when the
+    extraction runs elsewhere (a review's clone, another machine); a home folder as `cwd`
+    makes nothing relative."""
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("Always run `make check` in /Users/ana/code/shop/api before pushing.",
+           cwd="/Users/ana/code/shop")
+    t.user("Never edit /Users/ana/notes/todo.md from a hook.", cwd="/Users/ana")
+    assert [c.text for c in _candidates(t.path)] == [
+        "Always run `make check` in api before pushing."]
+
+
 @given(st.text(alphabet="abc/ .-_`", max_size=40))
 def test_machine_paths_out_never_leaves_a_home_folder(tail: str):
     text = machine_paths_out(f"use /home/dev/proj/{tail} or /Users/x/{tail}", "/home/dev/proj")

@@ -56,6 +56,8 @@ _ABSOLUTE = re.compile(
     r"(?<![\w.~-])(?:/(?:Users|home|root|private|tmp|var|opt|mnt|Volumes|nix|usr|workspace"
     r"|srv|data|work)/|[A-Za-z]:\\)[^\s`'\"),;]*"
 )
+# A home folder itself is never a project root (its subfolders are anyone's files).
+_HOME = re.compile(r"^(?:/(?:Users|home)/[^/]+|/root|[A-Za-z]:\\Users\\[^\\]+)[/\\]?$")
 _REJECTED = re.compile(r"the user said:\s*(?P<said>.+)\Z", re.S | _I)
 
 
@@ -95,14 +97,23 @@ def _withdrawn(c: Candidate, turns: Sequence[Turn], position: dict[str, int]) ->
     return False
 
 
-def machine_paths_out(text: str, root: str | None) -> str | None:
+def machine_paths_out(text: str, root: str | None | Sequence[str | None]) -> str | None:
     """`text` with paths under the project root made repo-relative; None when another
-    absolute path of this machine is left in it."""
-    if root:
-        base = root.rstrip("/\\")
+    absolute path of this machine is left in it. `root` may be several folders (the project
+    and the folders the session ran in): the shortest is taken out first, so a path under
+    the project stays relative to the project even when the session ran in a subfolder."""
+    roots = [root] if root is None or isinstance(root, str) else list(root)
+    for base in sorted({r.rstrip("/\\") for r in roots if r and len(r.strip("/\\")) > 1},
+                       key=len):
         text = re.sub(re.escape(base) + r"[/\\]([^\s`'\"]+)", r"\1", text)
-        text = text.replace(base, ".")
+        text = re.sub(re.escape(base) + r"(?![\w.-])", ".", text)
     return None if _ABSOLUTE.search(text) else text
+
+
+def session_folders(turns: Sequence[Turn]) -> list[str]:
+    """The folders Claude Code ran in during the session (each line's `cwd`): the project,
+    or a folder of it, so paths under them are the project's own paths."""
+    return sorted({t.cwd for t in turns if t.cwd and not _HOME.match(t.cwd)})
 
 
 def _kind(kind: str | None, text: str) -> str:
@@ -230,12 +241,13 @@ def _ordered_unique(out: list[Candidate], turns: Sequence[Turn], root: str | Non
     """`out` in transcript order, without withdrawn facts, facts that name a folder of this
     machine, repeats of each other or of what kenning injected."""
     position = {t.uuid: i for i, t in enumerate(turns)}
+    roots = [root, *session_folders(turns)]
     out = sorted(out, key=lambda c: position.get(c.evidence, len(position)))  # stable
     out = [c for c in out if not _withdrawn(c, turns, position)]
     seen: set[str] = set()
     unique: list[Candidate] = []
     for c in out:
-        text = machine_paths_out(c.text, root)
+        text = machine_paths_out(c.text, roots)
         if text is None:
             continue  # a fact never names a folder of this machine
         c = replace(c, text=text) if text != c.text else c
