@@ -60,6 +60,22 @@ def test_a_build_that_only_works_from_its_module_folder_gives_the_cd_as_the_fix(
     assert c.evidence == evidence
 
 
+def test_a_path_typed_from_the_wrong_folder_is_a_slip_not_a_fix(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("go test ./cmd/cli/session", "Exit code 1\nstat cmd/cli/cmd/cli/session: directory "
+           "not found", error=True)
+    t.bash("cd session && go test ./cmd/cli/session", "ok")
+    t.bash('grep -n "paths" session/state.go', "Exit code 2\ngrep: session/state.go: No such "
+           "file or directory", error=True)
+    t.bash('grep -n "paths" cmd/cli/session/state.go', "12: paths")
+    t.bash("./build.sh", "Exit code 127\nbash: ./build.sh: No such file or directory",
+           error=True)
+    t.bash("./scripts/build.sh", "built")
+    assert [c.text for c in _candidates(t.path)] == [
+        "Run `./scripts/build.sh`, not `./build.sh` (`./build.sh` fails: ./build.sh: No such "
+        "file or directory)."]
+
+
 def test_another_task_of_the_same_runner_is_not_a_fix(tmp_path: Path):
     t = Transcript(tmp_path / "s.jsonl")
     t.bash("mise run test:ci", "Exit code 1\nerror: open REDACTED.jsonl: no such file",

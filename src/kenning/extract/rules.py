@@ -164,6 +164,7 @@ class _SessionReader:
         self.reads: dict[str, tuple[str, str]] = {}
         # tool_use_id -> a knowledge note's (subject, input, uuid, session), until its result
         self.pending_notes: dict[str, tuple[str, dict, str, str | None]] = {}
+        self.notes: dict[str, list[Candidate]] = {}  # note file -> what its last write gave
 
     def read(self, turn: Turn) -> None:
         if turn.role == "summary":
@@ -208,7 +209,16 @@ class _SessionReader:
                 self.out.extend(requirement_candidates(output, subject, hint, turn.uuid,
                                                        turn.session_id))
             if tid in self.pending_notes and not err:
-                self.out.extend(note_candidates(*self.pending_notes.pop(tid)))
+                note = self.pending_notes.pop(tid)
+                path = str(note[1].get("file_path") or "")
+                # Last word wins: a note written again replaces what its earlier text said.
+                whole = isinstance(note[1].get("content"), str)  # a Write, not an Edit
+                stale = {id(c) for c in self.notes.get(path, [])} if whole else set()
+                if stale:
+                    self.out = [c for c in self.out if id(c) not in stale]
+                found = note_candidates(*note)
+                self.notes[path] = found if whole else self.notes.get(path, []) + found
+                self.out.extend(found)
             m = _REJECTED.search(output) if "doesn't want to proceed" in output else None
             if m:  # the user's reason for rejecting a tool call: their words
                 target = self.edit_targets.get(tid)

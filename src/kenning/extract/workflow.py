@@ -57,6 +57,10 @@ _REASON = re.compile(
     r"|invalid)\b",
     re.IGNORECASE,
 )
+# A path that is not there: the agent typed it wrong or from another folder (a session's
+# slip, not how the project works).
+MISSING_PATH = re.compile(r"no such file or directory|directory not found|cannot find the path"
+                          r"|does not exist|no such file\b", re.IGNORECASE)
 _NOISE_REASON = re.compile(r"^\s*(?:at |File \"|\d+ \| |[-=]{3,}|\W*$)")
 
 
@@ -297,6 +301,8 @@ def _fix_text(bad: Step, good: Step, reason: str, root: str | None,
     if len(cmd) > 100 or any(a.startswith(("/", "~")) for a in good.argv):
         return None
     if good.cwd != bad.cwd and _shape(good) == _shape(bad):
+        if MISSING_PATH.search(reason):
+            return None  # a path typed from the wrong folder: where the shell was, not a rule
         folder = relative_dir(good.cwd, root, cwd) if good.cwd else "."
         if not folder or folder == ".":
             return None
