@@ -150,16 +150,19 @@ DATA = HERE / "data" / "extraction_sessions.yaml"
 LABELS = HERE / "data" / "extraction_labels"
 REFERENCE = HERE / "data" / "transcripts"  # copied, with licences
 SPLITS = {
-    "dev": ("entireio__cli", "JanDeDobbeleer__oh-my-posh", "PackmindHub__context-evaluator"),
-    "heldout": ("FSM1__cipher-box", "obra__episodic-memory", "d-kimuson__claude-code-viewer"),
+    "dev": ("entireio__cli", "JanDeDobbeleer__oh-my-posh", "PackmindHub__context-evaluator",
+            "FSM1__cipher-box", "obra__episodic-memory", "d-kimuson__claude-code-viewer",
+            "dougnukem__orpheus", "nakamura-shuta__tij"),
+    # Issue 16 round 5: labelled blind, committed before any run, run once at the end.
+    "test": ("ClusterCockpit__cc-backend", "punt-labs__langlearn-tts"),
 }
 # score.py's rapidfuzz-only constants.
 MATCH_FUZZ_ONLY = 65.0
 NEG_MARGIN = 5.0
 MIN_WORDS = 4
-# The issue's acceptance on the held-out split.
-MIN_PRECISION = 0.85
-MIN_WEIGHTED_RECALL = 0.5
+# The review's bars on unseen sessions (issue 16), reported on the test split.
+MIN_PRECISION = 0.8
+MIN_WEIGHTED_RECALL = 0.4
 MAX_CPU_PER_2000_LINES = 2.0
 _STOP = set("a an the of to in on for and or is are be by with it its this that as at from "
             "so not no into than then when which while was were use uses used".split())
@@ -328,7 +331,7 @@ def _yaml_rows(tmp: Path) -> list[dict]:
     return rows
 
 
-def evaluate(verbose: bool = False, splits: tuple[str, ...] = tuple(SPLITS)) -> list[dict]:
+def evaluate(verbose: bool = False, splits: tuple[str, ...] = ("dev",)) -> list[dict]:
     """A row per session: the labelled real projects of `splits`, then the yaml sessions."""
     rows = []
     for split, projects in SPLITS.items():
@@ -391,9 +394,10 @@ def write_out(rows: list[dict], out: Path) -> None:
 
 
 def run(check: bool = False, verbose: bool = False, out: Path | None = None,
-        splits: tuple[str, ...] = tuple(SPLITS)) -> list[dict]:
-    """Rows for bench/run.py. The held-out rows are gated and fail when no labelled session
-    was found or nothing was read (the work has to have happened, not just scored empty)."""
+        splits: tuple[str, ...] = ("dev",)) -> list[dict]:
+    """Rows for bench/run.py: the dev split only. The test split runs only when asked by name
+    (`--split test`, once, at the end); its rows carry issue 16's targets. A split fails when
+    no labelled session was found or nothing was read (the work has to have happened)."""
     rows_in = evaluate(verbose, splits)
     if out is not None:
         write_out(rows_in, out)
@@ -407,7 +411,7 @@ def run(check: bool = False, verbose: bool = False, out: Path | None = None,
                      "ok": share <= 1.0})
     for split in splits:
         t = totals(rows_in, split)
-        target = split == "heldout"  # issue 16's targets: open, so reported, not gated
+        target = split == "test"  # issue 16's targets: open, so reported, not gated
         did_work = t["sessions"] > 0 and t["lines"] > 0 and t["weight"] > 0
         rows.append({"name": f"extraction read every labelled {split} session",
                      "value": f"{t['sessions']} sessions", "budget": "> 0", "unit": "",
@@ -479,9 +483,9 @@ def main() -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="per-session detail")
     parser.add_argument("--out", type=Path, help="write the facts here for score.py")
     parser.add_argument("--split", choices=sorted(SPLITS),
-                        help="run this split only (tune on dev; held-out only to report)")
+                        help="dev (the default) or test (run once, at the end, to report)")
     args = parser.parse_args()
-    splits = (args.split,) if args.split else tuple(SPLITS)
+    splits = (args.split,) if args.split else ("dev",)
     rows = run(args.check, args.verbose, args.out, splits)
     for r in rows:
         budget = r["budget"] or "-"
