@@ -149,6 +149,7 @@ HERE = Path(__file__).parent
 DATA = HERE / "data" / "extraction_sessions.yaml"
 LABELS = HERE / "data" / "extraction_labels"
 REFERENCE = HERE / "data" / "transcripts"  # copied, with licences
+TEST = HERE / "data" / "extraction_test"  # the test split: labels/ and transcripts/, apart
 SPLITS = {
     "dev": ("entireio__cli", "JanDeDobbeleer__oh-my-posh", "PackmindHub__context-evaluator",
             "FSM1__cipher-box", "obra__episodic-memory", "d-kimuson__claude-code-viewer",
@@ -241,13 +242,21 @@ def _session_of(path: Path) -> str | None:
     return None
 
 
+def _folders(project: str) -> tuple[Path, Path]:
+    """(labels, transcripts) of `project`: the test split keeps its own, apart."""
+    if project in SPLITS["test"]:
+        return TEST / "labels" / project, TEST / "transcripts" / project
+    return LABELS / project, REFERENCE / project
+
+
 def labelled_sessions(project: str) -> list[tuple[str, Path]]:
     """(session id, main transcript) for each labelled session of `project` found on disk."""
+    labels, transcripts = _folders(project)
     wanted = {json.loads(line)["session"] for line in
-              (LABELS / project / "gold.jsonl").read_text(encoding="utf-8").splitlines()
+              (labels / "gold.jsonl").read_text(encoding="utf-8").splitlines()
               if line.strip()}
     found = []
-    for path in sorted((REFERENCE / project).rglob("*.jsonl")):
+    for path in sorted(transcripts.rglob("*.jsonl")):
         if "subagents" in path.parts:
             continue
         session = _session_of(path)
@@ -257,7 +266,7 @@ def labelled_sessions(project: str) -> list[tuple[str, Path]]:
 
 
 def _load(project: str, name: str) -> list[dict]:
-    text = (LABELS / project / name).read_text(encoding="utf-8")
+    text = (_folders(project)[0] / name).read_text(encoding="utf-8")
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
@@ -338,7 +347,7 @@ def evaluate(verbose: bool = False, splits: tuple[str, ...] = ("dev",)) -> list[
         if split not in splits:
             continue
         for project in projects:
-            if not (LABELS / project / "gold.jsonl").is_file():
+            if not (_folders(project)[0] / "gold.jsonl").is_file():
                 continue
             gold, negs = _load(project, "gold.jsonl"), _load(project, "negatives.jsonl")
             for session, path in labelled_sessions(project):
@@ -349,8 +358,9 @@ def evaluate(verbose: bool = False, splits: tuple[str, ...] = ("dev",)) -> list[
                                     [n for n in negs if n["session"] == session])
                 rows.append({**row, "split": split, "project": project, "session": session,
                              "lines": lines, "cpu": cpu, "facts": facts})
-    with tempfile.TemporaryDirectory() as tmp:
-        rows += _yaml_rows(Path(tmp))
+    if "dev" in splits:
+        with tempfile.TemporaryDirectory() as tmp:
+            rows += _yaml_rows(Path(tmp))
     if verbose:
         for r in rows:
             print(f"{r['split']:<8} {r['project'][:24]:<24} {r['session'][:12]:<12} "

@@ -207,7 +207,7 @@ class _SessionReader:
             elif tid in self.reads and not err:
                 hint, subject = self.reads[tid]
                 self.out.extend(requirement_candidates(output, subject, hint, turn.uuid,
-                                                       turn.session_id))
+                                                       turn.session_id, lists=True))
             if tid in self.pending_notes and not err:
                 note = self.pending_notes.pop(tid)
                 path = str(note[1].get("file_path") or "")
