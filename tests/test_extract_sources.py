@@ -76,6 +76,19 @@ def test_a_path_typed_from_the_wrong_folder_is_a_slip_not_a_fix(tmp_path: Path):
         "file or directory)."]
 
 
+def test_an_ignored_path_that_the_next_add_leaves_out_is_kept_out_of_commits(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash('git add Cargo.toml .work/docs/plan.md src/a.rs && git commit -m "v0.4.6"',
+           "Exit code 1\nThe following paths are ignored by one of your .gitignore files:\n"
+           ".work\nhint: Use -f if you really want to add them.", error=True)
+    evidence = t.bash('git add Cargo.toml src/a.rs && git commit -m "v0.4.6"',
+                      "[main 1a2b3c] v0.4.6")
+    [c] = [c for c in _candidates(t.path) if c.rule == "failure-fix"]
+    assert c.text == ("`.work/docs/plan.md` is ignored by .gitignore (`.work` is local, not "
+                      "tracked): `git add` refuses it, so commits leave it out.")
+    assert c.evidence == evidence
+
+
 def test_another_task_of_the_same_runner_is_not_a_fix(tmp_path: Path):
     t = Transcript(tmp_path / "s.jsonl")
     t.bash("mise run test:ci", "Exit code 1\nerror: open REDACTED.jsonl: no such file",

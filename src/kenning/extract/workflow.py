@@ -239,6 +239,10 @@ def _git_fix(bad: Step, call: Call, later: list[Call], reason: str) -> Candidate
     sub = bad.argv[1] if len(bad.argv) > 1 else ""
     passed = [(c, _main_step(c)) for c in later if not c.failed]
     passed = [(c, s) for c, s in passed if s is not None]
+    if _IGNORED.search(call.output):
+        left_out = _ignored_left_out(call, later)
+        if left_out:
+            return left_out
     if sub == "add" and _IGNORED.search(call.output):
         for c, step in passed:
             if program(step.argv) == "git" and step.argv[1:2] == ("add",) and "-f" in step.argv:
@@ -280,6 +284,48 @@ def _git_fix(bad: Step, call: Call, later: list[Call], reason: str) -> Candidate
             return Candidate(kind="codebase", text=text, evidence=c.result_uuid,
                              rule="failure-fix", session=c.session)
     return None
+
+
+def _git_add_paths(call: Call) -> list[str] | None:
+    """The paths of the call's `git add`, or None when it has none."""
+    for step in steps(call.raw):
+        if program(step.argv) == "git" and step.argv[1:2] == ("add",):
+            return [a for a in step.argv[2:] if not a.startswith("-")]
+    return None
+
+
+def _ignored_left_out(call: Call, later: list[Call]) -> Candidate | None:
+    """`git add` refused an ignored path, and the add that then passed left it out: the
+    path is kept out of git on purpose (local files), so commits leave it out."""
+    before = _git_add_paths(call)
+    if not before:
+        return None
+    for c in later[:LOOKAHEAD]:
+        after = _git_add_paths(c)
+        if after is None:
+            continue
+        if c.failed:
+            return None
+        gone = [p for p in before if p not in after]
+        if not gone or len(gone) > 2 or "-f" in c.raw.split() or not set(after) & set(before):
+            return None
+        if any(p.startswith(("/", "~")) for p in gone):
+            return None
+        named = _IGNORED_NAMES.findall(call.output.split("ignored by", 1)[-1])
+        where = next((n for n in named if any(p.startswith(n.rstrip("/")) for p in gone)),
+                     None)
+        paths = ", ".join(f"`{p}`" for p in gone)
+        text = (f"{paths} is ignored by .gitignore (`{where}` is local, not tracked): "
+                "`git add` refuses it, so commits leave it out."
+                if where and where not in gone else
+                f"{paths} is ignored by .gitignore (local, not tracked): `git add` refuses "
+                "it, so commits leave it out.")
+        return Candidate(kind="codebase", text=text, evidence=c.result_uuid,
+                         rule="failure-fix", session=c.session)
+    return None
+
+
+_IGNORED_NAMES = re.compile(r"^([^\s:]+)$", re.M)
 
 
 def _line_before(output: str, fix: str) -> str | None:
