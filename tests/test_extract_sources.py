@@ -87,6 +87,44 @@ def test_an_ignored_path_that_the_next_add_leaves_out_is_kept_out_of_commits(tmp
     assert c.text == ("`.work/docs/plan.md` is ignored by .gitignore (`.work` is local, not "
                       "tracked): `git add` refuses it, so commits leave it out.")
     assert c.evidence == evidence
+    # Last word wins: forced in later after all, it is tracked, not left out.
+    t.bash("git add -f .work/docs/plan.md", "")
+    assert not [c for c in _candidates(t.path) if "leave it out" in c.text]
+
+
+def test_another_command_of_the_same_program_is_not_a_fix(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("rtk bun run test 2>&1 | tail -5", "error: unrecognized subcommand 'bun'")
+    t.bash("rtk git status", "On branch main")
+    assert [c for c in _candidates(t.path) if c.rule == "failure-fix"] == []
+
+
+def test_a_diagnosis_is_kept_once_the_rerun_passed_after_an_edit(tmp_path: Path):
+    """The failure is piped into tail (exit 0): its output says it failed. The agent's first
+    sentence after it is the diagnosis; the passing rerun after the edit confirms it."""
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("cargo check -p app-tauri 2>&1 | tail -30", "   Compiling app-tauri v0.1.0\n"
+           "error: failed to run custom build command for `app-tauri`\n  resource path "
+           "`binaries/app-aarch64` doesn't exist")
+    t.assistant("Tauri-build validates `externalBin` files exist at build time. Need a "
+                "placeholder so `cargo check --workspace` still passes.")
+    _tool(t, "Write", {"file_path": "build.rs", "content": "fn main() {}"}, "File created")
+    evidence = t.bash("cargo check -p app-tauri 2>&1 | tail -10", "    Finished dev")
+    [c] = [c for c in _candidates(t.path) if c.rule == "diagnosis"]
+    assert c.text == "Tauri-build validates `externalBin` files exist at build time."
+    assert c.evidence == evidence
+
+
+def test_a_diagnosis_the_rerun_did_not_confirm_or_that_is_a_guess_is_not_kept(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("make test", "Exit code 2\nFAIL parser_test.go:12", error=True)
+    t.assistant("The `parser` module rejects tabs in keys.")
+    _tool(t, "Edit", {"file_path": "parser.go", "old_string": "a", "new_string": "b"}, "ok")
+    t.bash("make test", "Exit code 2\nFAIL parser_test.go:30", error=True)
+    t.assistant("The `lexer` probably drops the last token.")
+    _tool(t, "Edit", {"file_path": "lexer.go", "old_string": "a", "new_string": "b"}, "ok")
+    t.bash("make test", "ok")
+    assert [c for c in _candidates(t.path) if c.rule == "diagnosis"] == []
 
 
 def test_another_task_of_the_same_runner_is_not_a_fix(tmp_path: Path):

@@ -26,6 +26,7 @@ from kenning.core.textutil import STOPWORDS, words
 from kenning.extract.anchors import find_anchors
 from kenning.extract.commands import command_fixes, norm_command
 from kenning.extract.conclusions import conclusion_candidates
+from kenning.extract.diagnoses import diagnosis_candidates
 from kenning.extract.documents import (
     document_source,
     issue_source,
@@ -147,6 +148,7 @@ def extract_candidates(
     out.extend(verification_workflow(turns))
     if findings:
         out.extend(conclusion_candidates(turns))
+        out.extend(diagnosis_candidates(turns))
     return _ordered_unique(out, turns, root_str, [_content_terms(t) for t in injected_texts])
 
 

@@ -300,6 +300,10 @@ def _ignored_left_out(call: Call, later: list[Call]) -> Candidate | None:
     before = _git_add_paths(call)
     if not before:
         return None
+    for c in later:  # last word wins: forced in later after all, it is tracked
+        forced = _git_add_paths(c) if {"-f", "--force"} & set(c.raw.split()) else None
+        if forced and set(forced) & set(before):
+            return None
     for c in later[:LOOKAHEAD]:
         after = _git_add_paths(c)
         if after is None:
@@ -360,6 +364,10 @@ def _fix_text(bad: Step, good: Step, reason: str, root: str | None,
         added = [a for a in good.argv if a not in bad.argv and not PATHISH.search(a)]
         if not gone and not added:
             return None
+    said_before = {a for a in bad.argv[1:] if not a.startswith("-") and not PATHISH.search(a)}
+    said_after = {a for a in good.argv[1:] if not a.startswith("-") and not PATHISH.search(a)}
+    if said_before and said_after and not said_before & said_after:
+        return None  # another command of the same program (`rtk git status`), not a variant
     before = " ".join(bad.argv)
     task_before, task_after = task(bad), task(good)
     if program(bad.argv) in RUNNERS and task_before and task_after and task_after != task_before:
