@@ -164,6 +164,10 @@ def write_model_dir(model, out: Path, teacher: Path, notice: str, card: str) -> 
         scrub_config(staging / "config.json", teacher)
         (staging / "NOTICE").write_text(notice, encoding="utf-8")
         (staging / "README.md").write_text(card, encoding="utf-8")
+        # The hooks read the prompt's vector without `tokenizers`: a piece -> id table.
+        from kenning.hooks.promptvec import build_vocabulary
+
+        build_vocabulary(str(staging))
         check_no_paths(staging, teacher)
         for path in staging.iterdir():
             path.chmod(0o644)  # safetensors writes 0600; installed package data must be readable

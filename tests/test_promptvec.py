@@ -64,11 +64,10 @@ def test_wordpiece_splits_greedily_and_drops_unknown_words():
 def test_the_hook_weighs_the_cosine_without_numpy(repo):
     """On an index of the bundled model's vectors the real hook (a fresh process, as the
     launcher runs it) reads the prompt's vector and imports no numpy."""
-    from test_hooks_imports import FIXTURES, NEVER, imported_modules
-
     from kenning.core.paths import current_project
     from kenning.core.records import Anchor
     from kenning.memory import Memory
+    from test_hooks_imports import FIXTURES, NEVER, imported_modules
 
     memory = Memory(current_project(repo), embedder_name="bundled")
     memory.add("Retries live in src/http/retry.py with one exponential backoff policy for "
