@@ -3,8 +3,10 @@ split, asserted on a test split.
 
 200 facts (tests/fixtures/hooks/relevance.json). Calibration: its 20 answerable and 20
 irrelevant prompts, with bench/data/unrelated_prompts_dev.yaml (bench/relevance.py chose the
-gate there). Test: bench/data/lifecycle_test/prompts.yaml, written blind (80 unrelated and 10
-off-topic prompts): at most 5 % of them may get a fact.
+gate there). bench/data/lifecycle_test/prompts.yaml, written blind (80 unrelated and 10
+off-topic prompts; at most 5 % of them may get a fact), was the test split of the keyword
+rules; since issue 17's third round it is calibration data of the gate with vectors too
+(bench/data/SPLITS.md).
 """
 
 from __future__ import annotations
