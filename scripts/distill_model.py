@@ -58,6 +58,8 @@ A [Model2Vec](https://github.com/MinishLab/model2vec) static embedding model dis
 [{teacher}](https://huggingface.co/{teacher}) with `pca_dims={pca_dims}` and int8 weights.
 kenning ships it so that search works offline; `scripts/distill_model.py` in the kenning
 repository reproduces it. See NOTICE for licence and attribution.
+`vocab.sqlite` is the tokenizer's vocabulary as a table (piece, id), for kenning's hooks,
+which read a prompt's vector without `tokenizers`.
 
 ```python
 from model2vec import StaticModel
