@@ -171,3 +171,23 @@ def test_hybrid_leg_keeps_unrelated_test_prompts_quiet_and_adds_to_the_fts_gate(
                for fts, hybrid in (both(item["prompt"]) for item in test["relevant"]))
     assert len(noisy) <= 0.05 * len(unrelated), noisy
     assert kept
+
+
+def test_the_vector_gate_needs_the_cosine_two_words_and_confidence():
+    now = clock.now_us()
+
+    def row(fid: str, score: float, coverage: float, cosine: float, matched: int = 3,
+            confidence: int = 80) -> factdb.Candidate:
+        r = factdb.Candidate((fid, "codebase", fid, confidence, None, None,
+                              "[]", "[]"), now, score)
+        r.coverage, r.cosine, r.matched = coverage, cosine, matched
+        return r
+
+    # The same keyword match: the fact the vectors agree with passes, a request that only
+    # shares its words does not.
+    assert [r.id for r in factdb.relevant_by_vectors([row("a", 2.5, 0.6, 0.7),
+                                                      row("b", 1.0, 0.2, 0.3)])] == ["a"]
+    assert factdb.relevant_by_vectors([row("a", 2.5, 0.6, 0.2), row("b", 2.4, 0.5, 0.15)]) == []
+    assert factdb.relevant_by_vectors([row("a", 2.5, 0.6, 0.7, matched=1)]) == []
+    assert factdb.relevant_by_vectors([row("a", 2.5, 0.6, 0.7, confidence=10)],
+                                      floor=50) == []
