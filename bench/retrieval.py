@@ -110,8 +110,9 @@ def evaluate(embedder: str = "bundled", questions_file: str = "retrieval_questio
         plain = reference_bm25.create(":memory:")
         reference_bm25.index_texts(plain, [(f["id"], f["text"]) for f in facts])
         for item in questions:
-            out = _run(main, ["-C", str(root), "search", item["q"], "--type", "fact", "--json",
-                              "-n", "10"])
+            # "--": a question may begin with a dash ("--reload-include ...").
+            out = _run(main, ["-C", str(root), "search", "--type", "fact", "--json", "-n", "10",
+                              "--", item["q"]])
             ranked["hybrid"].append([back[h["id"]] for h in json.loads(out)])
             keyword, semantic = memory.searcher.fact_leg_scores(item["q"])
             ranked["keyword leg"].append([back[i] for i, _ in keyword[:10]])
