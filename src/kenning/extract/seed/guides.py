@@ -98,7 +98,7 @@ _NARRATION = re.compile(
     r"\bwe(?:'ll| will| can| could| need| have|'ve)\b|\bI\b|\?|\bhere\b|\bfoo\b|\bbar\b|"
     r"\bsimply\b|\bjust\b|\beg\.|\bshould be able\b|\b(?:that|which|who|whether) (?:\w+ ){0,2}"
     r"should\b|\b(?:be sure|make sure) to (?:read|check)\b|\bhave the option\b|"
-    r"\bas an? (?:\w+ )?example\b|\bagainst (?:that|this)\b|"
+    r"\bas an? (?:\w+ )?example\b|\b(?:against|enable|do|use|avoid|change|fix) (?:that|this)\b|"
     r"\b(?:this|these|those) (?!project\b|repository\b|package\b|library\b)[a-z]\w*|\b(?:if|when) you do (?:this|that|so)\b|^see\b|^\.\. |\bshould be (?:simple|easy|straightforward|possible|fine|enough)\b", re.I)
 # Opens by pointing back at what came before, in ways `LEANS` does not list.
 _BACK = re.compile(r"^(?:if|when|unless|since) (?:it|this|that|they|so|not)\b|^(?:for|in|with|"
@@ -258,6 +258,11 @@ def _paragraphs(text: str) -> list[_Para]:
                             warning=warn_indent is not None, limits=bool(_LIMITS.search(section)),
                             bullet=True)
             continue
+        prev = lines[n - 2] if n > 1 else ""
+        if current is not None and not current.warning and not current.bullet \
+                and indent > len(prev) - len(prev.lstrip()) and current.line == n - 1 \
+                and not re.search(r"[.!?:]$", current.text):
+            current = None  # an RST definition list's term: the definition reads alone
         if current is None:
             current = _Para(n, stripped, title, section, warning=warn_indent is not None,
                             limits=bool(_LIMITS.search(section)))
@@ -310,9 +315,9 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
     found: list[tuple[int, int, Proposal]] = []
     lines = text.splitlines()
     for p in _paragraphs(text):
-        body = plain(p.text)
+        body = plain(re.sub(r"`([^`<]+)`_(?!\w)", r"`\1`", p.text))
         # "`minimum_size` - Do not GZip …": an option's bullet names its subject first.
-        named = re.match(r"^(`[^`]+`|\*\*[^*]+\*\*)\s*[-–—:]\s+", p.text) if p.bullet else None
+        named = re.match(r"^(`[^`]+`|\*\*[^*]+\*\*)\s*[-–—:,]\s+", p.text) if p.bullet else None
         # A warning is read whole when it is short: its first sentence may only set the scene.
         said = _SPLIT.split(body)
         if p.warning and len(said) > 1 and len(body) <= 320:
