@@ -49,7 +49,7 @@ _SKIP_NAME = re.compile(
     r"conduct|security|support|api[-_\w]*|reference|genindex|glossary|third[-_]party\w*|"
     r"changes[-_]\w+|upgrad\w*|migrat\w*|whatsnew\w*|what[-_]s[-_]new\w*|backers|thanks|"
     r"credits|todo|roadmap|tutorial\w*|faqs?|why\w*|comparison\w*|history\w*|"
-    r"installation|install)$", re.I)
+    r"installation|install|[\w.-]*announcements?|[\w.-]*release[-_]notes)$", re.I)
 _SKIP_DIR = re.compile(r"^(?:_\w*|\.\w*|locales?|i18n|translations?|api|reference|"
                        r"changelog|changes|releases?|release[-_]notes|news|blog|adr|adrs|"
                        r"decisions|build|site|node_modules|img|images|static|tutorials?|examples?|"
@@ -87,7 +87,9 @@ _VALUE = re.compile(r"`[^`]+`|\b\d+(?:\.\d+)?\b|\b(?:True|False|None|true|false|
                     r"enabled|disabled)\b")
 _LIFECYCLE = re.compile(r"\b(?:deprecated|removed|no longer (?:supported|available|"
                         r"built[- ]in))\b[^.]*?\b(?:version|v)?\s*\d+\.\d+", re.I)
-# A walkthrough's narration, not a rule: what "you should see", what the next step shows.
+# A walkthrough's narration, not a rule: what "you should see", what the next step shows;
+# a sentence leaning on its context ("this feature", "against that"), an option's
+# description ("origins that should be permitted"), a reassurance ("should be fine").
 _NARRATION = re.compile(
     r"\byou (?:should|will|'ll|must) (?:now |then |also )?(?:see|get|have|notice|be able|"
     r"find|end up|receive|be presented|be redirected|be greeted|now)\b|\bshould (?:now |also )?"
@@ -96,16 +98,24 @@ _NARRATION = re.compile(
     r"|documentation)\b|\bthe following\b|\b(?:below|above|earlier|later on|next)\b|"
     r"\bin (?:this|our) (?:example|case)\b|\bfor (?:example|instance)\b|\be\.g\.|\blet'?s\b|"
     r"\bwe(?:'ll| will| can| could| need| have|'ve)\b|\bI\b|\?|\bhere\b|\bfoo\b|\bbar\b|"
-    r"\bsimply\b|\bjust\b|\beg\.|\bshould be able\b|\b(?:that|which|who|whether) (?:\w+ ){0,2}"
-    r"should\b|\b(?:be sure|make sure) to (?:read|check)\b|\bhave the option\b|"
+    r"\bsimply\b|\bjust\b|^there seems?\b|\beg\.|\bshould be able\b|"
+    r"\b(?:that|which|who|whether) (?:\w+ ){0,2}should\b|"
+    r"\b(?:be sure|make sure) to (?:read|check)\b|\bhave the option\b|"
     r"\bas an? (?:\w+ )?example\b|\b(?:against|enable|do|use|avoid|change|fix) (?:that|this)\b|"
-    r"\b(?:this|these|those) (?!project\b|repository\b|package\b|library\b)[a-z]\w*|\b(?:if|when) you do (?:this|that|so)\b|^see\b|^\.\. |\bshould be (?:simple|easy|straightforward|possible|fine|enough)\b", re.I)
+    r"\b(?:this|these|those) (?!project\b|repository\b|package\b|library\b)[a-z]\w*|"
+    r"\b(?:if|when) you do (?:this|that|so)\b|^see\b|^\.\. |"
+    r"\bshould be (?:simple|easy|straightforward|possible|fine|enough|okay|ok|sufficient)\b",
+    re.I)
 # Opens by pointing back at what came before, in ways `LEANS` does not list.
 _BACK = re.compile(r"^(?:if|when|unless|since) (?:it|this|that|they|so|not)\b|^(?:for|in|with|"
                    r"under) (?:these|those|this|that|such)\b|^(?:note that )?(?:this|that|it)\b|"
-                   r"^in (?:any|either|both|each|that|this|such) cases?\b|^because (?:the|these|those|this|that|of)\b|^the (?:method|function|class|"
+                   r"^in (?:any|either|both|each|that|this|such) cases?\b|"
+                   r"^because (?:the|these|those|this|that|of)\b|^the (?:method|function|class|"
                    r"callback|object|result|other|two|first|second|next|previous)\b",
                    re.I)
+# Code that reached the text (an indented block the paragraph rules missed): not a sentence.
+_SOURCE_CODE = re.compile(r'"""|\)\s*:|\bdef \w+\(|\bclass \w+\(|\s==?\s|\[\s*$|\s#\s|'
+                          r"\breturn \w+\W*$|\w\(\w+=")
 _SECOND_PERSON_OPTIONAL = re.compile(r"^(?:if you|when you|you can|you may|you might|"
                                      r"you could|see)\b|\byou can always\b", re.I)
 
@@ -141,7 +151,7 @@ def guide_files(root: Path) -> list[Path]:
     return out + pages[:MAX_PAGES - len(out)]
 
 
-def _paragraphs(text: str) -> list[_Para]:
+def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
     """Prose paragraphs with their first line, page title, section, and whether they are a
     warning's, a limitation section's or a bullet's; code, tables and directives skipped."""
     lines = text.splitlines()
@@ -181,6 +191,7 @@ def _paragraphs(text: str) -> list[_Para]:
                 if current is None:
                     current = _Para(n, "", title, section, warning=True)
                 current.text = f"{current.text} {line.strip()}".strip()
+                current.line = current.line or n
             continue
         if m := _MYST.match(line):
             close()
@@ -189,7 +200,7 @@ def _paragraphs(text: str) -> list[_Para]:
             if not myst_skip:
                 lead = f"Deprecated since {m.group('arg').strip()}:" if kind in \
                     _LIFECYCLE_KINDS and m.group("arg").strip() else ""
-                current = _Para(n + 1, lead, title, section, warning=True)
+                current = _Para(0, lead, title, section, warning=True)
             continue
         if _FENCE.match(line):
             close()
@@ -220,7 +231,7 @@ def _paragraphs(text: str) -> list[_Para]:
             close()
             if m.group("kind").lower() in _WARNING_KINDS:
                 warn_indent = len(m.groupdict().get("indent") or "")
-                current = _Para(n + 1, "", title, section, warning=True)
+                current = _Para(0, "", title, section, warning=True)
             else:
                 skip_indent = len(m.groupdict().get("indent") or "")
             continue
@@ -235,7 +246,8 @@ def _paragraphs(text: str) -> list[_Para]:
             kind = m.group("kind").lower()
             if kind in _WARNING_KINDS:
                 warn_indent = len(m.group("indent"))
-                current = _Para(n, m.group("rest"), title, section, warning=True)
+                current = _Para(n if m.group("rest").strip() else 0, m.group("rest"), title,
+                                section, warning=True)
             else:
                 skip_indent = len(m.group("indent"))
             continue
@@ -259,6 +271,10 @@ def _paragraphs(text: str) -> list[_Para]:
                             bullet=True)
             continue
         prev = lines[n - 2] if n > 1 else ""
+        if current is None and indent >= 4 and not prev.strip() and markdown \
+                and not (out and out[-1].bullet and out[-1].line >= n - 12):
+            skip_indent = indent - 1  # a Markdown code block: indented after a blank line
+            continue
         if current is not None and not current.warning and not current.bullet \
                 and indent > len(prev) - len(prev.lstrip()) and current.line == n - 1 \
                 and not re.search(r"[.!?:]$", current.text):
@@ -293,10 +309,10 @@ def _strength(p: _Para, sentence: str, first: bool) -> tuple[int, str] | None:
 
 def _reads_alone(sentence: str) -> bool:
     s = sentence.strip()
-    if not 30 <= len(s) <= 320 or s.endswith((":", ",")) or re.search(r"(?:^|\s)\d{1,2}\.$", s) or LEANS.match(s.lstrip("*_`")) \
-            or _BACK.match(s):
+    if not 30 <= len(s) <= 320 or s.endswith((":", ",")) or LEANS.match(s.lstrip("*_`")) \
+            or _BACK.match(s) or re.search(r"(?:^|\s)\d{1,2}\.$", s):  # "… two ways. 1."
         return False
-    if _NARRATION.search(s):
+    if _NARRATION.search(s) or _SOURCE_CODE.search(re.sub(r"`[^`]*`", "", s)):
         return False
     letters = sum(c.isalpha() for c in s)
     return letters >= 0.6 * len(s) and not s.startswith(("(", "[", "-", "*", "`$"))
@@ -314,7 +330,7 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
     lifecycle notes, strongest first, at most `PER_PAGE`."""
     found: list[tuple[int, int, Proposal]] = []
     lines = text.splitlines()
-    for p in _paragraphs(text):
+    for p in _paragraphs(text, not rel.endswith((".rst", ".txt"))):
         body = plain(re.sub(r"`([^`<]+)`_(?!\w)", r"`\1`", p.text))
         # "`minimum_size` - Do not GZip …": an option's bullet names its subject first.
         named = re.match(r"^(`[^`]+`|\*\*[^*]+\*\*)\s*[-–—:,]\s+", p.text) if p.bullet else None
@@ -338,8 +354,8 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
             if named and i == 0 and rule == "guide-rule":
                 continue  # an option's description ("a list of origins that should …")
             if named and i > 0 and rule == "guide-default":  # "`x`: Defaults to `9`." of what?
-                said = _SPLIT.split(body)[0]
-                whole = f"{said} {sentence.split(': ', 1)[-1]}"
+                head = re.sub(r"^(`[^`]+`)\s*[-–—:,]\s+", r"\1: ", _SPLIT.split(body)[0])
+                whole = f"{head} {sentence.split(': ', 1)[-1]}"
                 sentence = whole if len(whole) <= 320 else sentence
             said_plain = _EMPHASIS.sub(r"\1", plain(sentence))
             fact = f"{_lead(project, p, rel)}: {said_plain}"
