@@ -167,8 +167,8 @@ def test_a_scripts_check_is_the_message_it_fails_with():
               'if [ "$REF" != "$V" ]; then\n    echo "Ref \'${REF}\' did not match \'${V}\'"\n'
               '    exit 1\nfi\n')
     assert texts(tooling.script_proposals(script, "scripts/sync-version", "widget")) == [(
-        "widget (scripts/sync-version): `scripts/sync-version` fails when: Version in "
-        "changelog does not match version in widget/__init__.py.", "scripts/sync-version:5-6",
+        "widget (scripts/sync-version): Fails when: Version in changelog does not match "
+        "version in widget/__init__.py.", "scripts/sync-version:5-6",
         "script-check")]
 
 

@@ -40,6 +40,7 @@ MAX_BYTES = 256 * 1024
 MAX_PAGES = 80
 PER_PAGE = 5
 PER_SECTION = 2
+PER_PAGE_DEFAULTS = 1
 MAX_DEPTH = 3
 _DOC_DIRS = ("docs", "doc", "documentation")
 _README = ("README.md", "README.rst", "README", "README.markdown", "readme.md")
@@ -368,8 +369,13 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
     found.sort(key=lambda f: (f[0], f[1]))
     out: list[Proposal] = []
     per_section: dict[str, int] = {}
+    defaults = 0
     for _rank, _line, proposal in found:
         where = proposal.text.split("): ", 1)[0]
+        if proposal.rule == "guide-default":
+            defaults += 1
+            if defaults > PER_PAGE_DEFAULTS:
+                continue
         if per_section.get(where, 0) < PER_SECTION:
             per_section[where] = per_section.get(where, 0) + 1
             out.append(proposal)

@@ -219,7 +219,7 @@ def script_proposals(text: str, rel: str, name: str) -> list[Proposal]:
                 and "$" not in said_last[1] and len(said_last[1].split()) >= 4:
             out.append(Proposal(  # a check: the message it fails with says what it checks
                 source="docs", kind="interaction",
-                text=f"{name} ({rel}): `{rel}` fails when: {said_last[1].rstrip('.!')}.",
+                text=f"{name} ({rel}): Fails when: {said_last[1].rstrip('.!')}.",
                 provenance=lines_label(rel, said_last[0], n), rule="script-check"))
             said_last = None
             continue
