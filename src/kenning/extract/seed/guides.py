@@ -59,6 +59,8 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 # MyST: ":::{warning}" / "```{note}" … ":::" (a directive fenced like code).
 _MYST = re.compile(r"^\s*(?P<mark>:{3,}|`{3,})\s*\{(?P<kind>[\w:-]+)\}\s*(?P<arg>.*)$")
 _LIFECYCLE_KINDS = ("deprecated", "versionremoved")
+# A note is read as prose (its sentences must fire a rule); a warning is a warning.
+_NOTE_KINDS = ("note", "info", "tip", "hint")
 _MD_HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
 _RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+])\1{2,}\s*$")
 _MK_ADMONITION = re.compile(r"^(?P<indent>\s*)(?:!!!|\?\?\?\+?)\s*(?P<kind>\w+)")
@@ -178,7 +180,8 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
             section = name
 
     myst: str | None = None  # the mark that closes the MyST directive we are in
-    myst_skip = False
+    myst_skip = myst_warn = False
+    note_indent: int | None = None  # inside a MkDocs note's indented body
     for n, raw in enumerate(lines, 1):
         line = raw.rstrip()
         indent = len(line) - len(line.lstrip())
@@ -188,17 +191,20 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
                 myst = None
             elif not myst_skip and not re.match(r"^\s*:\w[\w-]*:", line):
                 if not line.strip():
+                    if not myst_warn:
+                        close()
                     continue
                 if current is None:
-                    current = _Para(n, "", title, section, warning=True)
+                    current = _Para(n, "", title, section, warning=myst_warn)
                 current.text = f"{current.text} {line.strip()}".strip()
                 current.line = current.line or n
             continue
         if m := _MYST.match(line):
             close()
             kind = m.group("kind").lower()
-            myst, myst_skip = m.group("mark"), kind not in _WARNING_KINDS + _LIFECYCLE_KINDS
-            if not myst_skip:
+            myst, myst_warn = m.group("mark"), kind in _WARNING_KINDS + _LIFECYCLE_KINDS
+            myst_skip = not myst_warn and kind not in _NOTE_KINDS
+            if myst_warn:
                 lead = f"Deprecated since {m.group('arg').strip()}:" if kind in \
                     _LIFECYCLE_KINDS and m.group("arg").strip() else ""
                 current = _Para(0, lead, title, section, warning=True)
@@ -216,6 +222,9 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
         if warn_indent is not None and line.strip() and indent <= warn_indent:
             close()
             warn_indent = None
+        if note_indent is not None and line.strip() and indent <= note_indent:
+            close()
+            note_indent = None
         nxt = lines[n] if n < len(lines) else ""
         if line.strip() and _RST_UNDERLINE.match(nxt) and not _BULLET.match(line) \
                 and len(nxt.strip()) >= len(line.strip()) - 2:
@@ -233,6 +242,8 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
             if m.group("kind").lower() in _WARNING_KINDS:
                 warn_indent = len(m.groupdict().get("indent") or "")
                 current = _Para(0, "", title, section, warning=True)
+            elif m.group("kind").lower() in _NOTE_KINDS and line.lstrip().startswith("!!!"):
+                note_indent = len(m.groupdict().get("indent") or "")
             else:
                 skip_indent = len(m.groupdict().get("indent") or "")
             continue
@@ -240,7 +251,6 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
             close()
             if m.group("kind").lower() in _WARNING_KINDS and m.group("rest").strip():
                 out.append(_Para(n, m.group("rest"), title, section, warning=True))
-            skip_indent = -1 if False else None
             continue
         if m := _RST_DIRECTIVE.match(line):
             close()
@@ -249,7 +259,7 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
                 warn_indent = len(m.group("indent"))
                 current = _Para(n if m.group("rest").strip() else 0, m.group("rest"), title,
                                 section, warning=True)
-            else:
+            elif kind not in _NOTE_KINDS:
                 skip_indent = len(m.group("indent"))
             continue
         if line.rstrip().endswith("::") and not line.strip().startswith(".."):
@@ -273,6 +283,7 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
             continue
         prev = lines[n - 2] if n > 1 else ""
         if current is None and indent >= 4 and not prev.strip() and markdown \
+                and (note_indent is None or indent >= note_indent + 8) \
                 and not (out and out[-1].bullet and out[-1].line >= n - 12):
             skip_indent = indent - 1  # a Markdown code block: indented after a blank line
             continue
