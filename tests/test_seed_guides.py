@@ -189,3 +189,15 @@ def test_seed_proposes_a_guides_rules_once_with_its_lines(kenning, isolated: Pat
     assert all(i["source"] == "docs" and i["rule"].startswith("guide-") for i in proposed)
     # Said on two pages: proposed once.
     assert sum("modify their state" in i["text"] for i in proposed) == 1
+
+
+def test_github_quoted_warnings_are_read_whole():
+    page = ("# Page\n\n> [!WARNING]\n> Never call `run()` twice: the second call\n"
+            "> deadlocks the loop.\n\nText here.\n\n"
+            "> **Warning:** The `cache` is not thread-safe.\n> Use one per thread.\n\n"
+            "> Quoted prose you must never read.\n")
+    assert texts(guides.proposals(page, "docs/p.md", "w")) == [
+        ("w docs (Page): Never call `run()` twice: the second call deadlocks the loop.",
+         "docs/p.md:4", "guide-warning"),
+        ("w docs (Page): The `cache` is not thread-safe. Use one per thread.", "docs/p.md:9",
+         "guide-warning")]

@@ -182,6 +182,7 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
     myst: str | None = None  # the mark that closes the MyST directive we are in
     myst_skip = myst_warn = False
     note_indent: int | None = None  # inside a MkDocs note's indented body
+    quoted = False  # inside a GitHub `> [!WARNING]` / `> **Warning**` block's quoted body
     for n, raw in enumerate(lines, 1):
         line = raw.rstrip()
         indent = len(line) - len(line.lstrip())
@@ -209,6 +210,15 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
                     _LIFECYCLE_KINDS and m.group("arg").strip() else ""
                 current = _Para(0, lead, title, section, warning=True)
             continue
+        if quoted:
+            if line.lstrip().startswith(">"):
+                body = line.lstrip()[1:].strip()
+                if body and current is not None:
+                    current.text = f"{current.text} {body}".strip()
+                    current.line = current.line or n
+                continue
+            close()
+            quoted = False
         if _FENCE.match(line):
             close()
             fence = not fence
@@ -240,8 +250,11 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
         if m := (_MK_ADMONITION.match(line) or _GH_ADMONITION.match(line)):
             close()
             if m.group("kind").lower() in _WARNING_KINDS:
-                warn_indent = len(m.groupdict().get("indent") or "")
                 current = _Para(0, "", title, section, warning=True)
+                if line.lstrip().startswith(">"):
+                    quoted = True
+                else:
+                    warn_indent = len(m.groupdict().get("indent") or "")
             elif m.group("kind").lower() in _NOTE_KINDS and line.lstrip().startswith("!!!"):
                 note_indent = len(m.groupdict().get("indent") or "")
             else:
@@ -249,8 +262,10 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
             continue
         if m := _QUOTE_ADMONITION.match(line):
             close()
-            if m.group("kind").lower() in _WARNING_KINDS and m.group("rest").strip():
-                out.append(_Para(n, m.group("rest"), title, section, warning=True))
+            if m.group("kind").lower() in _WARNING_KINDS:
+                rest = m.group("rest").strip()
+                current = _Para(n if rest else 0, rest, title, section, warning=True)
+                quoted = True
             continue
         if m := _RST_DIRECTIVE.match(line):
             close()
