@@ -33,7 +33,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from kenning.extract.seed.documents import LEANS, _line_of
+from kenning.extract.seed.documents import LEANS, line_of
 from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
 
 MAX_BYTES = 256 * 1024
@@ -386,7 +386,7 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
                 sentence = whole if len(whole) <= 320 else sentence
             said_plain = _EMPHASIS.sub(r"\1", plain(sentence))
             fact = f"{_lead(project, p, rel)}: {said_plain}"
-            first = p.line + _line_of(sentence, lines[p.line - 1:p.line + 40]) - 1 \
+            first = p.line + line_of(sentence, lines[p.line - 1:p.line + 40]) - 1 \
                 if i else p.line
             found.append((rank, first, Proposal(
                 source="docs", kind="codebase", text=fact,
