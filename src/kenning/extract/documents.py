@@ -4,13 +4,14 @@ In long agentic sessions the user types "implement X" and the constraints live i
 agent *read*: the tracker's description of the task (`gh issue view`, `bd show`, `jira`, a
 Linear/Jira MCP tool), the project's CLAUDE.md / AGENTS.md, a design doc or ADR, a skill the
 session loaded. Those texts were written by people for this project, so their explicit rules
-("never …", "X must …", "use A, not B") are evidence the way the user's own words are. A
-design doc's findings ("X is rebuilt on start because …", the test of `conclusions.py`) are
-kept too; an issue's are not: an issue describes the state its task is about to change.
+("never …", "X must …", "use A, not B") are evidence the way the user's own words are. Only
+explicit rules: a design doc's findings ("X is rebuilt on start because …") were tried and
+matched nothing labelled on the first unseen sessions.
 
 Each rule line goes through the same sentence rules as a user message (`sentences.py`), and
-the fact keeps its subject (the issue or document) so it reads on its own. Lines scoped to
-the task at hand are dropped: checklists, acceptance criteria, "this issue/PR", steps.
+the fact keeps its subject (the issue or document) so it reads on its own; a list of rules
+under a lead-in is one fact, the lead-in first. Lines scoped to the task at hand are dropped:
+checklists, acceptance criteria, "this issue/PR", steps.
 Pure, stdlib only.
 """
 
@@ -22,7 +23,6 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import NamedTuple
 
-from kenning.extract.conclusions import finding_text
 from kenning.extract.model import Candidate
 from kenning.extract.sentences import sentence_rules, split_sentences
 
@@ -118,18 +118,16 @@ def requirement_candidates(text: str, subject: str, kind_hint: str, evidence: st
         for sentence in split_sentences(line):
             if len(sentence) > 300 or _TASK_SCOPED.search(sentence):
                 continue
+            # Only explicit rules: a design doc's findings read by the test of
+            # `conclusions.py` were tried and matched none of the labelled facts of the first
+            # unseen sessions (issue 16, round 5), so they are out.
             found = sentence_rules(sentence, previous)
-            # How the project works and why, told as a finding: a design doc's, not an
-            # issue's (an issue describes the state its task is about to change).
-            finding = None if found or kind_hint != "document" else finding_text(sentence)
-            if finding:
-                found = ("codebase", finding, None, "finding")
             if not found:
                 continue
             kind, fact, rationale, rule = found
-            if rule not in ("preference", "constraint", "correction", "gotcha", "finding"):
+            if rule not in ("preference", "constraint", "correction", "gotcha"):
                 continue  # a document does not decide; "let's …" in it is quoted talk
-            if lists and unit.lead is not None and rule != "finding":
+            if lists and unit.lead is not None:
                 items = groups.setdefault(unit.lead, [])
                 if not items:  # the group's fact is written once, at its first rule
                     out.append(Candidate(kind=kind or "codebase", text="", evidence=evidence,
