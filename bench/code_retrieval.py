@@ -2,8 +2,8 @@
 
 Eight codebases (two installed pure-Python packages, lodash from the npm registry, click's
 source distribution with its docs, tests and examples, the Rust crates itertools, bytes and
-arrayvec and the Go module gorilla/mux as Debian ships them, with their tests, examples and benchmarks) are
-copied with their doc comments stripped (bench/code_corpus.py). Each query is
+arrayvec and the Go module gorilla/mux as Debian ships them, with their tests, examples and
+benchmarks) are copied with their doc comments stripped (bench/code_corpus.py). Each query is
 ranked by the frozen reference BM25 (bench/reference_bm25.py, 40-line windows), by kenning's
 code keyword leg alone and vector leg alone, by kenning's hybrid code search
 (`Memory.search(types=("code",))`, as `--type code`) and by the default search (every type,
