@@ -156,6 +156,34 @@ def test_code_before_its_tests_and_prose_before_nothing(kenning, repo):
     assert asked and asked[0]["path"] == "guide.md"
 
 
+def test_an_abbreviated_name_is_found_by_the_word_it_stands_for(repo):
+    """`rev` and `len` say "reverse" and "length" to the keyword leg and to the embedder."""
+    from kenning.core.paths import current_project
+    from kenning.core.textutil import fts_or_query
+    from kenning.index.chunktypes import name_words
+    from kenning.memory import Memory
+    from kenning.search.code import ChunkSearcher
+
+    assert name_words("Bytes.len") == "Bytes.length"
+    assert name_words("fmt_str") == "format string"
+    assert name_words("lengthen") == "lengthen"  # whole parts only
+    (repo / "seq.rs").write_text(
+        "pub fn rev<I: Iterator>(it: I) -> Vec<I::Item> {\n    let mut v: Vec<_> = it.collect();"
+        "\n    v.flip();\n    v\n}\n\npub fn sort_elements(elements: &mut [u8]) {\n"
+        "    elements.sort();\n}\n", encoding="utf-8")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "seq")
+    memory = Memory(current_project(repo), "fake")
+    memory.index_code()
+    searcher = ChunkSearcher(memory.index.conn)
+    found = [searcher.rows([cid])[cid].symbol
+             for cid in searcher.keyword(fts_or_query("reverse a sequence"), 10)]
+    assert found == ["rev"]
+    hits = memory.search("reverse a sequence", types=("code",), record=None)
+    assert hits[0].symbol == "rev"
+    memory.close()
+
+
 def test_an_index_cut_by_an_older_chunker_is_rechunked_once(repo):
     from kenning.core.paths import current_project
     from kenning.index.db import set_meta
