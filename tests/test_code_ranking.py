@@ -126,6 +126,22 @@ def test_every_method_of_a_short_class_is_its_own_chunk_beside_a_header():
     assert "Shape.area" in symbols
 
 
+def test_a_trait_implementation_ranks_below_the_code_a_query_names():
+    """`impl Iterator for Shape { fn next … }` implements what the trait documents: its own
+    chunk, of kind "trait impl", demoted softly; inherent and trait-declared methods are not."""
+    rust = ("impl Shape {\n    fn area(&self) -> f64 {\n        1.0\n    }\n}\n\n"
+            "trait Sized2 {\n    fn size(&self) -> usize {\n        0\n    }\n}\n\n"
+            "impl Iterator for Shape {\n    type Item = u8;\n    fn next(&mut self) -> "
+            "Option<u8> {\n        None\n    }\n}\n")
+    kinds = {c.symbol: c.kind for c in chunk_file("shape.rs", rust).chunks}
+    assert kinds["Shape.area"] == "method" and kinds["Sized2.size"] == "method"
+    assert kinds["Shape.next"] == "trait impl"
+    want = intent("advance to the next shape")
+    assert factors("code", "src/shape.rs", "Shape.next", want, "trait impl") == \
+        [("trait impl", 0.6)]
+    assert factors("code", "src/shape.rs", "Shape.area", want, "method") == []
+
+
 def test_code_before_its_tests_and_prose_before_nothing(kenning, repo):
     (repo / "src").mkdir()
     (repo / "tests").mkdir()

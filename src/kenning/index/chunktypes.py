@@ -17,6 +17,9 @@ CONFIG_LANGS = frozenset(
      "svg", "sum", "mod", "in"}
 )  # fmt: skip
 CHUNK_TYPES = ("code", "doc", "config")
+# The chunk kind of a method in Rust's `impl Trait for Type`: it implements a contract the
+# trait documents (`next`, `fmt`, `from`), and search ranks it below the named code.
+TRAIT_IMPL = "trait impl"
 
 # Identifiers with something to split (an underscore, a digit or a capital after the first
 # letter): a plain lower-case word is its own split, and the tokenizer is uncased.

@@ -35,8 +35,9 @@ EMBED_CHARS = 600
 # Bump when embed_chunks changes what a vector means: indexes made before are re-embedded.
 EMBED_RECIPE = "4"  # 3: bodies cut at 600 characters; 4: names' abbreviations spelled out
 # Bump when chunking changes what a file's chunks are: every file is re-chunked once.
-CHUNK_RECIPE = "3"  # 2: every method its own chunk, a class a header (with short members);
-# 3: a name's abbreviated parts spelled out among its search terms (`rev` -> reverse)
+CHUNK_RECIPE = "4"  # 2: every method its own chunk, a class a header (with short members);
+# 3: a name's abbreviated parts spelled out among its search terms (`rev` -> reverse);
+# 4: a method of Rust's `impl Trait for Type` is kind "trait impl"
 # Bump when chunk scrubbing changes: files of older indexes with a secret left are redone once.
 REDACTION_VERSION = "1"
 _REEMBED_BATCH = 512

@@ -16,13 +16,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kenning.core.textutil import STOPWORDS, split_identifier, strip_suffix
-from kenning.index.chunktypes import CHUNK_TYPES, chunk_type
+from kenning.index.chunktypes import CHUNK_TYPES, TRAIT_IMPL, chunk_type
 
 __all__ = ["CHUNK_TYPES", "boosts", "chunk_type", "factors", "intent", "role"]
 
 # Multipliers on a chunk's fused score. Tests, examples and benchmarks restate the code
 # they exercise in the same words; prose and config mention every name.
 ROLE_FACTORS = {"test": 0.5, "example": 0.6, "bench": 0.6}
+# A method of Rust's `impl Trait for Type` implements what the trait documents (`next`,
+# `fmt`, `from`): measured on the three Rust development crates, 0.6 against 1.0 gave
+# +.01 to +.03 default MRR@10 on each (no other language has such chunks).
+TRAIT_IMPL_FACTOR = 0.6
 TYPE_FACTORS = {"doc": 0.6, "config": 0.4}
 # A chunk named by the query (`parse_args`, `RetryPolicy`) gains a #1 rank's worth, one whose
 # file stem the query names (`coalesce` -> coalesce.rs) a quarter of it (RRF scale, k = 60).
@@ -33,7 +37,7 @@ STEM_BOOST = 0.25 / 61
 # `described`); names of one part (`convert`, `close`) are too common to count.
 DESCRIBED_MIN_PARTS = 2
 ABBREVIATION_MIN = 3  # letters of a name part that may stand for a longer word
-FUNCTION_KINDS = frozenset({"function", "method"})
+FUNCTION_KINDS = frozenset({"function", "method", TRAIT_IMPL})
 _SUFFIXES = ("ing", "ed", "es", "s")
 
 _TEST_FILE = re.compile(
@@ -135,15 +139,19 @@ def _stem(word: str) -> str:
     return strip_suffix(word.lower(), _SUFFIXES)
 
 
-def factors(ctype: str, path: str, symbol: str, want: QueryIntent) -> list[tuple[str, float]]:
+def factors(ctype: str, path: str, symbol: str, want: QueryIntent, kind: str = ""
+            ) -> list[tuple[str, float]]:
     """Named multipliers for one chunk: prose and config below code unless the query is a
-    question; tests, examples and benchmarks below the code unless the query asks for them."""
+    question; tests, examples and benchmarks below the code unless the query asks for them;
+    a trait's implementation below the code the query names."""
     out = []
     if ctype != "code" and not (want.prose and ctype == "doc"):
         out.append((ctype, TYPE_FACTORS[ctype]))
-    kind = role(path, symbol)
-    if kind is not None and kind not in want.asks:
-        out.append((kind, ROLE_FACTORS[kind]))
+    kind_of = role(path, symbol)
+    if kind_of is not None and kind_of not in want.asks:
+        out.append((kind_of, ROLE_FACTORS[kind_of]))
+    if kind == TRAIT_IMPL:
+        out.append((TRAIT_IMPL, TRAIT_IMPL_FACTOR))
     return out
 
 
