@@ -140,6 +140,9 @@ def test_a_trait_implementation_ranks_below_the_code_a_query_names():
     assert factors("code", "src/shape.rs", "Shape.next", want, "trait impl") == \
         [("trait impl", 0.6)]
     assert factors("code", "src/shape.rs", "Shape.area", want, "method") == []
+    # the lines between definitions (imports, constants) name what they do not define
+    assert factors("code", "src/shape.rs", "", want, "module") == [("module-level code", 0.7)]
+    assert factors("doc", "guide.md", "", intent("how do shapes work?"), "module") == []
 
 
 def test_code_before_its_tests_and_prose_before_nothing(kenning, repo):
