@@ -143,6 +143,12 @@ def test_a_trait_implementation_ranks_below_the_code_a_query_names():
     # the lines between definitions (imports, constants) name what they do not define
     assert factors("code", "src/shape.rs", "", want, "module") == [("module-level code", 0.7)]
     assert factors("doc", "guide.md", "", intent("how do shapes work?"), "module") == []
+    # a type's own chunk names its members without being one, unless a type is asked for
+    assert factors("code", "src/shape.rs", "Shape", want, "struct") == \
+        [("a type, not a function", 0.6)]
+    assert factors("code", "src/shape.rs", "Shape", intent("the struct holding a shape"),
+                   "struct") == []
+    assert factors("code", "src/shape.rs", "ShapeSet", intent("ShapeSet"), "impl") == []
 
 
 def test_code_before_its_tests_and_prose_before_nothing(kenning, repo):
