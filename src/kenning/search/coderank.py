@@ -4,8 +4,9 @@ one query.
 
 General rules, not fits to one codebase: a question asked in prose may be answered by prose,
 anything else wants code first; test, example and benchmark code is demoted softly (found
-still, and not demoted when the query asks for tests or examples); a chunk whose own name or
-file the query names moves up.
+still, and not demoted when the query asks for tests or examples), and so are the chunks that
+name functions without being one (a type's header, the code between definitions, a trait's
+implementation); a chunk whose own name or file the query names moves up.
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ class QueryIntent:
     """What a query asks for, read once per search."""
 
     prose: bool  # asked as a question: prose may answer it
-    asks: frozenset[str]  # roles the query names (tests, examples, benchmarks)
+    asks: frozenset[str]  # roles the query names (tests, examples, benchmarks) or "type"
     names: frozenset[str]  # identifiers the query names, lower-cased last parts
     words: frozenset[str]  # plain content words, for file-stem matches
     lookup: bool = False  # a few words, one an identifier: looking a name up
