@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-from timing import Calibration, Paired, interleave, ratio_row
+from timing import Calibration, Paired, interleave, quiet_env, ratio_row, run_checked
 
 ROUNDS = 3
 N_FACTS = 10_000
@@ -133,6 +133,45 @@ def measure_stale(block) -> tuple[Paired, dict[str, int]]:
     return paired, states
 
 
+# `kenning add` against `kenning search` on the same store (issue 17: add <= 2x search).
+ADD_FACTS = 10_000
+ADD_ROUNDS = 5
+ADD_BUDGET = 2.0
+ADD_TEXTS = ["Webhook deliveries are retried {n} times with exponential backoff.",
+             "The billing module rounds invoice totals half-to-even, decided in review {n}.",
+             "Never call the payments API from a request handler; queue job {n} instead."]
+SEARCHES = ["how are webhook deliveries retried", "invoice rounding in billing",
+            "where do payment calls happen"]
+
+
+def measure_add() -> Paired:
+    """A fresh `kenning add` process against a fresh `kenning search` process, interleaved,
+    on one store of ADD_FACTS facts (each add is a new fact: dedup, contradictions, sync)."""
+    import sys
+
+    from facts_bench import generate_facts
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "project"
+        root.mkdir()
+        env = quiet_env(KENNING_HOME=str(Path(tmp) / "home"))
+        os.environ["KENNING_HOME"] = env["KENNING_HOME"]  # generate_facts writes under it
+        generate_facts(root, ADD_FACTS)
+        kenning = [sys.executable, "-m", "kenning", "-C", str(root)]
+        run_checked([*kenning, "rebuild"], env=env)
+
+        def add(n: int) -> None:
+            out = run_checked([*kenning, "add", ADD_TEXTS[n % len(ADD_TEXTS)].format(n=n)],
+                              env=env)
+            if b"added" not in out.stdout:
+                raise RuntimeError(f"add did not add: {out.stdout[:200]!r}")
+
+        def search(n: int) -> None:
+            run_checked([*kenning, "search", SEARCHES[n % len(SEARCHES)]], env=env)
+
+        return interleave(add, search, ADD_ROUNDS)
+
+
 def calibration() -> dict[str, float]:
     """Auto-merge precision/recall on the labelled pairs, and the seed's cosine-0.7 rule."""
     import yaml
@@ -229,6 +268,7 @@ def run(check: bool) -> list[dict]:
     stale, states = measure_stale(block)
     if not (states.get("drifted") and states.get("orphaned")):
         raise RuntimeError(f"the stale-anchor check found no churn: {states}")
+    adding = measure_add()
     cal = calibration()
     quality = judgements()
     return [
@@ -237,6 +277,8 @@ def run(check: bool) -> list[dict]:
         ratio_row("stale-anchor check, 10k facts, 20k symbols "
                   f"({states.get('drifted', 0)} drifted, {states.get('orphaned', 0)} orphaned)"
                   " / 40 calibration searches", stale, STALE_BUDGET),
+        ratio_row("kenning add / kenning search, 10k facts, fresh processes", adding,
+                  ADD_BUDGET),
         {"name": "auto-merge precision, labelled pairs, bundled model",
          "value": round(cal["precision"], 2), "budget": None, "unit": "", "ok": True},
         {"name": "auto-merge recall, labelled pairs, bundled model",
@@ -251,7 +293,10 @@ def run(check: bool) -> list[dict]:
 if __name__ == "__main__":
     import sys
 
-    if "--quality" in sys.argv:  # the judgement rows only, without the 10k-fact timings
+    if "--add" in sys.argv:  # the add / search timing only
+        print(ratio_row("kenning add / kenning search, 10k facts, fresh processes",
+                        measure_add(), ADD_BUDGET))
+    elif "--quality" in sys.argv:  # the judgement rows only, without the 10k-fact timings
         for split, metrics in judgements().items():
             print(split, {k: round(v, 3) for k, v in metrics.items()})
     else:
