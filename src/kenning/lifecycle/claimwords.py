@@ -24,6 +24,14 @@ PHRASES = [
                                                   "enabled"),
     (r"\btime[sd]? out\b", "timeout"), (r"\bahead of\b", "before"), (r"\bprior to\b", "before"),
     (r"\bafterwards?\b", "after"),
+    # An HTTP reason phrase is no negation: "404 Not Found", "405 Method Not Allowed".
+    (r"(?<=\d )(?:method )?not (?=found\b|modified\b|acceptable\b|allowed\b|implemented\b)",
+     ""),
+    # "host:9090" names a port; a short number after a colon is a tag ("postgres:13").
+    (r"\b(?<=[a-z0-9.-]):(?=\d{4,5}\b)", " port "),
+    # One name for one thing: "prod" and "production", "PRs" and "pull requests".
+    (r"\bprod\b", "production"), (r"\bprs?\b", "pull request"),
+    (r"'s\b", ""),
 ]
 PHRASE_RE = [(re.compile(p), r) for p, r in PHRASES]
 NEGATORS = frozenset(
@@ -32,6 +40,12 @@ NEGATORS = frozenset(
     didn't isnt isn't arent aren't wasnt wasn't wont won't cannot cant can't shouldnt
     shouldn't mustnt mustn't drop dropped dropping removed deprecated banned forbid forbids
     forbidden disallow disallowed prohibit prohibited abandon abandoned ditch ditched""".split()
+) | {NEG}
+# The cues that only negate (not "drop", "skip", "removed": verbs with a meaning of their own,
+# "migrations that drop a column"): a clause with one denies what it says (`denied_clause`).
+PURE_NEGATORS = frozenset(
+    """not no never nor neither without dont don't doesnt doesn't didnt didn't isnt isn't arent
+    aren't wasnt wasn't wont won't cannot cant can't shouldnt shouldn't mustnt mustn't""".split()
 ) | {NEG}
 # negative form -> (positive term, relational?)
 ANTONYMS: dict[str, tuple[str, bool]] = {
@@ -48,7 +62,15 @@ ANTONYMS: dict[str, tuple[str, bool]] = {
 POSITIVE_FORMS = {"enabled": "enable", "enables": "enable", "enabling": "enable",
                    "included": "include", "includes": "include", "including": "include",
                    "allowed": "allow", "allows": "allow", "require": "required",
-                   "requires": "required", "sync": "synchronous"}
+                   "requires": "required", "mandatory": "required", "obligatory": "required",
+                   "sync": "synchronous"}
+# Irregular verb forms the suffix stemmer cannot reach ("images are built" / "builds images").
+IRREGULAR = {"built": "build", "kept": "keep", "ran": "run", "sent": "send", "made": "make",
+             "written": "write", "wrote": "write", "held": "hold", "got": "get",
+             "gotten": "get", "taken": "take", "took": "take", "given": "give", "gave": "give",
+             "left": "leave", "brought": "bring", "bound": "bind", "thrown": "throw",
+             "threw": "throw", "shown": "show", "chosen": "choose", "chose": "choose",
+             "hit": "hit", "spent": "spend", "found": "find", "stood": "stand"}
 KEEP = frozenset(term for term, _ in ANTONYMS.values())  # never dropped as stopwords
 RELATIONAL = frozenset(term for term, relational in ANTONYMS.values() if relational)
 # Words that carry polarity or emphasis but no subject.
@@ -68,6 +90,9 @@ NUMBER_WORDS = {w: str(n) for n, w in enumerate(
 NUMBER_WORDS.update({"fifteen": "15", "twenty": "20", "thirty": "30", "forty": "40",
                       "fifty": "50", "sixty": "60", "ninety": "90", "hundred": "100"})
 NUMBER_WORD_RE = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b")
+# "an hour", "a week", "a one-hour lifetime": one of the unit ("one" only before a unit).
+ONE_UNIT_RE = re.compile(r"\b(?:a|an|one)[ -](?=(?:millisecond|second|minute|hour|day|week"
+                         r"|byte|kilobyte|megabyte|gigabyte)s?\b)")
 # A value's kind, from the word after it, scaled to one unit per kind: "15 minutes" and "900 s"
 # are one value, "15 minutes" and "15 days" two.
 UNITS: dict[str, tuple[str, float]] = {}

@@ -41,13 +41,16 @@ from kenning.core.textutil import STOPWORDS
 from kenning.lifecycle.claimwords import (
     ANTONYMS,
     CONTRAST,
+    IRREGULAR,
     KEEP,
     NEGATORS,
     NEUTRAL,
     NUMBER_WORD_RE,
     NUMBER_WORDS,
+    ONE_UNIT_RE,
     PHRASE_RE,
     POSITIVE_FORMS,
+    PURE_NEGATORS,
     RELATIONAL,
     SCOPE_CUES,
     STEMMED_FRAME,
@@ -60,6 +63,13 @@ from kenning.lifecycle.claimwords import (
 
 # Dice overlap of content terms above which two texts talk about the same thing.
 SAME_SUBJECT = 0.6
+# ... or the clauses that carry the conflict share this many terms, one within the other (the
+# rest of a text is a reason or an aside).
+SAME_CLAUSE_TERMS = 3
+# The clause holding a denial shares this many terms with the text it contradicts.
+DENIED_SHARED = 2
+# A clause that denies shares this many terms with a clause of the other text that asserts.
+DENIED_TERMS = 3
 # A conflict that rests only on a contrast ("A, not B", "A instead of B") needs more.
 SAME_SUBJECT_CONTRAST = 0.75
 # A value contradiction's two texts share this much of their terms (one number changed).
@@ -87,6 +97,10 @@ _TOKEN = re.compile(r"v?[0-9]+(?:\.[0-9]+)+|[a-z0-9_']+|\x00neg|\x00contrast")
 _NUMBER = re.compile(r"\d")
 
 
+# Where a claim holds (an environment) is no subject of its own.
+ENVIRONMENT_TERMS = STEMMED_QUALIFIERS[0]
+
+
 def _qualifiers(claim: Claim) -> list[frozenset[str]]:
     return [c & claim.terms for c in STEMMED_QUALIFIERS]
 
@@ -110,6 +124,16 @@ class Claim:
     scoped: frozenset[str] = frozenset()  # numbers that name a release, version or period
     scopes: frozenset[str] = frozenset()  # those numbers with their cue: "since 2.0"
     values: tuple[tuple[float, str | None], ...] = ()  # the other numbers: (value, kind)
+    clauses: tuple[frozenset[str], ...] = ()  # the content terms of each clause, in order
+    value_clauses: tuple[int, ...] = ()  # the clause each of `values` sits in
+    clause_negated: tuple[frozenset[str], ...] = ()  # the negated terms of each clause
+    # a term a cue negated, with the terms in the cue's scope after it ("never runs in
+    # parallel": run, {parallel})
+    denied_with: tuple[tuple[str, frozenset[str]], ...] = ()
+
+    def clause_of(self, term: str) -> frozenset[str]:
+        """The terms of the clauses that hold `term` (a term may recur in several)."""
+        return frozenset().union(*(c for c in self.clauses if term in c))
 
 
 class _FactLike(Protocol):
@@ -129,6 +153,7 @@ def _normalise(text: str) -> str:
     lowered = text.lower().replace("\u2019", "'").replace("`", " ")
     for pattern, replacement in PHRASE_RE:
         lowered = pattern.sub(f" {replacement} " if replacement else " ", lowered)
+    lowered = ONE_UNIT_RE.sub("1 ", lowered)
     return NUMBER_WORD_RE.sub(lambda m: NUMBER_WORDS[m.group(1)], lowered)
 
 
@@ -138,7 +163,7 @@ def _content_term(token: str) -> tuple[str | None, bool]:
     flip = False
     if token in ANTONYMS:
         token, flip = ANTONYMS[token][0], True
-    token = POSITIVE_FORMS.get(token, token)
+    token = POSITIVE_FORMS.get(token, IRREGULAR.get(token, token))
     if token not in KEEP and (token in STOPWORDS or token in NEUTRAL or len(token) < 2):
         return None, flip
     return (token if token in KEEP else stem(token)), flip
@@ -156,11 +181,17 @@ class _Reading:
         self.scopes: set[str] = set()
         self.sequence: list[str] = []
         self.units: list[tuple[float, str | None]] = []
+        self.clauses: list[set[str]] = []
+        self.clause_negated: list[set[str]] = []
+        self.denied_with: dict[str, set[str]] = {}
+        self.unit_clauses: list[int] = []
 
     def negate(self, term: str, cue: str) -> None:
         self.negated.add(term)
-        if cue == "strong":
+        if cue in ("strong", "pure"):
             self.strong.add(term)
+        if cue == "pure":  # "not", "never", "disabled": no verb that may mean something else
+            self.clause_negated[-1].add(term)
 
     def number(self, token: str, previous: str, following: str, clause: str) -> str:
         """Record a number; when it names a release, version or period, also with the cue
@@ -170,6 +201,7 @@ class _Reading:
         versionish = "." in token or (len(token) == 4 and token[:2] in ("19", "20"))
         if previous not in VERSION_WORDS and not versionish:
             self.units.append(value_of(token, previous, following, clause))
+            self.unit_clauses.append(len(self.clauses) - 1)
             return token
         self.scoped.add(token)
         cue = previous if previous in SCOPE_CUES else ""
@@ -177,16 +209,21 @@ class _Reading:
         return token
 
     def clause(self, clause: str) -> None:
+        self.clauses.append(set())
+        self.clause_negated.append(set())
         previous = ""
         cue: str | None = None  # the open cue, until its head term is found
         scope = 0  # neutral terms left after the head
         before: list[str] = []  # terms asserted before the cue
+        head = ""  # the term the last cue negated
         tokens = [t.strip("'") for t in _TOKEN.findall(clause)]
         for at, token in enumerate(tokens):
             if not token:
                 continue
             if token in NEGATORS or token == CONTRAST:
-                cue, scope = ("strong" if token != CONTRAST else "contrast"), 0
+                cue = "contrast" if token == CONTRAST else (
+                    "pure" if token in PURE_NEGATORS else "strong")
+                scope = 0
                 continue
             if _NUMBER.search(token):
                 # A number is never a negation cue: "python 3.12 is required" requires it.
@@ -199,28 +236,36 @@ class _Reading:
             if term is None:
                 continue
             self.sequence.append(term)
+            self.clauses[-1].add(term)
             if cue is not None:
                 if flip:  # "never disable": the two negations cancel
                     self.positive.add(term)
                 else:
                     self.negate(term, cue)
+                    head = term
                 cue, scope = None, SCOPE_WORDS
             elif scope:
                 scope -= 1
+                if head:  # "never runs *in parallel*": what is denied is the whole phrase
+                    self.denied_with.setdefault(head, set()).add(term)
             elif flip:
-                self.negate(term, "strong")
+                self.negate(term, "pure")
             else:
                 self.positive.add(term)
                 before.append(term)
-        if cue is not None and before:  # passive: "X is no longer used"
-            self.positive.discard(before[-1])
-            self.negate(before[-1], cue)
+        if cue is not None and before:  # passive: "support for X has been dropped"
+            for term in before:  # the whole subject is denied, not its last word
+                self.positive.discard(term)
+                self.negate(term, cue)
 
     def claim(self) -> Claim:
         terms = frozenset(self.positive | self.negated | set(self.sequence))
         return Claim(terms, frozenset(self.positive), frozenset(self.negated),
                      frozenset(self.strong), tuple(sorted(self.numbers)), tuple(self.sequence),
-                     frozenset(self.scoped), frozenset(self.scopes), tuple(self.units))
+                     frozenset(self.scoped), frozenset(self.scopes), tuple(self.units),
+                     tuple(frozenset(c) for c in self.clauses), tuple(self.unit_clauses),
+                     tuple(frozenset(c) for c in self.clause_negated),
+                     tuple((h, frozenset(t)) for h, t in self.denied_with.items()))
 
 
 @lru_cache(maxsize=32768)
@@ -268,13 +313,28 @@ def one_word_apart(a: frozenset[str], b: frozenset[str]) -> bool:
 
 
 def opposite(a: Claim, b: Claim) -> set[str]:
-    """The conflicting terms when `a` and `b` say opposite things about one subject."""
-    overlap = dice(a.terms, b.terms)
-    if overlap < SAME_SUBJECT or different_things(a, b) or swapped_word(a, b):
+    """The conflicting terms when `a` and `b` say opposite things about one subject: the two
+    texts share most of their terms, or, where one adds a reason or an aside in another clause
+    ("we never squash PRs; merge commits keep the history"), the clauses that carry the
+    conflict do (one within the other, SAME_CLAUSE_TERMS shared, a strong negation only), or
+    a clause of one plainly denies a clause of the other (`denied_clause`)."""
+    if different_things(a, b) or swapped_word(a, b):
+        return set()
+    if (a.negated - a.positive) & (b.negated - b.positive):
+        # Both deny the same thing ("Node 16 is no longer supported" / "support for Node 16
+        # has been dropped"): where else their negations fall is wording, not a conflict.
         return set()
     conflicts = conflict_terms(a, b)
-    if overlap < SAME_SUBJECT_CONTRAST and not conflicts & (a.strong | b.strong):
-        return set()
+    overlap = dice(a.terms, b.terms)
+    if overlap < SAME_SUBJECT:
+        conflicts = {t for t in conflicts & (a.strong | b.strong)
+                     if _same_clause(a.clause_of(t), b.clause_of(t))}
+    elif overlap < SAME_SUBJECT_CONTRAST and not conflicts & (a.strong | b.strong):
+        conflicts = set()
+    conflicts = {t for t in conflicts if _denial_holds(*((a, b) if t in a.negated else (b, a)), t)}
+    conflicts |= denied_clause(a, b) | denied_clause(b, a)
+    if not (a.terms & b.terms) - conflicts - ENVIRONMENT_TERMS:
+        return set()  # "timeouts are enabled in production" / "DEBUG is off in production"
     if conflicts and conflicts <= RELATIONAL:
         from rapidfuzz import fuzz
 
@@ -285,10 +345,46 @@ def opposite(a: Claim, b: Claim) -> set[str]:
     return conflicts
 
 
+def _denial_holds(denying: Claim, other: Claim, term: str) -> bool:
+    """`other` asserts what `denying` denies of `term`: the rest of the denied phrase too ("the
+    test suite never runs in parallel" denies nothing "run the tests with make" says), and the
+    clause that denies shares DENIED_SHARED terms with it ("don't use requests; httpx is the
+    HTTP client" says nothing of "the HTTP client retries failed requests")."""
+    with_term = dict(denying.denied_with).get(term, frozenset())
+    return with_term <= other.terms and len(
+        denying.clause_of(term) & other.terms) >= DENIED_SHARED
+
+
+def denied_clause(a: Claim, b: Claim) -> set[str]:
+    """The negated terms of a clause of `a` that denies what a clause of `b` asserts: `b`'s
+    clause has no negation and holds every term of the denying clause, DENIED_TERMS at least
+    ("background refresh is not used" / "syncs in the background using background refresh").
+    Not with another verb: "must not be stored in Redis" / "are kept in Redis" reads as "don't
+    mock the database in unit tests" / "unit tests run against an in-memory database"."""
+    found: set[str] = set()
+    for terms, negated in zip(a.clauses, a.clause_negated, strict=True):
+        if not negated:
+            continue
+        for other, other_negated in zip(b.clauses, b.clause_negated, strict=True):
+            if (not other_negated and negated <= other
+                    and len(terms & other) >= DENIED_TERMS and terms <= other):
+                found |= negated
+    return found
+
+
+def _same_clause(a: frozenset[str], b: frozenset[str]) -> bool:
+    """One clause's terms lie within the other's (a word swapped is another subject: "plan
+    upgrades are prorated" / "plan downgrades are not prorated"), SAME_CLAUSE_TERMS shared."""
+    return len(a & b) >= SAME_CLAUSE_TERMS and (a <= b or b <= a)
+
+
 def different_scope(a: Claim, b: Claim) -> bool:
     """Both claims name a release, version or period, and not the same one ("since 2.0" and
     "before 2.0" are two periods), or only one names a period ("before 0.18 redirects were
     followed" is history, not a claim about today)."""
+    if a.scoped and b.scoped and a.scoped != b.scoped:
+        # "Python 3.10 support was dropped in 4.0" / "4.0 dropped support for Python 3.8"
+        return True
     if a.scopes and b.scopes:
         return not a.scopes & b.scopes
     return _period(a) != _period(b)
@@ -430,7 +526,9 @@ def find_all(facts: Sequence[_FactLike]) -> list[Contradiction]:
         for term in claim.positive:
             asserting.setdefault(term, []).append(fid)
     for fid, claim in claims.items():
-        for term in claim.negated - claim.positive:
+        denying = set().union(*(c for c, n in zip(claim.clauses, claim.clause_negated,
+                                                  strict=True) if n))
+        for term in (claim.negated - claim.positive) | denying:
             posting = asserting.get(term, ())
             if len(posting) <= MAX_POSTING:
                 for other in posting:
