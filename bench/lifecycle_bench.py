@@ -210,17 +210,30 @@ SPLITS = {  # name -> (file, is-duplicate key, is-contradiction key); issue 12's
                                    "contradiction"),
     "development contradiction_pairs_dev": (PAIRS.parent / "contradiction_pairs_dev.yaml",
                                             None, "contradiction"),
-    "test lifecycle_test": (PAIRS.parent / "lifecycle_test" / "duplicate_pairs.yaml",
-                            "duplicate", None),
-    "test lifecycle_test contradictions": (
+    # lifecycle_test and lifecycle_test2 were written as test splits and became development
+    # data in issue 17's third round (bench/data/SPLITS.md); lifecycle_test3 is the test.
+    "development lifecycle_test": (PAIRS.parent / "lifecycle_test" / "duplicate_pairs.yaml",
+                                   "duplicate", None),
+    "development lifecycle_test contradictions": (
         PAIRS.parent / "lifecycle_test" / "contradiction_pairs.yaml", None, "contradiction"),
+    "development lifecycle_test2": (PAIRS.parent / "lifecycle_test2" / "duplicate_pairs.yaml",
+                                    "duplicate", None),
+    "development lifecycle_test2 contradictions": (
+        PAIRS.parent / "lifecycle_test2" / "contradiction_pairs.yaml", None, "contradiction"),
+}
+TEST_SPLITS = {  # run once, at the end of a round (`--quality --test`)
+    "test lifecycle_test3": (PAIRS.parent / "lifecycle_test3" / "duplicate_pairs.yaml",
+                             "duplicate", None),
+    "test lifecycle_test3 contradictions": (
+        PAIRS.parent / "lifecycle_test3" / "contradiction_pairs.yaml", None, "contradiction"),
 }
 
 
-def judgements() -> dict[str, dict[str, float]]:
+def judgements(splits: dict | None = None) -> dict[str, dict[str, float]]:
     """Per split: contradiction precision/recall (`check_pair`) and duplicate judgements
     (`judge`, bundled model): paraphrases found (merged or queued), merged, and distinct
-    pairs merged. Rules were chosen on calibration and development pairs only."""
+    pairs merged, and which kinds of distinct pair were merged. Rules were chosen on
+    calibration and development pairs only."""
     import yaml
 
     from kenning.index.embed import load_embedder
@@ -229,12 +242,13 @@ def judgements() -> dict[str, dict[str, float]]:
 
     embedder = load_embedder("bundled")
     out: dict[str, dict[str, float]] = {}
-    for name, (path, dup_key, con_key) in SPLITS.items():
+    for name, (path, dup_key, con_key) in (splits or SPLITS).items():
         pairs = yaml.safe_load(path.read_text(encoding="utf-8"))["pairs"]
         row: dict[str, float] = {"pairs": len(pairs)}
         if con_key:
             flagged = [p for p in pairs if check_pair(analyse(p["a"]), analyse(p["b"]))]
             right = sum(bool(p.get(con_key)) for p in flagged)
+            row["contradictions flagged"] = len(flagged)
             row["contradiction precision"] = right / len(flagged) if flagged else 1.0
             row["contradiction recall"] = right / max(1, sum(bool(p.get(con_key))
                                                              for p in pairs))
@@ -249,8 +263,11 @@ def judgements() -> dict[str, dict[str, float]]:
             dups = [v for p, v in zip(pairs, verdicts, strict=True) if is_dup(p)]
             row["paraphrases found"] = sum(v != "distinct" for v in dups) / len(dups)
             row["paraphrases merged"] = sum(v == "duplicate" for v in dups) / len(dups)
-            row["distinct pairs merged"] = sum(
-                v == "duplicate" for p, v in zip(pairs, verdicts, strict=True) if not is_dup(p))
+            wrong = [p.get("why", "distinct") for p, v in zip(pairs, verdicts, strict=True)
+                     if not is_dup(p) and v == "duplicate"]
+            row["distinct pairs merged"] = len(wrong)
+            for why in sorted(set(wrong)):
+                row[f"distinct pairs merged: {why}"] = wrong.count(why)
         out[name] = row
     return out
 
@@ -297,7 +314,8 @@ if __name__ == "__main__":
         print(ratio_row("kenning add / kenning search, 10k facts, fresh processes",
                         measure_add(), ADD_BUDGET))
     elif "--quality" in sys.argv:  # the judgement rows only, without the 10k-fact timings
-        for split, metrics in judgements().items():
+        # --test: the blind test split instead, once per round (bench/data/SPLITS.md)
+        for split, metrics in judgements(TEST_SPLITS if "--test" in sys.argv else None).items():
             print(split, {k: round(v, 3) for k, v in metrics.items()})
     else:
         for row in run(check=False):

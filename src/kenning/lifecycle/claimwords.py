@@ -31,6 +31,7 @@ PHRASES = [
     (r"\b(?<=[a-z0-9.-]):(?=\d{4,5}\b)", " port "),
     # One name for one thing: "prod" and "production", "PRs" and "pull requests".
     (r"\bprod\b", "production"), (r"\bprs?\b", "pull request"),
+    (r"\bnon-?existent\b", "not existing"), (r"\bgets? back\b", "returns"),
     (r"'s\b", ""),
 ]
 PHRASE_RE = [(re.compile(p), r) for p, r in PHRASES]
@@ -132,8 +133,9 @@ def stemmed(words: frozenset[str]) -> frozenset[str]:
 def value_of(token: str, previous: str, following: str, clause: str) -> tuple[float, str | None]:
     """(value, kind) of an unscoped number: a duration or size in one unit, an HTTP status, a
     port, or a count of the thing named after it; kind None when nothing says."""
+    hours, colon, minutes = token.partition(":")
     try:
-        number = float(token)
+        number = float(hours) * 60 + float(minutes) if colon else float(token)
     except ValueError:
         return 0.0, None
     following, _, rest = following.partition(" ")
@@ -145,6 +147,8 @@ def value_of(token: str, previous: str, following: str, clause: str) -> tuple[fl
         return number * factor, kind + (":every" if previous in ("every", "each") else "")
     if previous == "port":
         return number, "port"
+    if ":" in token:
+        return number, "clock"
     if token.isdigit() and 100 <= number < 600 and STATUS_CUES & set(clause.split()):
         return number, "status"
     thing, _, per = following.partition("/")
@@ -156,7 +160,14 @@ def value_of(token: str, previous: str, following: str, clause: str) -> tuple[fl
 # Words that frame a value claim rather than name its subject: two texts sharing only these
 # ("the /health endpoint returns 200" / "the login endpoint returns 401") share no subject.
 FRAME_WORDS = frozenset("return respond answer get endpoint response status code http "
-                         "error default use run set call value limit number new".split())
+                         "error default use run set call value limit number new".split()) | (
+    # ... how a lifetime, a cap or an address is said: "expire after" / "valid for" / "lives
+    # for", "capped at" / "rejects files bigger than", "listens on" / "binds", and the reason
+    # phrase of a status ("410 Gone")
+    frozenset("""expire expires expired valid lasts last lives live lifetime ttl stays stay
+    kept keep keeps retain retained retention limited capped cap caps reject rejects rejected
+    larger bigger exceed exceeds size listen listens bind binds localhost ok created gone
+    conflict forbidden unauthorized""".split()))
 
 
 def stem(word: str) -> str:

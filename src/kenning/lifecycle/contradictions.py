@@ -91,9 +91,12 @@ SCOPE_WORDS = 6
 MAX_POSTING = 2000
 
 # A dot inside a number ("3.2", "v2.3.0") is not a clause boundary: versions stay whole.
-_BOUNDARY = re.compile(r"\.(?![0-9])|[;:!?,()\[\]]|\bbut\b|\bhowever\b|\bso\b|\bbecause\b"
-                       r"|\bwhile\b")
-_TOKEN = re.compile(r"v?[0-9]+(?:\.[0-9]+)+|[a-z0-9_']+|\x00neg|\x00contrast")
+# A dot ends a sentence only before a space or the end: "orders.events" is one name, "3.2" and
+# "v2.3.0" versions; a colon between digits is a time of day ("02:00").
+_BOUNDARY = re.compile(r"\.(?=\s|$)|:(?![0-9])|[;!?,()\[\]]|\bbut\b|\bhowever\b|\bso\b"
+                       r"|\bbecause\b|\bwhile\b")
+_TOKEN = re.compile(r"[0-9]{1,2}:[0-9]{2}\b|v?[0-9]+(?:\.[0-9]+)+|[a-z0-9_']+|\x00neg"
+                    r"|\x00contrast")
 _NUMBER = re.compile(r"\d")
 
 
@@ -196,9 +199,10 @@ class _Reading:
     def number(self, token: str, previous: str, following: str, clause: str) -> str:
         """Record a number; when it names a release, version or period, also with the cue
         word before it ("since 2.0"); else the kind of value it is (`_unit`)."""
+        named = token[:1] == "v" and token[1:2].isdigit()  # "v2", "/v2/invoices"
         token = token.lstrip("v") if token[1:2].isdigit() else token
         self.numbers.append(token)
-        versionish = "." in token or (len(token) == 4 and token[:2] in ("19", "20"))
+        versionish = named or "." in token or (len(token) == 4 and token[:2] in ("19", "20"))
         if previous not in VERSION_WORDS and not versionish:
             self.units.append(value_of(token, previous, following, clause))
             self.unit_clauses.append(len(self.clauses) - 1)
@@ -226,6 +230,9 @@ class _Reading:
                 scope = 0
                 continue
             if _NUMBER.search(token):
+                if cue is not None and token.isdigit():  # "200, not 201": no value
+                    cue = None
+                    continue
                 # A number is never a negation cue: "python 3.12 is required" requires it.
                 following = " ".join(tokens[at + 1:at + 4])
                 token = self.number(token, previous, following, clause)
@@ -438,10 +445,14 @@ def reworded_value(a: Claim, b: Claim) -> bool:
         return False
     unit = {kind.removeprefix("count:").partition("/")[0]} | UNIT_TERMS
     subject_a, subject_b = a.terms - unit - STEMMED_FRAME, b.terms - unit - STEMMED_FRAME
-    return (len(subject_a & subject_b) >= SAME_VALUE_TERMS
-            and dice(subject_a, subject_b) >= SAME_VALUE_DICE
-            and not different_things(a, b)
-            and not one_word_apart(a.terms - UNIT_TERMS, b.terms - UNIT_TERMS))
+    # "Application logs are kept for 30 days" / "we retain application logs for 90 days": the
+    # same subject (however short) framed by other verbs; a swapped subject word is another
+    # thing ("the API server" / "the metrics server").
+    same = (subject_a == subject_b and bool(subject_a)) or (
+        len(subject_a & subject_b) >= SAME_VALUE_TERMS
+        and dice(subject_a, subject_b) >= SAME_VALUE_DICE)
+    return (same and not different_things(a, b)
+            and not one_word_apart(subject_a, subject_b))
 
 
 def check_pair(a: Claim, b: Claim, same_anchor: bool = False) -> tuple[str, str] | None:
