@@ -102,10 +102,20 @@ _NUMBER = re.compile(r"\d")
 
 # Where a claim holds (an environment) is no subject of its own.
 ENVIRONMENT_TERMS = STEMMED_QUALIFIERS[0]
+QUALIFIER_TERMS = frozenset().union(*STEMMED_QUALIFIERS)
 
 
 def _qualifiers(claim: Claim) -> list[frozenset[str]]:
     return [c & claim.terms for c in STEMMED_QUALIFIERS]
+
+
+def _qualifiers_near(claim: Claim, terms: set[str]) -> list[frozenset[str]]:
+    """The qualifiers of the clauses that hold `terms`, and of clauses of nothing but
+    qualifiers ("in production, ..."): not those of a reason beside the claim ("installing
+    the hooks is optional because CI runs the same checks")."""
+    near = frozenset().union(*(c for c in claim.clauses
+                               if c & terms or (c and c <= QUALIFIER_TERMS | STEMMED_FRAME)))
+    return [c & near for c in STEMMED_QUALIFIERS]
 
 
 def different_things(a: Claim, b: Claim) -> bool:
@@ -325,7 +335,8 @@ def opposite(a: Claim, b: Claim) -> set[str]:
     ("we never squash PRs; merge commits keep the history"), the clauses that carry the
     conflict do (one within the other, SAME_CLAUSE_TERMS shared, a strong negation only), or
     a clause of one plainly denies a clause of the other (`denied_clause`)."""
-    if different_things(a, b) or swapped_word(a, b):
+    if swapped_word(a, b) or any(x and y and x != y for x, y in zip(
+            _qualifiers(a), _qualifiers(b), strict=True)):
         return set()
     if (a.negated - a.positive) & (b.negated - b.positive):
         # Both deny the same thing ("Node 16 is no longer supported" / "support for Node 16
@@ -342,6 +353,10 @@ def opposite(a: Claim, b: Claim) -> set[str]:
     conflicts |= denied_clause(a, b) | denied_clause(b, a)
     if not (a.terms & b.terms) - conflicts - ENVIRONMENT_TERMS:
         return set()  # "timeouts are enabled in production" / "DEBUG is off in production"
+    if conflicts and any(not (x <= all_y and y <= all_x) for x, y, all_x, all_y in zip(
+            _qualifiers_near(a, conflicts), _qualifiers_near(b, conflicts), _qualifiers(a),
+            _qualifiers(b), strict=True)):
+        return set()  # "in production" on one side only, beside the claim
     if conflicts and conflicts <= RELATIONAL:
         from rapidfuzz import fuzz
 
