@@ -65,6 +65,9 @@ POSITIVE_FORMS = {"enabled": "enable", "enables": "enable", "enabling": "enable"
                    "allowed": "allow", "allows": "allow", "require": "required",
                    "requires": "required", "mandatory": "required", "obligatory": "required",
                    "sync": "synchronous"}
+# Words that say one thing: a swapped word is otherwise read as another subject.
+SYNONYMS = {"wrong": "invalid", "bad": "invalid", "incorrect": "invalid",
+            "absent": "missing"}
 # Irregular verb forms the suffix stemmer cannot reach ("images are built" / "builds images").
 IRREGULAR = {"built": "build", "kept": "keep", "ran": "run", "sent": "send", "made": "make",
              "written": "write", "wrote": "write", "held": "hold", "got": "get",

@@ -55,6 +55,7 @@ from kenning.lifecycle.claimwords import (
     SCOPE_CUES,
     STEMMED_FRAME,
     STEMMED_QUALIFIERS,
+    SYNONYMS,
     UNIT_TERMS,
     VERSION_WORDS,
     stem,
@@ -176,7 +177,7 @@ def _content_term(token: str) -> tuple[str | None, bool]:
     flip = False
     if token in ANTONYMS:
         token, flip = ANTONYMS[token][0], True
-    token = POSITIVE_FORMS.get(token, IRREGULAR.get(token, token))
+    token = POSITIVE_FORMS.get(token, IRREGULAR.get(token, SYNONYMS.get(token, token)))
     if token not in KEEP and (token in STOPWORDS or token in NEUTRAL or len(token) < 2):
         return None, flip
     return (token if token in KEEP else stem(token)), flip
