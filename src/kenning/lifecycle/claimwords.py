@@ -22,7 +22,8 @@ PHRASES = [
     (r"\bturn(?:ed|s|ing)? on\b", "enable"), (r"\bswitch(?:ed|es|ing)? on\b", "enable"),
     (r"\b(?:is|are|stays?) off\b", "disabled"), (r"\b(?:is|are|stays?) on\b(?= by default)",
                                                   "enabled"),
-    (r"\btime[sd]? out\b", "timeout"), (r"\bahead of\b", "before"), (r"\bprior to\b", "before"),
+    (r"\btime[sd]? out\b", "timeout"), (r"\bg(?:ive|ives|ave|iving) up\b", "timeout"),
+    (r"\bahead of\b", "before"), (r"\bprior to\b", "before"),
     (r"\bafterwards?\b", "after"),
     # An HTTP reason phrase is no negation: "404 Not Found", "405 Method Not Allowed".
     (r"(?<=\d )(?:method )?not (?=found\b|modified\b|acceptable\b|allowed\b|implemented\b)",
@@ -67,14 +68,15 @@ POSITIVE_FORMS = {"enabled": "enable", "enables": "enable", "enabling": "enable"
                    "sync": "synchronous"}
 # Words that say one thing: a swapped word is otherwise read as another subject.
 SYNONYMS = {"wrong": "invalid", "bad": "invalid", "incorrect": "invalid",
-            "absent": "missing"}
+            "absent": "missing", "hit": "call", "hits": "call", "hitting": "call",
+            "keep": "store", "keeps": "store", "kept": "store", "keeping": "store"}
 # Irregular verb forms the suffix stemmer cannot reach ("images are built" / "builds images").
 IRREGULAR = {"built": "build", "kept": "keep", "ran": "run", "sent": "send", "made": "make",
              "written": "write", "wrote": "write", "held": "hold", "got": "get",
              "gotten": "get", "taken": "take", "took": "take", "given": "give", "gave": "give",
              "left": "leave", "brought": "bring", "bound": "bind", "thrown": "throw",
              "threw": "throw", "shown": "show", "chosen": "choose", "chose": "choose",
-             "hit": "hit", "spent": "spend", "found": "find", "stood": "stand"}
+             "spent": "spend", "found": "find", "stood": "stand"}
 KEEP = frozenset(term for term, _ in ANTONYMS.values())  # never dropped as stopwords
 RELATIONAL = frozenset(term for term, relational in ANTONYMS.values() if relational)
 # Words that carry polarity or emphasis but no subject.
@@ -168,9 +170,9 @@ FRAME_WORDS = frozenset("return respond answer get endpoint response status code
     # for", "capped at" / "rejects files bigger than", "listens on" / "binds", and the reason
     # phrase of a status ("410 Gone")
     frozenset("""expire expires expired valid lasts last lives live lifetime ttl stays stay
-    kept keep keeps retain retained retention limited capped cap caps reject rejects rejected
-    larger bigger exceed exceeds size listen listens bind binds localhost ok created gone
-    conflict forbidden unauthorized""".split()))
+    kept keep keeps store stored retain retained retention limited capped cap caps reject
+    rejects rejected larger bigger exceed exceeds size listen listens bind binds localhost ok
+    created gone conflict forbidden unauthorized""".split()))
 
 
 def stem(word: str) -> str:
@@ -179,7 +181,7 @@ def stem(word: str) -> str:
         return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "i"
-    word = strip_suffix(word, ("ments", "ment", "ing", "ed", "es", "s", "ly"))
+    word = strip_suffix(word, ("ments", "ment", "fully", "ful", "ing", "ed", "es", "s", "ly"))
     # "retry" / "retries" / "retried", "cookie" / "cookies": one stem
     return word[:-1] + "i" if word.endswith("y") and len(word) > 3 else word
 

@@ -110,7 +110,15 @@ def _qualifiers(claim: Claim) -> list[frozenset[str]]:
     return [c & claim.terms for c in STEMMED_QUALIFIERS]
 
 
-def _qualifiers_near(claim: Claim, terms: set[str]) -> list[frozenset[str]]:
+def _apart(a: Claim, b: Claim, focus_a: frozenset[str], focus_b: frozenset[str]) -> bool:
+    """A qualifier tells the claims apart where they are made (the clauses that hold the focus
+    terms, `_qualifiers_near`): one names it and the other does not name it anywhere."""
+    return any(not (x <= all_y and y <= all_x) for x, y, all_x, all_y in zip(
+        _qualifiers_near(a, focus_a), _qualifiers_near(b, focus_b), _qualifiers(a),
+        _qualifiers(b), strict=True))
+
+
+def _qualifiers_near(claim: Claim, terms: frozenset[str]) -> list[frozenset[str]]:
     """The qualifiers of the clauses that hold `terms`, and of clauses of nothing but
     qualifiers ("in production, ..."): not those of a reason beside the claim ("installing
     the hooks is optional because CI runs the same checks")."""
@@ -177,7 +185,8 @@ def _content_term(token: str) -> tuple[str | None, bool]:
     flip = False
     if token in ANTONYMS:
         token, flip = ANTONYMS[token][0], True
-    token = POSITIVE_FORMS.get(token, IRREGULAR.get(token, SYNONYMS.get(token, token)))
+    token = SYNONYMS.get(token, token)
+    token = POSITIVE_FORMS.get(token, IRREGULAR.get(token, token))
     if token not in KEEP and (token in STOPWORDS or token in NEUTRAL or len(token) < 2):
         return None, flip
     return (token if token in KEEP else stem(token)), flip
@@ -354,9 +363,7 @@ def opposite(a: Claim, b: Claim) -> set[str]:
     conflicts |= denied_clause(a, b) | denied_clause(b, a)
     if not (a.terms & b.terms) - conflicts - ENVIRONMENT_TERMS:
         return set()  # "timeouts are enabled in production" / "DEBUG is off in production"
-    if conflicts and any(not (x <= all_y and y <= all_x) for x, y, all_x, all_y in zip(
-            _qualifiers_near(a, conflicts), _qualifiers_near(b, conflicts), _qualifiers(a),
-            _qualifiers(b), strict=True)):
+    if conflicts and _apart(a, b, frozenset(conflicts), frozenset(conflicts)):
         return set()  # "in production" on one side only, beside the claim
     if conflicts and conflicts <= RELATIONAL:
         from rapidfuzz import fuzz
@@ -467,7 +474,10 @@ def reworded_value(a: Claim, b: Claim) -> bool:
     same = (subject_a == subject_b and bool(subject_a)) or (
         len(subject_a & subject_b) >= SAME_VALUE_TERMS
         and dice(subject_a, subject_b) >= SAME_VALUE_DICE)
-    return (same and not different_things(a, b)
+    known = [i for i, v in enumerate(a.values) if v[1]], [i for i, v in enumerate(b.values) if v[1]]
+    near_a = a.clauses[a.value_clauses[known[0][0]]]
+    near_b = b.clauses[b.value_clauses[known[1][0]]]
+    return (same and not _apart(a, b, near_a, near_b)
             and not one_word_apart(subject_a, subject_b))
 
 
