@@ -10,14 +10,20 @@ them teaches people to ignore the list):
   negation cue (`never`, `not`, `stopped`, `instead of`, ...) or is the negative side of an
   antonym pair (`disabled` is `enabled` negated). A pair contradicts when the two texts
   share most of their terms (Dice >= SAME_SUBJECT) and some shared term is asserted in one
-  and negated in the other.
+  and negated in the other; or when the clause that holds the negation lies within the
+  other's claim and the rest of the text is a reason or an aside ("we never squash PRs;
+  merge commits keep the history"). What a cue negates is the whole phrase after it ("never
+  runs *in parallel*"), so the other text must assert all of it; two texts that deny the
+  same thing agree, however else they are worded.
 - **Different values for the same subject**: the numbers differ while everything else is the
   same claim: identical content terms, or (for facts anchored to the same file and symbol)
   mostly the same terms. In other words too: each text has one value of a measured kind (a
   duration or size, compared in one unit, an interval apart from a deadline; an HTTP
-  status; a port), the values differ, and the texts share the subject (two terms besides the
-  value's frame, a Dice overlap of 0.6) with no qualifier telling them apart ("staging" /
-  "production", "POST" / "PUT", "default" / "maximum").
+  status; a port; a time of day), the values differ, and the texts share the subject (two
+  terms besides the value's frame: "expire after" / "valid for", "listens on" / "binds";
+  a Dice overlap of 0.6; or the same few terms) with no word swapped and no qualifier
+  telling them apart where the value is said ("staging" / "production", "POST" / "PUT",
+  "default" / "maximum").
 
 A claim scoped to a release or period ("since 2.0", "before 0.18") never contradicts one
 about another period, nor an unscoped claim (history is not a claim about today); a version
