@@ -282,3 +282,13 @@ def test_contradiction_is_symmetric(a, b):
 @given(_sentences)
 def test_a_text_never_contradicts_itself(a):
     assert check_pair(analyse(a), analyse(a)) is None
+
+
+def test_on_a_large_store_a_fact_sharing_only_common_words_is_not_read():
+    others = [fact(f"F{i:04d}", f"The billing module renders report number {i}.")
+              for i in range(1200)]
+    others.append(fact("X", "The billing module always rounds totals half-up."))
+    analyse.cache_clear()
+    found = contradicting("The billing module never rounds totals half-up.", others)
+    assert [(c.b, c.reason) for c in found] == [("X", "opposite")]
+    assert analyse.cache_info().currsize == 2  # "billing module" alone reads none of the 1200

@@ -37,6 +37,7 @@ Word-level rules rather than embeddings: static embeddings put "always X" and "n
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -507,15 +508,29 @@ def _anchor_keys(fact: object) -> set[tuple[str, str | None]]:
 def contradicting(
     text: str, candidates: Iterable[_FactLike], about: Sequence[object] = ()
 ) -> list[Contradiction]:
-    """Existing facts that `text` (a new fact anchored to `about`) contradicts."""
+    """Existing facts that `text` (a new fact anchored to `about`) contradicts.
+
+    Only the facts that share SHARED_WORDS of its words are read (`_sharing`); when more than
+    COMMON_POOL do, each must also share a word that no more than COMMON_SHARE of all the
+    facts carry ("the billing module ..." on a store where every fact names a module)."""
     claim = analyse(text)
     keys = {(a.file, a.symbol) for a in about if getattr(a, "symbol", None)}  # type: ignore[attr-defined]
-    shares = _sharing(text)
-    out: list[Contradiction] = []
+    shared_with = _sharing(text)
+    near: list[tuple[_FactLike, bool, set[str]]] = []
+    total = 0
     for fact in candidates:
+        total += 1
         same_anchor = bool(keys & _anchor_keys(fact))
-        if not same_anchor and not shares(fact.text):
-            continue
+        words = shared_with(fact.text)
+        if same_anchor or len(words) >= SHARED_WORDS:
+            near.append((fact, same_anchor, words))
+    if len(near) > COMMON_POOL:
+        carried = Counter(w for _, _, words in near for w in words)
+        rare = {w for w, n in carried.items() if n <= COMMON_SHARE * total}
+        near = [(f, anchored, words) for f, anchored, words in near
+                if anchored or words & rare]
+    out: list[Contradiction] = []
+    for fact, same_anchor, _ in near:
         other = analyse(fact.text)
         if not (claim.terms & other.terms):
             continue
@@ -529,23 +544,27 @@ def contradicting(
 # claim: `contradicting` reads no further (an add on a 10,000-fact store analyses the few facts
 # that share its words, not all of them).
 SHARED_WORDS = 2
-_WORD = re.compile(r"[a-z0-9][a-z0-9_]{2,}|[0-9]+")
+# ... and when more facts than this share them, one shared word must be carried by no more than
+# this share of all facts.
+COMMON_POOL = 1000
+COMMON_SHARE = 0.05
+_WORD = re.compile(r"[a-z0-9][a-z0-9_]+")
 
 
-def _sharing(text: str) -> Callable[[str], bool]:
-    """A cheap test that another text shares SHARED_WORDS words with `text` (first four
-    letters, stopwords and polarity words aside): every pair `check_pair` flags passes it."""
+def _sharing(text: str) -> Callable[[str], set[str]]:
+    """A cheap test: the words (first four letters, stopwords and polarity words aside) another
+    text shares with `text`. Every pair `check_pair` flags on the labelled sets shares
+    SHARED_WORDS of them."""
     words = {w[:4] for w in _WORD.findall(text.lower())
              if w not in STOPWORDS and w not in NEUTRAL}
     if len(words) < SHARED_WORDS:
-        return lambda _other: False
+        return lambda _other: set()
     pattern = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, words))) + ")")
 
-    def shares(other: str) -> bool:
-        found = pattern.findall(other.lower())
-        return len(set(found)) >= SHARED_WORDS
+    def shared(other: str) -> set[str]:
+        return {w[:4] for w in pattern.findall(other.lower())}
 
-    return shares
+    return shared
 
 
 def find_all(facts: Sequence[_FactLike]) -> list[Contradiction]:
