@@ -249,6 +249,9 @@ def judgements(splits: dict | None = None) -> dict[str, dict[str, float]]:
             flagged = [p for p in pairs if check_pair(analyse(p["a"]), analyse(p["b"]))]
             right = sum(bool(p.get(con_key)) for p in flagged)
             row["contradictions flagged"] = len(flagged)
+            for p in flagged:  # by kind, counts only: a test split's texts are not printed
+                key = ("found" if p.get(con_key) else "flagged wrongly") + f": {p.get('why')}"
+                row[f"contradictions {key}"] = row.get(f"contradictions {key}", 0) + 1
             row["contradiction precision"] = right / len(flagged) if flagged else 1.0
             row["contradiction recall"] = right / max(1, sum(bool(p.get(con_key))
                                                              for p in pairs))
