@@ -8,13 +8,14 @@ helps it), default mode (the stdlib FTS gate) unless `--mode hybrid`. Per set:
 - unrelated: share of unrelated prompts that got anything (the bar is 5 %).
 
 Sets (issue 12's splits):
-- calibration: tests/fixtures/hooks/relevance.json (20 answerable, 20 not, 200 facts) and
-  the tessera development set (bench/data/retrieval_facts.yaml, the 70 questions of
+- calibration: tests/fixtures/hooks/relevance.json (20 answerable, 20 not, 200 facts), the
+  tessera development set (bench/data/retrieval_facts.yaml, the 70 questions of
   retrieval_questions.yaml and retrieval_dev_questions.yaml, and the unrelated prompts of
-  bench/data/unrelated_prompts_dev.yaml). The gate's rules and thresholds were chosen here.
-- test: bench/data/lifecycle_test/prompts.yaml (40 answerable, 80 unrelated, 10 off-topic,
-  over the 200 facts of relevance.json) and bench/data/fact_test (`--test`; httpx, 120
-  questions, 60 unrelated prompts). Reported, never tuned on.
+  bench/data/unrelated_prompts_dev.yaml), bench/data/lifecycle_test/prompts.yaml (40
+  answerable, 80 unrelated, 10 off-topic, over the 200 facts of relevance.json) and the cited
+  sets fact_test (httpx) and fact_test2 (requests; 120 questions, 60 unrelated prompts each).
+  The gate's rules and its logistic weights (hooks.factdb) were chosen here.
+- test: bench/data/fact_test3 (`--test`), written blind. Reported, never tuned on.
 Usage: python bench/relevance.py [--mode fts|hybrid] [--test] [--show]
 """
 
@@ -32,8 +33,10 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "bench" / "data"
 RELEVANCE = ROOT / "tests" / "fixtures" / "hooks" / "relevance.json"
-CALIBRATION = ("relevance.json", "tessera")
-TEST = ("lifecycle_test prompts", "fact_test", "fact_test2")
+CALIBRATION = ("relevance.json", "tessera", "lifecycle_test prompts", "fact_test",
+               "fact_test2")
+TEST = ("fact_test3",)
+BENCH_ROWS = CALIBRATION[:3]  # bench/run.py: the small sets
 
 
 def load(name: str) -> tuple[list[dict], list[dict], list[str]]:
@@ -129,10 +132,9 @@ def table(results: dict[str, dict]) -> str:
 
 def run(check: bool) -> list[dict]:
     rows = []
-    for name in (*CALIBRATION, TEST[0]):
+    for name in BENCH_ROWS:
         r = evaluate(name)
-        split = "test" if name in TEST else "calibration"
-        rows.append({"name": f"prompt injection, {split} {name}: right fact injected",
+        rows.append({"name": f"prompt injection, calibration {name}: right fact injected",
                      "value": r["right"], "budget": None, "unit": "ratio", "ok": True})
         rows.append({"name": "  ... precision of injected facts", "value": r["precision"],
                      "budget": None, "unit": "ratio", "ok": True})

@@ -58,6 +58,8 @@ A [Model2Vec](https://github.com/MinishLab/model2vec) static embedding model dis
 [{teacher}](https://huggingface.co/{teacher}) with `pca_dims={pca_dims}` and int8 weights.
 kenning ships it so that search works offline; `scripts/distill_model.py` in the kenning
 repository reproduces it. See NOTICE for licence and attribution.
+`vocab.sqlite` is the tokenizer's vocabulary as a table (piece, id), for kenning's hooks,
+which read a prompt's vector without `tokenizers`.
 
 ```python
 from model2vec import StaticModel
@@ -164,6 +166,10 @@ def write_model_dir(model, out: Path, teacher: Path, notice: str, card: str) -> 
         scrub_config(staging / "config.json", teacher)
         (staging / "NOTICE").write_text(notice, encoding="utf-8")
         (staging / "README.md").write_text(card, encoding="utf-8")
+        # The hooks read the prompt's vector without `tokenizers`: a piece -> id table.
+        from kenning.hooks.promptvec import build_vocabulary
+
+        build_vocabulary(str(staging))
         check_no_paths(staging, teacher)
         for path in staging.iterdir():
             path.chmod(0o644)  # safetensors writes 0600; installed package data must be readable

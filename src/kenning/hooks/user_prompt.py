@@ -40,6 +40,18 @@ def _semantic_lines(ctx: Ctx, conn, prompt: str, now, seen: set[str],
             for row, cos in pairs if row.id not in seen and row.current >= INJECT_FLOOR]
 
 
+def _cosines(ctx: Ctx, conn, prompt: str, candidates: list) -> bool:
+    """The bundled model's cosines on the candidates (`factdb.add_cosines`); False, and the
+    keyword rules decide, when the index has no such vectors or reading them fails."""
+    try:
+        return factdb.add_cosines(conn, prompt, candidates)
+    except Exception as exc:  # noqa: BLE001 - the vectors must not cost the keyword result
+        from kenning.core.errorlog import log_error
+
+        log_error("hook user-prompt-submit (prompt vector)", exc, ctx.local_dir)
+        return False
+
+
 def handle(ctx: Ctx) -> str | None:
     prompt = ctx.payload.get("prompt")
     if ctx.agent_id or not isinstance(prompt, str) or not prompt.strip():
@@ -50,7 +62,8 @@ def handle(ctx: Ctx) -> str | None:
     now = clock.now_us()
     try:
         candidates = factdb.prompt_matches(conn, prompt[:4000], now)
-        rows = factdb.relevant(candidates)
+        rows = factdb.relevant_by_vectors(candidates) \
+            if _cosines(ctx, conn, prompt[:4000], candidates) else factdb.relevant(candidates)
         lines = [(r.id, context.fact_line(r.id, r.kind, r.current, r.text,
                                           f"prompt match {r.score:.2f}")) for r in rows]
         if semantic_mode(ctx) == "hybrid":

@@ -104,8 +104,8 @@ def fuse(
 # leg's clear #1.
 KEYWORD_WEIGHT_MIN = 0.2
 KEYWORD_WEIGHT_MAX = 0.8
-KEYWORD_STRENGTH_MID = 1.5  # BM25 / ln(N + 1) where both legs weigh the same
-KEYWORD_STRENGTH_SLOPE = 2.0
+KEYWORD_STRENGTH_MID = 2.0  # BM25 / ln(N + 1) where both legs weigh the same
+KEYWORD_STRENGTH_SLOPE = 1.0
 # Identifiers, versions and paths in the query are exact tokens: more weight on keywords.
 EXACT_TOKEN_SHIFT = 0.1
 # Vector scores are stretched between this rank's cosine (0) and the best (1).
