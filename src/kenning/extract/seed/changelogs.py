@@ -41,6 +41,7 @@ _SECTION = re.compile(r"^#{2,6}\s*(?P<name>[A-Za-z][\w -]{2,40}?)\s*:?\s*$|"
                       r"^(?P<bold>\*\*)?(?P<plain>Breaking changes?|Deprecations?|Removals?|"
                       r"Removed|Deprecated|Changed|Backwards[- ]incompatible changes?)"
                       r"(?:\*\*)?\s*:?\s*$", re.I)
+_TITLE = re.compile(r"[A-Za-z][\w ,&/'-]{2,40}")  # an underlined section title: "Bugfixes"
 _PRE = re.compile(r"[-.]?(?:a|b|rc|alpha|beta|dev)\.?\d*$")
 _BOLD_LINE = re.compile(r"^\*\*(?P<name>[^*]{3,80}?)\*\*\s*:?\s*$")
 _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*+•]|\d+[.)])\s+(?P<text>\S.*)$")
@@ -111,9 +112,10 @@ _SECTION_VERBS = {"breaking": "Breaking change", "backwards incompatible": "Brea
                   "backward incompatible": "Breaking change",
                   "removed": "Removed", "removal": "Removed", "deprecat": "Deprecated"}
 # Sections whose entries are fixes or additions, whatever words they use.
-_SKIPPED_SECTIONS = re.compile(r"\b(?:fix|fixed|fixes|bug|bugs|security|added|new features?"
+_SKIPPED_SECTIONS = re.compile(r"\b(?:fix|fixed|fixes|bug|bugs|bug ?fix\w*|security|added|new features?"
                                r"|features?|documentation|docs|internal|misc|refactor\w*"
                                r"|chores?|maintenance)\b", re.I)
+_SECURITY = re.compile(r"\bsecurity\b", re.I)
 # Entries about the project's own plumbing, typos or cleanups are not knowledge about its
 # behaviour; fixes are about the past.
 _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci\b|workflow"
@@ -159,6 +161,11 @@ def entries(text: str) -> list[Entry]:
     return _read(text)[0]
 
 
+def release_dates(text: str) -> dict[str, date]:
+    """The date of each release the changelog `text` dates."""
+    return _read(text)[1]
+
+
 def _read(text: str) -> tuple[list[Entry], dict[str, date]]:
     """The entries and the date of each release that gives one."""
     reader = _Reader(text.splitlines())
@@ -201,7 +208,7 @@ class _Reader:
 
     def read(self, n: int, raw: str) -> None:
         line = raw.rstrip()
-        if self._heading(n, line) or self._section(line) or _UNDERLINE.match(line.strip()):
+        if self._heading(n, line) or self._section(n, line) or _UNDERLINE.match(line.strip()):
             return
         bullet = _BULLET.match(line)
         was_blank, self.blank = self.blank, False
@@ -252,14 +259,18 @@ class _Reader:
                 return when
         return None
 
-    def _section(self, line: str) -> bool:
+    def _section(self, n: int, line: str) -> bool:
         sec = _SECTION.match(line.strip())
         bold = _BOLD_LINE.match(line.strip())
-        if not (sec or bold) or _BULLET.match(line):
+        # reStructuredText and setext: "Bugfixes" over "~~~~~~~~" (a version's was read above)
+        following = self.lines[n] if n < len(self.lines) else ""
+        titled = _TITLE.fullmatch(line.strip()) if not line.startswith((" ", "\t")) \
+            and _UNDERLINE.match(following.strip()) else None
+        if not (sec or bold or titled) or _BULLET.match(line):
             return False
         self.flush()  # "**The following changes are also included**:" ends "**Deprecations**:"
         self.section = (sec.group("name") or sec.group("plain") or "") if sec \
-            else bold.group("name") if bold else ""
+            else bold.group("name") if bold else titled.group(0) if titled else ""
         self.section = self.section.strip().lower()
         return True
 
@@ -291,8 +302,9 @@ def classify(entry: Entry) -> str | None:
     if _DEPRECATES.search(text) and not _NOISE.search(re.sub(r"^\W*add\w*", "", text, flags=re.I)):
         return "deprecation"  # "Add deprecated warning to `X`", "Add `env`, and deprecate `Y`"
     section = (entry.section or "").replace("-", " ")
-    if _NOISE.search(entry.text) or _SKIPPED_SECTIONS.search(section):
+    if _NOISE.search(entry.text):
         return None
+    skipped = _SKIPPED_SECTIONS.search(section)
     # A bullet with nested ones must say the change itself ("Remove deprecated code:" + what);
     # a headline ("Improved flag handling:") over a list of details is not one fact.
     said = plain(entry.head) if entry.head else text
@@ -301,7 +313,14 @@ def classify(entry: Entry) -> str | None:
     live = " ".join(s for s in re.split(r"(?<=[.!?])\s+", said) if not historical(s))
     for name, pattern in _RULES:
         if pattern.search(live if name == "deprecation" else said):
+            # A fix or an addition is about the past, but a changed default is not, nor is
+            # what a security fix now refuses ("values such as `0x01` are no longer supported").
+            if skipped and not (name == "default" and pattern.search(_headline(said))
+                                or name == "breaking" and _SECURITY.search(section)):
+                return None
             return name
+    if skipped:
+        return None
     for word, rule in _SECTION_RULES.items():
         if word in section:
             return rule
@@ -330,7 +349,8 @@ def private(text: str) -> bool:
 _MEMBER = r"(?:method|function|attribute|override|helper|class|module|property|member)s?\b"
 
 
-_LEANS = re.compile(r"\b(?:too|as well|also|likewise|the same)\W*(?:#\d+\W*)*$", re.I)
+_LEANS = re.compile(r"\b(?:too|as well|also|likewise|the same)\W*(?:#\d+\W*)*$"
+                    r"|\bsee (?:above|below)\b|\b(?:above|below) for (?:details|more)\b", re.I)
 
 
 def whole(body: str) -> str | None:
@@ -371,7 +391,7 @@ _IMPERATIVE = {"use": "uses", "drop": "drops", "remove": "removes", "deprecate":
                "move": "moves", "make": "makes", "raise": "raises", "set": "sets",
                "allow": "allows", "disallow": "disallows", "prefer": "prefers",
                "stop": "stops", "support": "supports", "migrate": "migrates",
-               "default": "defaults", "pass": "passes", "enable": "enables",
+               "pass": "passes", "enable": "enables",
                "disable": "disables", "show": "shows", "validate": "validates",
                "treat": "treats", "ignore": "ignores", "reject": "rejects",
                "update": "updates", "bump": "bumps"}
@@ -445,25 +465,29 @@ def _dated(versions: Iterable[str], dates: Mapping[str, date]) -> dict[str, date
     return out
 
 
-def _history(entries: list[Entry], dates: Mapping[str, date]) -> Callable[[Entry], bool]:
+def _history(entries: list[Entry], dates: Mapping[str, date], window: timedelta = WINDOW,
+             by_line: bool = True) -> Callable[[Entry], bool]:
     """Whether an entry's release is history: older than the major line before the newest
-    (see `recent_major`), or, when the changelog dates its releases, older than `WINDOW`
-    before the newest release (a long-lived major line holds a decade). A CalVer project's
-    first component is a year, not a line: its releases are windowed by date alone."""
+    (see `recent_major`; not when `by_line` is false), or, when the changelog dates its
+    releases, older than `window` before the newest release (a long-lived major line holds
+    a decade). A CalVer project's first component is a year, not a line: its releases are
+    windowed by date alone."""
     versions = [e.version for e in entries if e.version]
     dated = _dated(versions, dates)
-    oldest = recent_major(versions)
-    newest = max(dated.values(), default=None)
+    # The project's newest release, whichever file or tag says it: a HISTORY.txt that stops
+    # at 2.1.2 beside a CHANGES.txt at 3.0.2 is all history before 3.0.2's window.
+    oldest = recent_major([*versions, *dates])
+    newest = max([*dated.values(), *dates.values()], default=None)
     # A 0.x project's minor releases come fast (0.47 after seven years): by date too.
     calver = newest is not None and (oldest[0] + 1 in (newest.year, newest.year % 100)
                                      or oldest[0] == 0)
-    cutoff = newest - WINDOW if newest else None
+    cutoff = newest - window if newest else None
 
     def history(e: Entry) -> bool:
         when = dated.get(e.version or "")
         if cutoff is not None and when is not None and when < cutoff:
             return True
-        return not calver and order(e.version)[:len(oldest)] < oldest
+        return by_line and not calver and order(e.version)[:len(oldest)] < oldest
     return history
 
 
@@ -488,6 +512,9 @@ def proposals(text: str, rel: str, project: str | None = None,
     found = [(e, rule) for k, (e, rule) in enumerate(every)
              if rule is not None and k not in gone_all]
     history = _history([e for e, _ in every], dates)
+    # A choice ("use X instead of Y") outlives the window, not two: a decade on, the code it
+    # chose between has been rewritten (waitress 0.3's logging, read at 3.0).
+    ancient = _history([e for e, _ in every], dates, 2 * WINDOW, by_line=False)
     newest = max(dates.values(), default=None)
     out: list[Proposal] = []
     said: set[str] = set()
@@ -499,7 +526,8 @@ def proposals(text: str, rel: str, project: str | None = None,
         old = history(entry) and not _INSTEAD.search(words) and (
             rule in ("deprecation", "removal", "requirement", "rename")
             or (rule == "breaking" and bool(_TAKES_AWAY.search(_headline(words)))))
-        if old and rule != "deprecation":
+        if old and rule != "deprecation" or ancient(entry) and rule != "deprecation" and (
+                rule == "instead" or _INSTEAD.search(words)):
             continue  # old news, long settled; "use X instead of Y" is a decision, kept
         if _due(words, newest):
             continue  # "will stop working in 2018", read in 2026
