@@ -23,7 +23,13 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from pathlib import Path
 
-from kenning.extract.seed.later import historical, order, overtaken, without_containers
+from kenning.extract.seed.later import (
+    historical,
+    identifiers,
+    order,
+    overtaken,
+    without_containers,
+)
 from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
 
 NAMES = re.compile(r"^(?:CHANGES|CHANGELOG|CHANGE_LOG|HISTORY|NEWS|RELEASE[-_ ]?NOTES)"
@@ -112,7 +118,8 @@ _SECTION_VERBS = {"breaking": "Breaking change", "backwards incompatible": "Brea
                   "backward incompatible": "Breaking change",
                   "removed": "Removed", "removal": "Removed", "deprecat": "Deprecated"}
 # Sections whose entries are fixes or additions, whatever words they use.
-_SKIPPED_SECTIONS = re.compile(r"\b(?:fix|fixed|fixes|bug|bugs|bug ?fix\w*|security|added|new features?"
+_SKIPPED_SECTIONS = re.compile(r"\b(?:fix|fixed|fixes|bug|bugs|bug ?fix\w*|security|added"
+                               r"|new features?"
                                r"|features?|documentation|docs|internal|misc|refactor\w*"
                                r"|chores?|maintenance)\b", re.I)
 _SECURITY = re.compile(r"\bsecurity\b", re.I)
@@ -337,8 +344,12 @@ _DEPRECATES = re.compile(r"^add(?:s|ed)? (?:a |the )?deprecat\w*(?: warnings?)? 
 
 
 def private(text: str) -> bool:
-    """Every piece of code `text` names is private (`_serialize`, `Field._bind`): a change
-    to the project's insides, not to what its users and contributors build on."""
+    """Every piece of code `text` names is private (`_serialize`, `Field._bind`) or reached
+    through `self` ("Use self.logger … instead of self.log_info"): a change to the project's
+    insides, not to what its users and contributors build on."""
+    named = identifiers(without_containers(text))
+    if named and all(n.startswith("self.") for n in named):
+        return True
     spans = [m.strip("()") for m in _CODE_SPAN.findall(without_containers(text))]
     return bool(spans) and all(re.search(r"\w\._(?!_)\w", s) or (
         re.fullmatch(r"_(?!_)\w+", s) and re.search(
@@ -465,13 +476,11 @@ def _dated(versions: Iterable[str], dates: Mapping[str, date]) -> dict[str, date
     return out
 
 
-def _history(entries: list[Entry], dates: Mapping[str, date], window: timedelta = WINDOW,
-             by_line: bool = True) -> Callable[[Entry], bool]:
+def _history(entries: list[Entry], dates: Mapping[str, date]) -> Callable[[Entry], bool]:
     """Whether an entry's release is history: older than the major line before the newest
-    (see `recent_major`; not when `by_line` is false), or, when the changelog dates its
-    releases, older than `window` before the newest release (a long-lived major line holds
-    a decade). A CalVer project's first component is a year, not a line: its releases are
-    windowed by date alone."""
+    (see `recent_major`), or, when the changelog dates its releases, older than `WINDOW`
+    before the newest release (a long-lived major line holds a decade). A CalVer project's
+    first component is a year, not a line: its releases are windowed by date alone."""
     versions = [e.version for e in entries if e.version]
     dated = _dated(versions, dates)
     # The project's newest release, whichever file or tag says it: a HISTORY.txt that stops
@@ -481,13 +490,13 @@ def _history(entries: list[Entry], dates: Mapping[str, date], window: timedelta 
     # A 0.x project's minor releases come fast (0.47 after seven years): by date too.
     calver = newest is not None and (oldest[0] + 1 in (newest.year, newest.year % 100)
                                      or oldest[0] == 0)
-    cutoff = newest - window if newest else None
+    cutoff = newest - WINDOW if newest else None
 
     def history(e: Entry) -> bool:
         when = dated.get(e.version or "")
         if cutoff is not None and when is not None and when < cutoff:
             return True
-        return by_line and not calver and order(e.version)[:len(oldest)] < oldest
+        return not calver and order(e.version)[:len(oldest)] < oldest
     return history
 
 
@@ -512,9 +521,6 @@ def proposals(text: str, rel: str, project: str | None = None,
     found = [(e, rule) for k, (e, rule) in enumerate(every)
              if rule is not None and k not in gone_all]
     history = _history([e for e, _ in every], dates)
-    # A choice ("use X instead of Y") outlives the window, not two: a decade on, the code it
-    # chose between has been rewritten (waitress 0.3's logging, read at 3.0).
-    ancient = _history([e for e, _ in every], dates, 2 * WINDOW, by_line=False)
     newest = max(dates.values(), default=None)
     out: list[Proposal] = []
     said: set[str] = set()
@@ -525,9 +531,9 @@ def proposals(text: str, rel: str, project: str | None = None,
         words = plain(entry.text)
         old = history(entry) and not _INSTEAD.search(words) and (
             rule in ("deprecation", "removal", "requirement", "rename")
-            or (rule == "breaking" and bool(_TAKES_AWAY.search(_headline(words)))))
-        if old and rule != "deprecation" or ancient(entry) and rule != "deprecation" and (
-                rule == "instead" or _INSTEAD.search(words)):
+            or (rule == "breaking" and bool(_TAKES_AWAY.search(_headline(words)))
+                and not _SECURITY.search(entry.section or "")))  # what it refuses, it still does
+        if old and rule != "deprecation":
             continue  # old news, long settled; "use X instead of Y" is a decision, kept
         if _due(words, newest):
             continue  # "will stop working in 2018", read in 2026
