@@ -321,3 +321,14 @@ def test_a_link_names_no_code_the_head_must_hold():
                       " See https://github.com/Pylons/waitress/pull/246.",
                  provenance="HISTORY.txt:1")
     assert current._relied_on(p) == {"send_bytes"}
+
+
+def test_a_contributing_items_sentence_is_whole_and_does_not_point_back():
+    text = ("Support questions\n-----------------\n\n"
+            "Please don't use the issue tracker for this. Use the forum.\n\n"
+            "Submitting patches\n------------------\n\n"
+            "-   Include tests that cover any code changes you make. Make sure the\n"
+            "    test fails without your patch. Run the tests as described below.\n")
+    said = [p.text for p in documents.rule_proposals(text, "CONTRIBUTING.rst", "docs")]
+    assert said == ["CONTRIBUTING.rst: Include tests that cover any code changes you make. "
+                    "Make sure the test fails without your patch."]
