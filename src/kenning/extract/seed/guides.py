@@ -106,7 +106,7 @@ _NARRATION = re.compile(
     r"\b(?:be sure|make sure) to (?:read|check)\b|\bhave the option\b|"
     r"\bas an? (?:\w+ )?example\b|\b(?:against|enable|do|use|avoid|change|fix) (?:that|this)\b|"
     r"\b(?:this|these|those) (?!project\b|repository\b|package\b|library\b)[a-z]\w*|"
-    r"\b(?:if|when) you do (?:this|that|so)\b|^see\b|^\.\. |"
+    r"\b(?:if|when) you do (?:this|that|so)\b|\bto do (?:so|this|that)\b|^see\b|^\.\. |"
     r"\bshould be (?:simple|easy|straightforward|possible|fine|enough|okay|ok|sufficient)\b",
     re.I)
 # Opens by pointing back at what came before, in ways `LEANS` does not list.
@@ -342,12 +342,12 @@ def _strength(p: _Para, sentence: str, first: bool, project: str = "") -> tuple[
     """How strong a statement `sentence` is (lower first) and its rule, or None."""
     if p.warning and first:
         return 0, "guide-warning"
-    if p.limits and (p.bullet or first) and not _SECOND_PERSON_OPTIONAL.match(sentence):
+    if p.limits and (p.bullet or first) and not _SECOND_PERSON_OPTIONAL.search(sentence):
         return 1, "guide-limitation"
     if _own_lifecycle(sentence, project):
         return 2, "guide-lifecycle"
     if _RULE.search(sentence) and _CODE.search(sentence) \
-            and not _SECOND_PERSON_OPTIONAL.match(sentence) \
+            and not _SECOND_PERSON_OPTIONAL.search(sentence) \
             and not re.search(r"\b(?:can|could|may|might) (?:not|never)\b", sentence, re.I):
         return 3, "guide-rule"
     if _DEFAULT.search(sentence) and _VALUE.search(sentence.split("efault", 1)[-1]):
