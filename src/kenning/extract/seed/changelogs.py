@@ -2,7 +2,8 @@
 
 A changelog is the project's own record of what changed and when; the entries that stay true
 and that a newcomer trips over are the ones that take something away or change behaviour.
-Additions and fixes are left alone: a fix is a fact about the past, not about the code now.
+Additions and fixes are left alone: a fix is a fact about the past, not about the code now
+(but a changed default stays true in any section, and so does what a security fix refuses).
 What takes something away (a deprecation, removal, relaxed requirement, move or rename)
 stays worth knowing only while recent: not from a release older than `WINDOW` before the
 newest (dated by the changelog, else by the release's git tag) nor from before the major line
