@@ -146,6 +146,15 @@ def test_word_forms_request_words_and_identifier_parts_count_once_or_not_at_all(
     assert totals.matched <= 1  # "computed" and "line" do not make compute_line_total
 
 
+def test_an_identifier_the_fact_spells_whole_counts_as_two_words(repo):
+    rows = _gate(repo, ["max_redirects defaults to 30 on every client.",
+                        "The client follows at most a few redirects by default."],
+                 "what is max_redirects if I never change it?")
+    named = next(r for r in rows if r.text.startswith("max_redirects"))
+    assert named.matched == 2  # one identifier of two parts, spelled whole
+    assert all(r.matched <= 1 for r in rows if r is not named)  # "redirects" alone is one
+
+
 def test_a_stemmer_collision_is_not_a_shared_word(repo):
     rows = _gate(repo, ["The generated TypeScript client lives in web/api."],
                  "What does this generic constraint mean?")
