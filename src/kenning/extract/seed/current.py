@@ -159,8 +159,26 @@ def read_head(root: Path, names: Iterable[str]) -> Head | None:
          "deprecat", "HEAD", "--", ".", *_NOT_CODE],
         capture_output=True, encoding="utf-8", errors="replace")
     warned = {w.lower() for w in re.findall(r"[A-Za-z_][\w-]*", near.stdout)}
+    warned |= _in_deprecated_modules(root)
     paths = frozenset(listed.stdout.splitlines())
     return Head(paths, frozenset(tokens), python_floor(root, paths), frozenset(warned))
+
+
+def _in_deprecated_modules(root: Path) -> set[str]:
+    """The names (lower case) a Python module defines when the module itself warns at import
+    that it is deprecated (`warnings.warn("… is deprecated …")` at its top level): everything
+    in it is deprecated with it (`starlette.middleware.wsgi` and its `WSGIMiddleware`)."""
+    found = subprocess.run(
+        ["git", "-C", str(root), "grep", "-I", "-A3", "-E", "-e", r"^warnings\.warn\(", "HEAD",
+         "--", "*.py"], capture_output=True, encoding="utf-8", errors="replace")
+    modules = sorted({m.group(1) for m in re.finditer(r"(?m)^HEAD:([^:\n]+\.py)[-:].*deprecat",
+                                                      found.stdout, re.I)})
+    if not modules:
+        return set()
+    defined = subprocess.run(
+        ["git", "-C", str(root), "grep", "-I", "-h", "-E", "-e", r"^(class|def) \w+", "HEAD",
+         "--", *modules[:50]], capture_output=True, encoding="utf-8", errors="replace")
+    return {m.group(1).lower() for m in re.finditer(r"(?m)^(?:class|def) (\w+)", defined.stdout)}
 
 
 def _relied_on(p: Proposal) -> set[str]:

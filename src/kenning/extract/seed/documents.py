@@ -151,7 +151,7 @@ def rule_proposals(text: str, rel: str, source: str) -> list[Proposal]:
     out: list[Proposal] = []
     for c in requirement_candidates(text, rel, "doc", rel, None):
         body = c.text.split(": ", 1)[1] if c.text.startswith(f"{rel}: ") else c.text
-        first = _line_of(body, lines)
+        first = line_of(body, lines)
         head = _item_head(lines, first)
         if head is not None:  # a sub-point says nothing without the rule it explains
             body = f"{head} {body}" if len(head) + len(body) < 400 else ""
@@ -181,7 +181,7 @@ def _item_head(lines: list[str], n: int) -> str | None:
     return None
 
 
-def _line_of(sentence: str, lines: list[str]) -> int:
+def line_of(sentence: str, lines: list[str]) -> int:
     """The line a (joined, cleaned) sentence starts on: the first line holding most of its
     first six longer words (markup and wrapping differ between the two)."""
     words = [w.lower() for w in re.findall(r"\w+", sentence) if len(w) > 3][:6]

@@ -45,7 +45,7 @@ _MYST_REF = re.compile(r"\s*\{(?:pr|issue|user|ghuser|bug|gh|commit)\}`[^`]*`[,;
 _MYST_PEP = re.compile(r"\{pep\}`(\d+)`")
 _MYST_ROLE = re.compile(r"\{(?:py:)?(?:meth|func|class|attr|mod|data|exc|obj|ref|doc|option"
                         r"|envvar|program|term)\}`([^`]*)`")
-_RST_ROLE = re.compile(r":(?:meth|func|class|attr|mod|"
+_RST_ROLE = re.compile(r":(?P<role>meth|func|class|attr|mod|file|samp|command|kbd|abbr|"
                        r"data|exc|obj|ref|doc|option|envvar|program|term|py:\w+):`([^`]*)`")
 _RST_LINK = re.compile(r"`([^`<]+?)\s*<[^>]+>`_+")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]+\)")
@@ -72,8 +72,9 @@ def plain(text: str) -> str:
     text = _RST_REF.sub("", text)
     text = _MYST_REF.sub("", text)
     text = _MYST_PEP.sub(r"PEP \1", text)
-    text = _MYST_ROLE.sub(lambda m: f"`{m.group(1).split('<')[0].strip().lstrip('~!')}`", text)
-    text = _RST_ROLE.sub(lambda m: m.group(1).split("<")[0].strip().lstrip("~!"), text)
+    text = _MYST_ROLE.sub(lambda m: f"`{m.group(1).split('<')[0].strip().lstrip('~!.')}`", text)
+    text = _RST_ROLE.sub(lambda m: m.group(2).split("<")[0].strip().lstrip(
+        "~!" if m.group("role") in ("file", "samp", "command", "kbd", "abbr") else "~!."), text)
     text = _RST_LINK.sub(r"\1", text)
     text = _MD_LINK.sub(r"\1", text)
     text = text.replace("``", "`")
@@ -84,7 +85,7 @@ def plain(text: str) -> str:
     text = _THANKS.sub("", text).strip() or text
     text = re.sub(r"\s*\((?:see|cf\.?) [^()]*\b(?:below|above)\)", "", text, flags=re.I)
     text = " ".join(text.split()).strip(" -–").replace(".:", ":").replace("::", ":")
-    text = re.sub(r"\s+([.,;:])", r"\1", text)
+    text = re.sub(r"\s+([.,;:])(?=\s|$)", r"\1", text)
     text = re.sub(r"\s\(\s*\)|\s*[,;]\s*(?=\.$)", "", text).strip()
     if text and text[-1] not in ".!?:`)":
         text += "."

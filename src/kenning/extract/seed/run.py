@@ -26,7 +26,15 @@ from kenning.core.errors import FileProblemError
 from kenning.core.private import strip_private
 from kenning.core.redact import redact
 from kenning.core.safeio import read_bytes
-from kenning.extract.seed import changelogs, commits, current, documents, later, tooling
+from kenning.extract.seed import (
+    changelogs,
+    commits,
+    current,
+    documents,
+    guides,
+    later,
+    tooling,
+)
 from kenning.extract.seed.model import Proposal, project_name
 
 if TYPE_CHECKING:
@@ -93,6 +101,8 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
     own = project_name(root)
     for files, reader in tools:
         out += [("docs", p, lambda text, rel, r=reader: r(text, rel, own)) for p in files(root)]
+    out += [("docs", p, lambda text, rel: guides.proposals(text, rel, own))
+            for p in guides.guide_files(root)]
     return out
 
 

@@ -195,6 +195,10 @@ def _tool_of(words: list[str]) -> str | None:
     return first if first in TOOLS else None
 
 
+_ECHO = re.compile(r"""^(?:echo|printf)\s+(?:-e\s+)?(?P<q>["'])(?P<msg>[^"'\\]+)(?P=q)"""
+                   r"\s*(?:>&2|1>&2)?\s*;?$")
+
+
 def script_proposals(text: str, rel: str, name: str) -> list[Proposal]:
     if not (text.startswith("#!") or rel.endswith((".sh", ".py"))) or rel.endswith(".py"):
         return []  # a Python script's calls are not command lines
@@ -203,9 +207,21 @@ def script_proposals(text: str, rel: str, name: str) -> list[Proposal]:
     runs: list[tuple[int, str]] = []
     out: list[Proposal] = []
     passes_args = ""
+    said_last: tuple[int, str] | None = None  # the last `echo "…"`: its line and message
     for n, raw in enumerate(lines, 1):
         line = raw.split(" #", 1)[0].strip()
         if not line or line.startswith("#"):
+            continue
+        if (echo := _ECHO.match(line)) is not None:
+            said_last = (n, echo.group("msg").strip())
+            continue
+        if re.match(r"^exit\s+[1-9]\d*\s*;?$", line) and said_last and n - said_last[0] <= 2 \
+                and "$" not in said_last[1] and len(said_last[1].split()) >= 4:
+            out.append(Proposal(  # a check: the message it fails with says what it checks
+                source="docs", kind="interaction",
+                text=f"{name} ({rel}): Fails when: {said_last[1].rstrip('.!')}.",
+                provenance=lines_label(rel, said_last[0], n), rule="script-check"))
+            said_last = None
             continue
         m = re.match(r"^(?:export\s+)?(\w+)=([\"']?)([^\"'$`]*)\2\s*$", line)
         if m:
@@ -235,7 +251,7 @@ def script_proposals(text: str, rel: str, name: str) -> list[Proposal]:
                 text=f"{name} ({rel}): Coverage below {under.group(1)}% fails "
                      f"(`{command[:120]}`).", provenance=lines_label(rel, n, n),
                 rule="script-fail-under"))
-    if not runs or (len(runs) == 1 and out):
+    if not runs or (len(runs) == 1 and any(p.rule == "script-fail-under" for p in out)):
         return out  # "runs `coverage report --fail-under=100`" is what its floor says
     said = "; then ".join(f"`{c}`" for _, c in runs)
     extra = f" Arguments given to `{rel}` are passed on to {passes_args}." if passes_args \

@@ -1,0 +1,408 @@
+"""The rules, defaults, gotchas and lifecycle notes a project's own guides state. Stdlib only.
+
+Read: the topic pages under `docs/` and `doc/` (Markdown and reStructuredText, three
+folders deep at most) and the README at the root; not the changelog, the contributing
+guide (read by `documents`), licences, sponsorship, API reference pages made of directives,
+or translations. Code blocks, tables, directives' options and quoted text are skipped.
+
+A sentence is proposed when it says one of these explicitly, and reads alone:
+
+- a warning: the first sentence of a `!!! warning` / `.. warning::` / `> [!WARNING]`
+  admonition (also danger, caution, important, attention);
+- a limitation: a bullet or sentence under a heading named Limitations, Caveats, Gotchas,
+  Pitfalls or Known issues;
+- a rule: must / must not / never / always / do not / should (not), with the project as
+  its subject or an imperative ("You should use `TestClient` as a context manager …"), not
+  a walkthrough's "you should see …";
+- a default with its value ("Defaults to `500`", "The default thread pool size is 40");
+- a lifecycle note with its version ("deprecated in version 0.15.0, and removed in 0.17.0").
+
+Each proposal names the project, the page title and the section, so it reads on its own:
+"starlette docs (Lifespan › Running lifespan in tests): You should use `TestClient` as a
+context manager, to ensure that the lifespan is called." A sentence that opens by pointing
+back ("This", "However", "It") is left out, and so is one that points forward to what
+follows ("the following", "as shown below", a trailing colon). At most `PER_PAGE` per page
+(warnings first, then limitations, lifecycle notes, rules and defaults) and `MAX_PAGES`
+pages, the shorter paths first.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from kenning.extract.seed.documents import LEANS, line_of
+from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
+
+MAX_BYTES = 256 * 1024
+MAX_PAGES = 80
+PER_PAGE = 5
+PER_SECTION = 2
+PER_PAGE_DEFAULTS = 1
+MAX_DEPTH = 3
+_DOC_DIRS = ("docs", "doc", "documentation")
+_README = ("README.md", "README.rst", "README", "README.markdown", "readme.md")
+_SKIP_NAME = re.compile(
+    r"^(?:changes|changelog|history|news|release[-_ ]?notes?|releases?|contributing|"
+    r"contributors|authors|license|licence|copying|sponsor\w*|funding|code[-_]of[-_]conduct|"
+    r"conduct|security|support|api[-_\w]*|reference|genindex|glossary|third[-_]party\w*|"
+    r"changes[-_]\w+|upgrad\w*|migrat\w*|whatsnew\w*|what[-_]s[-_]new\w*|backers|thanks|"
+    r"credits|todo|roadmap|tutorial\w*|faqs?|why\w*|comparison\w*|history\w*|"
+    r"installation|install|[\w.-]*announcements?|[\w.-]*release[-_]notes)$", re.I)
+_SKIP_DIR = re.compile(r"^(?:_\w*|\.\w*|locales?|i18n|translations?|api|reference|"
+                       r"changelog|changes|releases?|release[-_]notes|news|blog|adr|adrs|"
+                       r"decisions|build|site|node_modules|img|images|static|tutorials?|examples?|"
+                       r"getting[-_]started|blog|posts|talks|videos)$", re.I)
+_FENCE = re.compile(r"^\s*(```|~~~)")
+# MyST: ":::{warning}" / "```{note}" … ":::" (a directive fenced like code).
+_MYST = re.compile(r"^\s*(?P<mark>:{3,}|`{3,})\s*\{(?P<kind>[\w:-]+)\}\s*(?P<arg>.*)$")
+_LIFECYCLE_KINDS = ("deprecated", "versionremoved")
+# A note is read as prose (its sentences must fire a rule); a warning is a warning.
+_NOTE_KINDS = ("note", "info", "tip", "hint")
+_MD_HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
+_RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+])\1{2,}\s*$")
+_MK_ADMONITION = re.compile(r"^(?P<indent>\s*)(?:!!!|\?\?\?\+?)\s*(?P<kind>\w+)")
+_RST_DIRECTIVE = re.compile(r"^(?P<indent>\s*)\.\.\s+(?P<kind>[\w:-]+)::\s*(?P<rest>.*)$")
+_GH_ADMONITION = re.compile(r"^\s*>\s*\[!(?P<kind>\w+)\]\s*$")
+_QUOTE_ADMONITION = re.compile(r"^\s*>\s*\*\*(?P<kind>Warning|Caution|Important|Danger|Note)"
+                               r"\**:?\**\s*(?P<rest>.*)$", re.I)
+_WARNING_KINDS = ("warning", "danger", "caution", "important", "attention", "error")
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#\.)\s+")
+_LIMITS = re.compile(r"\b(?:limitations?|caveats?|gotchas?|pitfalls?|known (?:issues|problems|"
+                     r"bugs)|common mistakes)\b", re.I)
+_EMPHASIS = re.compile(r"(?<![\w*`])[*_](\w[^*_`]*?)[*_](?![\w*`])")
+_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*_(\"'])")
+
+# A rule: an imperative ("Never …", "Do not …", "Make sure …"), or a subject that must,
+# should or is required to; "cannot", "don't" inside a sentence describe, they do not rule.
+_RULE = re.compile(r"^(?:never|always|do not|don't|make sure|be sure|avoid|ensure)\b|"
+                   r"\b(?:must(?: not)?|mustn't|never|always|should(?: not| never| only| always)?"
+                   r"|shouldn't|(?:is|are) required|required to|(?:is|are) not supported|"
+                   r"not thread-?safe|(?:is|are) not safe|(?:is|are) not allowed)\b", re.I)
+# The sentence names something of the code: `x`, x(), a.b, snake_case, CamelCase, --flag.
+_CODE = re.compile(r"`[^`]+`|\b\w+\(\)|\b[a-z_]\w*\.[a-z_]\w*\b|\b[a-z]+_[a-z_]+\b|"
+                   r"\b[A-Z][a-z]+[A-Z]\w*\b|(?<!\w)--?[a-z][\w-]+")
+_DEFAULT = re.compile(r"\b(?:defaults? (?:to|is|of)|by default|the default \w+(?: \w+){0,3} "
+                      r"(?:is|are))\b", re.I)
+_VALUE = re.compile(r"`[^`]+`|\b\d+(?:\.\d+)?\b|\b(?:True|False|None|true|false|null|on|off|"
+                    r"enabled|disabled)\b")
+_LIFECYCLE = re.compile(r"\b(?:deprecated|removed|no longer (?:supported|available|"
+                        r"built[- ]in))\b[^.]*?\b(?:version|v)?\s*\d+\.\d+", re.I)
+# A walkthrough's narration, not a rule: what "you should see", what the next step shows;
+# a sentence leaning on its context ("this feature", "against that"), an option's
+# description ("origins that should be permitted"), a reassurance ("should be fine").
+_NARRATION = re.compile(
+    r"\byou (?:should|will|'ll|must) (?:now |then |also )?(?:see|get|have|notice|be able|"
+    r"find|end up|receive|be presented|be redirected|be greeted|now)\b|\bshould (?:now |also )?"
+    r"(?:look|print|output|display|show|appear|work now|be (?:visible|displayed|shown|"
+    r"printed))\b|\b(?:this|the) (?:tutorial|guide|chapter|section|page|example|document"
+    r"|documentation)\b|\bthe following\b|\b(?:below|above|earlier|later on|next)\b|"
+    r"\bin (?:this|our) (?:example|case)\b|\bfor (?:example|instance)\b|\be\.g\.|\blet'?s\b|"
+    r"\bwe(?:'ll| will| can| could| need| have|'ve)\b|\bI\b|\?|\bhere\b|\bfoo\b|\bbar\b|"
+    r"\bsimply\b|\bjust\b|^there seems?\b|\beg\.|\bshould be able\b|"
+    r"\b(?:that|which|who|whether) (?:\w+ ){0,2}should\b|"
+    r"\b(?:be sure|make sure) to (?:read|check)\b|\bhave the option\b|"
+    r"\bas an? (?:\w+ )?example\b|\b(?:against|enable|do|use|avoid|change|fix) (?:that|this)\b|"
+    r"\b(?:this|these|those) (?!project\b|repository\b|package\b|library\b)[a-z]\w*|"
+    r"\b(?:if|when) you do (?:this|that|so)\b|^see\b|^\.\. |"
+    r"\bshould be (?:simple|easy|straightforward|possible|fine|enough|okay|ok|sufficient)\b",
+    re.I)
+# Opens by pointing back at what came before, in ways `LEANS` does not list.
+_BACK = re.compile(r"^(?:if|when|unless|since) (?:it|this|that|they|so|not)\b|^(?:for|in|with|"
+                   r"under) (?:these|those|this|that|such)\b|^(?:note that )?(?:this|that|it)\b|"
+                   r"^in (?:any|either|both|each|that|this|such) cases?\b|"
+                   r"^because (?:the|these|those|this|that|of)\b|^the (?:method|function|class|"
+                   r"callback|object|result|other|two|first|second|next|previous)\b",
+                   re.I)
+# Code that reached the text (an indented block the paragraph rules missed): not a sentence.
+_SOURCE_CODE = re.compile(r'"""|\)\s*:|\bdef \w+\(|\bclass \w+\(|\s==?\s|\[\s*$|\s#\s|'
+                          r"\breturn \w+\W*$|\w\(\w+=")
+_SECOND_PERSON_OPTIONAL = re.compile(r"^(?:if you|when you|you can|you may|you might|"
+                                     r"you could|see)\b|\byou can always\b", re.I)
+
+
+@dataclass
+class _Para:
+    line: int
+    text: str
+    title: str
+    section: str
+    warning: bool = False
+    limits: bool = False
+    bullet: bool = False
+
+
+def guide_files(root: Path) -> list[Path]:
+    """The topic pages and the README, shorter paths first, at most `MAX_PAGES`."""
+    out: list[Path] = [root / n for n in _README if regular_file(root / n)][:1]
+    pages: list[Path] = []
+    for name in _DOC_DIRS:
+        top = root / name
+        if not regular_dir(top):
+            continue
+        for here, dirs, files in os.walk(top):  # os.walk never follows a symlinked folder
+            depth = len(Path(here).relative_to(top).parts)
+            dirs[:] = sorted(d for d in dirs if depth + 1 < MAX_DEPTH and not _SKIP_DIR.match(d))
+            for f in sorted(files):
+                stem, _, ext = f.rpartition(".")
+                if ext.lower() in ("md", "rst", "markdown") and not _SKIP_NAME.match(stem) \
+                        and regular_file(Path(here) / f):
+                    pages.append(Path(here) / f)
+    pages.sort(key=lambda p: (len(p.relative_to(root).parts), p.as_posix()))
+    return out + pages[:MAX_PAGES - len(out)]
+
+
+def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
+    """Prose paragraphs with their first line, page title, section, and whether they are a
+    warning's, a limitation section's or a bullet's; code, tables and directives skipped."""
+    lines = text.splitlines()
+    out: list[_Para] = []
+    title = section = ""
+    fence = False
+    skip_indent: int | None = None  # inside a code block / directive body we skip
+    warn_indent: int | None = None  # inside a warning admonition's body
+    current: _Para | None = None
+
+    def close() -> None:
+        nonlocal current
+        if current is not None and current.text.strip():
+            out.append(current)
+        current = None
+
+    def heading(name: str, level: int) -> None:
+        nonlocal title, section
+        name = plain(name).rstrip(".")
+        if level == 1 and not title:
+            title = name
+        else:
+            section = name
+
+    myst: str | None = None  # the mark that closes the MyST directive we are in
+    myst_skip = myst_warn = False
+    note_indent: int | None = None  # inside a MkDocs note's indented body
+    quoted = False  # inside a GitHub `> [!WARNING]` / `> **Warning**` block's quoted body
+    for n, raw in enumerate(lines, 1):
+        line = raw.rstrip()
+        indent = len(line) - len(line.lstrip())
+        if myst is not None:
+            if line.strip() == myst:
+                close()
+                myst = None
+            elif not myst_skip and not re.match(r"^\s*:\w[\w-]*:", line):
+                if not line.strip():
+                    if not myst_warn:
+                        close()
+                    continue
+                if current is None:
+                    current = _Para(n, "", title, section, warning=myst_warn)
+                current.text = f"{current.text} {line.strip()}".strip()
+                current.line = current.line or n
+            continue
+        if m := _MYST.match(line):
+            close()
+            kind = m.group("kind").lower()
+            myst, myst_warn = m.group("mark"), kind in _WARNING_KINDS + _LIFECYCLE_KINDS
+            myst_skip = not myst_warn and kind not in _NOTE_KINDS
+            if myst_warn:
+                lead = f"Deprecated since {m.group('arg').strip()}:" if kind in \
+                    _LIFECYCLE_KINDS and m.group("arg").strip() else ""
+                current = _Para(0, lead, title, section, warning=True)
+            continue
+        if quoted:
+            if line.lstrip().startswith(">"):
+                body = line.lstrip()[1:].strip()
+                if body and current is not None:
+                    current.text = f"{current.text} {body}".strip()
+                    current.line = current.line or n
+                continue
+            close()
+            quoted = False
+        if _FENCE.match(line):
+            close()
+            fence = not fence
+            continue
+        if fence:
+            continue
+        if skip_indent is not None:
+            if not line.strip() or indent > skip_indent:
+                continue
+            skip_indent = None
+        if warn_indent is not None and line.strip() and indent <= warn_indent:
+            close()
+            warn_indent = None
+        if note_indent is not None and line.strip() and indent <= note_indent:
+            close()
+            note_indent = None
+        nxt = lines[n] if n < len(lines) else ""
+        if line.strip() and _RST_UNDERLINE.match(nxt) and not _BULLET.match(line) \
+                and len(nxt.strip()) >= len(line.strip()) - 2:
+            close()
+            heading(line.strip(), 1 if nxt.strip()[0] in "=#*" and not title else 2)
+            continue
+        if _RST_UNDERLINE.match(line):
+            continue
+        if m := _MD_HEADING.match(line):
+            close()
+            heading(m.group("title"), len(m.group("hashes")))
+            continue
+        if m := (_MK_ADMONITION.match(line) or _GH_ADMONITION.match(line)):
+            close()
+            if m.group("kind").lower() in _WARNING_KINDS:
+                current = _Para(0, "", title, section, warning=True)
+                if line.lstrip().startswith(">"):
+                    quoted = True
+                else:
+                    warn_indent = len(m.groupdict().get("indent") or "")
+            elif m.group("kind").lower() in _NOTE_KINDS and line.lstrip().startswith("!!!"):
+                note_indent = len(m.groupdict().get("indent") or "")
+            else:
+                skip_indent = len(m.groupdict().get("indent") or "")
+            continue
+        if m := _QUOTE_ADMONITION.match(line):
+            close()
+            if m.group("kind").lower() in _WARNING_KINDS:
+                rest = m.group("rest").strip()
+                current = _Para(n if rest else 0, rest, title, section, warning=True)
+                quoted = True
+            continue
+        if m := _RST_DIRECTIVE.match(line):
+            close()
+            kind = m.group("kind").lower()
+            if kind in _WARNING_KINDS:
+                warn_indent = len(m.group("indent"))
+                current = _Para(n if m.group("rest").strip() else 0, m.group("rest"), title,
+                                section, warning=True)
+            elif kind not in _NOTE_KINDS:
+                skip_indent = len(m.group("indent"))
+            continue
+        if line.rstrip().endswith("::") and not line.strip().startswith(".."):
+            close()  # an RST literal block follows; the line itself introduces code
+            skip_indent = indent
+            continue
+        stripped = line.strip()
+        if not stripped:
+            if current is not None and not current.warning:
+                close()
+            continue
+        if stripped.startswith(("|", ">", "<", "+--", "{", "}", "[!", "[^")) \
+                or re.match(r"^\[[^\]]+\]:\s|^:[\w -]+:(?!`)", stripped):
+            close()
+            continue
+        if _BULLET.match(stripped):
+            close()
+            current = _Para(n, _BULLET.sub("", stripped), title, section,
+                            warning=warn_indent is not None, limits=bool(_LIMITS.search(section)),
+                            bullet=True)
+            continue
+        prev = lines[n - 2] if n > 1 else ""
+        if current is None and indent >= 4 and not prev.strip() and markdown \
+                and (note_indent is None or indent >= note_indent + 8) \
+                and not (out and out[-1].bullet and out[-1].line >= n - 12):
+            skip_indent = indent - 1  # a Markdown code block: indented after a blank line
+            continue
+        if current is not None and not current.warning and not current.bullet \
+                and indent > len(prev) - len(prev.lstrip()) and current.line == n - 1 \
+                and not re.search(r"[.!?:]$", current.text):
+            current = None  # an RST definition list's term: the definition reads alone
+        if current is None:
+            current = _Para(n, stripped, title, section, warning=warn_indent is not None,
+                            limits=bool(_LIMITS.search(section)))
+        else:
+            current.text = f"{current.text} {stripped}".strip()
+            if not current.line:
+                current.line = n
+    close()
+    return out
+
+
+def _strength(p: _Para, sentence: str, first: bool) -> tuple[int, str] | None:
+    """How strong a statement `sentence` is (lower first) and its rule, or None."""
+    if p.warning and first:
+        return 0, "guide-warning"
+    if p.limits and (p.bullet or first) and not _SECOND_PERSON_OPTIONAL.match(sentence):
+        return 1, "guide-limitation"
+    if _LIFECYCLE.search(sentence):
+        return 2, "guide-lifecycle"
+    if _RULE.search(sentence) and _CODE.search(sentence) \
+            and not _SECOND_PERSON_OPTIONAL.match(sentence) \
+            and not re.search(r"\b(?:can|could|may|might) (?:not|never)\b", sentence, re.I):
+        return 3, "guide-rule"
+    if _DEFAULT.search(sentence) and _VALUE.search(sentence.split("efault", 1)[-1]):
+        return 4, "guide-default"
+    return None
+
+
+def _reads_alone(sentence: str) -> bool:
+    s = sentence.strip()
+    if not 30 <= len(s) <= 320 or s.endswith((":", ",")) or LEANS.match(s.lstrip("*_`")) \
+            or _BACK.match(s) or re.search(r"(?:^|\s)\d{1,2}\.$", s):  # "… two ways. 1."
+        return False
+    if _NARRATION.search(s) or _SOURCE_CODE.search(re.sub(r"`[^`]*`", "", s)):
+        return False
+    letters = sum(c.isalpha() for c in s)
+    return letters >= 0.6 * len(s) and not s.startswith(("(", "[", "-", "*", "`$"))
+
+
+def _lead(project: str, p: _Para, rel: str) -> str:
+    page = p.title or Path(rel).stem.replace("-", " ").replace("_", " ").title()
+    where = page if not p.section or p.section == page else f"{page} › {p.section}"
+    return f"{project} docs ({where})" if not rel.lower().startswith("readme") \
+        else f"{project} README" + (f" ({p.section})" if p.section else "")
+
+
+def proposals(text: str, rel: str, project: str) -> list[Proposal]:
+    """The guide at `rel` (its text): its warnings, limitations, rules, defaults and
+    lifecycle notes, strongest first, at most `PER_PAGE`."""
+    found: list[tuple[int, int, Proposal]] = []
+    lines = text.splitlines()
+    for p in _paragraphs(text, not rel.endswith((".rst", ".txt"))):
+        body = plain(re.sub(r"`([^`<]+)`_(?!\w)", r"`\1`", p.text))
+        # "`minimum_size` - Do not GZip …": an option's bullet names its subject first.
+        named = re.match(r"^(`[^`]+`|\*\*[^*]+\*\*)\s*[-–—:,]\s+", p.text) if p.bullet else None
+        # A warning is read whole when it is short: its first sentence may only set the scene.
+        said = _SPLIT.split(body)
+        if p.warning and len(said) > 1 and len(body) <= 320:
+            said = [body, *said]  # whole if it reads alone, else its first sentence
+        for i, sentence in enumerate(said):
+            sentence = sentence.strip()
+            if named and i > 0:  # "This is always the outermost layer": the bullet's name is
+                name = plain(named.group(1)).rstrip(".")
+                sentence = re.sub(r"^(?:this|it) (?=(?:is|will|must|should|does|has|can)\b)",
+                                  f"{name} ", sentence, flags=re.I)
+                sentence = sentence if sentence.startswith(name) else f"{name}: {sentence}"
+            if not _reads_alone(sentence):
+                continue
+            strength = _strength(p, sentence, i == 0 or (i == 1 and said[0] == body))
+            if strength is None:
+                continue
+            rank, rule = strength
+            if named and i == 0 and rule == "guide-rule":
+                continue  # an option's description ("a list of origins that should …")
+            if named and i > 0 and rule == "guide-default":  # "`x`: Defaults to `9`." of what?
+                head = re.sub(r"^(`[^`]+`)\s*[-–—:,]\s+", r"\1: ", _SPLIT.split(body)[0])
+                whole = f"{head} {sentence.split(': ', 1)[-1]}"
+                sentence = whole if len(whole) <= 320 else sentence
+            said_plain = _EMPHASIS.sub(r"\1", plain(sentence))
+            fact = f"{_lead(project, p, rel)}: {said_plain}"
+            first = p.line + line_of(sentence, lines[p.line - 1:p.line + 40]) - 1 \
+                if i else p.line
+            found.append((rank, first, Proposal(
+                source="docs", kind="codebase", text=fact,
+                provenance=lines_label(rel, first, first), rule=rule)))
+            break  # one proposal per paragraph: the strongest first sentence that fires
+    found.sort(key=lambda f: (f[0], f[1]))
+    out: list[Proposal] = []
+    per_section: dict[str, int] = {}
+    defaults = 0
+    for _rank, _line, proposal in found:
+        where = proposal.text.split("): ", 1)[0]
+        if proposal.rule == "guide-default":
+            defaults += 1
+            if defaults > PER_PAGE_DEFAULTS:
+                continue
+        if per_section.get(where, 0) < PER_SECTION:
+            per_section[where] = per_section.get(where, 0) + 1
+            out.append(proposal)
+    return out[:PER_PAGE]

@@ -1,0 +1,203 @@
+"""`kenning seed` on a project's topic guides (`docs/`, `doc/`) and its README: warnings,
+limitations, rules that name the code, defaults with their value, lifecycle notes; each with
+the page and section as its subject. And a script's check (`echo …; exit 1`)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from conftest import git, init_repo
+from kenning.extract.seed import guides, tooling
+
+MIDDLEWARE_MD = """\
+# Middleware
+
+Every app includes two pieces of middleware by default:
+
+* `ServerErrorMiddleware` - Returns a custom 500 page. This is *always* the outermost layer.
+* `ExceptionMiddleware` - Adds exception handlers.
+
+## GZipMiddleware
+
+The following arguments are supported:
+
+* `minimum_size` - Do not GZip responses smaller than this size in bytes. Defaults to `500`.
+* `allow_origins` - A list of origins that should be permitted to make requests.
+
+!!! warning
+    `GZipMiddleware` buffers the whole body. Streaming responses are sent uncompressed.
+
+    ```python
+    app = Starlette(middleware=[Middleware(GZipMiddleware)])
+    ```
+
+You should see the compressed response in your browser. You must not put this in production.
+
+    # an indented code block: never read
+    app.add_middleware(X)  # you must always call this
+
+## Limitations
+
+- Using `BaseHTTPMiddleware` will prevent changes to `contextvars` from propagating upwards.
+
+However, you must pass `app` explicitly to `BaseHTTPMiddleware`.
+
+Middleware classes should not modify their state outside of the `__init__` method.
+"""
+
+GRAPHQL_RST = """\
+GraphQL
+=======
+
+GraphQL support was deprecated in version 0.15.0, and removed in version 0.17.0.
+
+Writing a resolver
+------------------
+
+Resolvers are plain functions, and they return data.
+
+.. warning::
+
+   The resolver must not block: it runs on the event loop.
+
+.. code-block:: python
+
+    def resolver(info):  # you must never do this
+        return 1
+
+``true`` / ``false``
+    ``true`` is always true and ``false`` is always false.
+"""
+
+MYST_MD = """\
+# Console output
+
+:::{warning}
+For pretty exceptions to work, `format_exc_info` must be absent from the processors chain.
+:::
+
+:::{note}
+You must read the notes too, `always`.
+:::
+
+```{deprecated} 26.1.0
+Support for *better-exceptions* is deprecated. Use Rich instead.
+```
+"""
+
+
+def texts(found):
+    return [(p.text, p.provenance, p.rule) for p in found]
+
+
+def test_a_guide_gives_its_rules_warnings_defaults_and_limits_with_page_and_section():
+    guides.PER_PAGE, saved = 99, guides.PER_PAGE
+    try:
+        found = texts(guides.proposals(MIDDLEWARE_MD, "docs/middleware.md", "starlette"))
+    finally:
+        guides.PER_PAGE = saved
+    assert found == [
+        ("starlette docs (Middleware › GZipMiddleware): `GZipMiddleware` buffers the whole "
+         "body. Streaming responses are sent uncompressed.", "docs/middleware.md:16",
+         "guide-warning"),
+        ("starlette docs (Middleware › Limitations): Using `BaseHTTPMiddleware` will prevent "
+         "changes to `contextvars` from propagating upwards.", "docs/middleware.md:29",
+         "guide-limitation"),
+        ("starlette docs (Middleware › Limitations): Middleware classes should not modify "
+         "their state outside of the `__init__` method.", "docs/middleware.md:33",
+         "guide-limitation"),
+        # The bullet's name stands in for "This"; the emphasis is gone.
+        ("starlette docs (Middleware): `ServerErrorMiddleware` is always the outermost layer.",
+         "docs/middleware.md:5", "guide-rule"),
+        # An option's default is said with what the option is.
+        ("starlette docs (Middleware › GZipMiddleware): `minimum_size`: Do not GZip responses "
+         "smaller than this size in bytes. Defaults to `500`.", "docs/middleware.md:12",
+         "guide-default")]
+    # Not proposed: an option's description ("that should be permitted"), a walkthrough's
+    # "you should see", a sentence pointing back ("However, …", "put this in"), code blocks.
+    said = " ".join(t for t, _, _ in found)
+    assert "permitted" not in said and "browser" not in said and "explicitly" not in said
+    assert "production" not in said and "add_middleware" not in said
+
+
+def test_rst_and_myst_pages_warnings_lifecycle_and_definitions_without_code():
+    found = texts(guides.proposals(GRAPHQL_RST, "docs/graphql.rst", "widget"))
+    assert found == [
+        ("widget docs (GraphQL › Writing a resolver): The resolver must not block: it runs on "
+         "the event loop.", "docs/graphql.rst:13", "guide-warning"),
+        ("widget docs (GraphQL): GraphQL support was deprecated in version 0.15.0, and removed "
+         "in version 0.17.0.", "docs/graphql.rst:4", "guide-lifecycle"),
+        # A definition list's term is left off its definition.
+        ("widget docs (GraphQL › Writing a resolver): `true` is always true and `false` is "
+         "always false.", "docs/graphql.rst:21", "guide-rule")]
+    found = texts(guides.proposals(MYST_MD, "docs/console-output.md", "structlog"))
+    assert found == [
+        ("structlog docs (Console output): For pretty exceptions to work, `format_exc_info` "
+         "must be absent from the processors chain.", "docs/console-output.md:4",
+         "guide-warning"),
+        ("structlog docs (Console output): Deprecated since 26.1.0: Support for "
+         "better-exceptions is deprecated. Use Rich instead.", "docs/console-output.md:12",
+         "guide-warning")]
+
+
+def test_guide_files_are_topic_pages_not_history_contributing_tutorials_or_links(tmp_path):
+    docs = tmp_path / "docs"
+    for rel in ("middleware.md", "CHANGES.rst", "contributing.md", "api.rst", "index.md",
+                "tutorial/step1.md", "_build/page.md", "howto/deploy.rst", "a/b/c/deep.md"):
+        (docs / rel).parent.mkdir(parents=True, exist_ok=True)
+        (docs / rel).write_text("# x\n", encoding="utf-8")
+    (tmp_path / "README.md").write_text("# w\n", encoding="utf-8")
+    outside = tmp_path.parent / f"{tmp_path.name}-outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("# s\n", encoding="utf-8")
+    os.symlink(outside, docs / "linked")
+    os.symlink(outside / "secret.md", docs / "linked.md")
+    found = [p.relative_to(tmp_path).as_posix() for p in guides.guide_files(tmp_path)]
+    assert found == ["README.md", "docs/index.md", "docs/middleware.md",
+                     "docs/howto/deploy.rst"]
+
+
+def test_a_scripts_check_is_the_message_it_fails_with():
+    script = ('#!/bin/sh -e\n\nVERSION=$(grep -o x widget/__init__.py)\n'
+              'if [ "$A" != "$B" ]; then\n'
+              '    echo "Version in changelog does not match version in widget/__init__.py!"\n'
+              '    exit 1\nfi\n'
+              'if [ "$REF" != "$V" ]; then\n    echo "Ref \'${REF}\' did not match \'${V}\'"\n'
+              '    exit 1\nfi\n')
+    assert texts(tooling.script_proposals(script, "scripts/sync-version", "widget")) == [(
+        "widget (scripts/sync-version): Fails when: Version in changelog does not match "
+        "version in widget/__init__.py.", "scripts/sync-version:5-6",
+        "script-check")]
+
+
+def test_seed_proposes_a_guides_rules_once_with_its_lines(kenning, isolated: Path):
+    root = init_repo(isolated)
+    (root / "docs").mkdir()
+    (root / "docs" / "middleware.md").write_text(MIDDLEWARE_MD, encoding="utf-8")
+    (root / "docs" / "also.md").write_text(
+        "# Also\n\nMiddleware classes should not modify their state outside of the "
+        "`__init__` method.\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "Initial import")
+    result = kenning("seed", "--dry-run", "--json")
+    assert result.code == 0, result.err
+    proposed = [i for i in json.loads(result.out)["items"] if i["action"] == "proposed"]
+    assert {i["provenance"] for i in proposed} >= {"docs/middleware.md:16",
+                                                   "docs/middleware.md:29"}
+    assert all(i["source"] == "docs" and i["rule"].startswith("guide-") for i in proposed)
+    # Said on two pages: proposed once.
+    assert sum("modify their state" in i["text"] for i in proposed) == 1
+
+
+def test_github_quoted_warnings_are_read_whole():
+    page = ("# Page\n\n> [!WARNING]\n> Never call `run()` twice: the second call\n"
+            "> deadlocks the loop.\n\nText here.\n\n"
+            "> **Warning:** The `cache` is not thread-safe.\n> Use one per thread.\n\n"
+            "> Quoted prose you must never read.\n")
+    assert texts(guides.proposals(page, "docs/p.md", "w")) == [
+        ("w docs (Page): Never call `run()` twice: the second call deadlocks the loop.",
+         "docs/p.md:4", "guide-warning"),
+        ("w docs (Page): The `cache` is not thread-safe. Use one per thread.", "docs/p.md:9",
+         "guide-warning")]
