@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-from timing import Calibration, Paired, interleave, ratio_row
+from timing import Calibration, Paired, interleave, quiet_env, ratio_row, run_checked
 
 ROUNDS = 3
 N_FACTS = 10_000
@@ -133,6 +133,45 @@ def measure_stale(block) -> tuple[Paired, dict[str, int]]:
     return paired, states
 
 
+# `kenning add` against `kenning search` on the same store (issue 17: add <= 2x search).
+ADD_FACTS = 10_000
+ADD_ROUNDS = 5
+ADD_BUDGET = 2.0
+ADD_TEXTS = ["Webhook deliveries are retried {n} times with exponential backoff.",
+             "The billing module rounds invoice totals half-to-even, decided in review {n}.",
+             "Never call the payments API from a request handler; queue job {n} instead."]
+SEARCHES = ["how are webhook deliveries retried", "invoice rounding in billing",
+            "where do payment calls happen"]
+
+
+def measure_add() -> Paired:
+    """A fresh `kenning add` process against a fresh `kenning search` process, interleaved,
+    on one store of ADD_FACTS facts (each add is a new fact: dedup, contradictions, sync)."""
+    import sys
+
+    from facts_bench import generate_facts
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "project"
+        root.mkdir()
+        env = quiet_env(KENNING_HOME=str(Path(tmp) / "home"))
+        os.environ["KENNING_HOME"] = env["KENNING_HOME"]  # generate_facts writes under it
+        generate_facts(root, ADD_FACTS)
+        kenning = [sys.executable, "-m", "kenning", "-C", str(root)]
+        run_checked([*kenning, "rebuild"], env=env)
+
+        def add(n: int) -> None:
+            out = run_checked([*kenning, "add", ADD_TEXTS[n % len(ADD_TEXTS)].format(n=n)],
+                              env=env)
+            if b"added" not in out.stdout:
+                raise RuntimeError(f"add did not add: {out.stdout[:200]!r}")
+
+        def search(n: int) -> None:
+            run_checked([*kenning, "search", SEARCHES[n % len(SEARCHES)]], env=env)
+
+        return interleave(add, search, ADD_ROUNDS)
+
+
 def calibration() -> dict[str, float]:
     """Auto-merge precision/recall on the labelled pairs, and the seed's cosine-0.7 rule."""
     import yaml
@@ -171,17 +210,30 @@ SPLITS = {  # name -> (file, is-duplicate key, is-contradiction key); issue 12's
                                    "contradiction"),
     "development contradiction_pairs_dev": (PAIRS.parent / "contradiction_pairs_dev.yaml",
                                             None, "contradiction"),
-    "test lifecycle_test": (PAIRS.parent / "lifecycle_test" / "duplicate_pairs.yaml",
-                            "duplicate", None),
-    "test lifecycle_test contradictions": (
+    # lifecycle_test and lifecycle_test2 were written as test splits and became development
+    # data in issue 17's third round (bench/data/SPLITS.md); lifecycle_test3 is the test.
+    "development lifecycle_test": (PAIRS.parent / "lifecycle_test" / "duplicate_pairs.yaml",
+                                   "duplicate", None),
+    "development lifecycle_test contradictions": (
         PAIRS.parent / "lifecycle_test" / "contradiction_pairs.yaml", None, "contradiction"),
+    "development lifecycle_test2": (PAIRS.parent / "lifecycle_test2" / "duplicate_pairs.yaml",
+                                    "duplicate", None),
+    "development lifecycle_test2 contradictions": (
+        PAIRS.parent / "lifecycle_test2" / "contradiction_pairs.yaml", None, "contradiction"),
+}
+TEST_SPLITS = {  # run once, at the end of a round (`--quality --test`)
+    "test lifecycle_test3": (PAIRS.parent / "lifecycle_test3" / "duplicate_pairs.yaml",
+                             "duplicate", None),
+    "test lifecycle_test3 contradictions": (
+        PAIRS.parent / "lifecycle_test3" / "contradiction_pairs.yaml", None, "contradiction"),
 }
 
 
-def judgements() -> dict[str, dict[str, float]]:
+def judgements(splits: dict | None = None) -> dict[str, dict[str, float]]:
     """Per split: contradiction precision/recall (`check_pair`) and duplicate judgements
     (`judge`, bundled model): paraphrases found (merged or queued), merged, and distinct
-    pairs merged. Rules were chosen on calibration and development pairs only."""
+    pairs merged, and which kinds of distinct pair were merged. Rules were chosen on
+    calibration and development pairs only."""
     import yaml
 
     from kenning.index.embed import load_embedder
@@ -190,12 +242,16 @@ def judgements() -> dict[str, dict[str, float]]:
 
     embedder = load_embedder("bundled")
     out: dict[str, dict[str, float]] = {}
-    for name, (path, dup_key, con_key) in SPLITS.items():
+    for name, (path, dup_key, con_key) in (splits or SPLITS).items():
         pairs = yaml.safe_load(path.read_text(encoding="utf-8"))["pairs"]
         row: dict[str, float] = {"pairs": len(pairs)}
         if con_key:
             flagged = [p for p in pairs if check_pair(analyse(p["a"]), analyse(p["b"]))]
             right = sum(bool(p.get(con_key)) for p in flagged)
+            row["contradictions flagged"] = len(flagged)
+            for p in flagged:  # by kind, counts only: a test split's texts are not printed
+                key = ("found" if p.get(con_key) else "flagged wrongly") + f": {p.get('why')}"
+                row[f"contradictions {key}"] = row.get(f"contradictions {key}", 0) + 1
             row["contradiction precision"] = right / len(flagged) if flagged else 1.0
             row["contradiction recall"] = right / max(1, sum(bool(p.get(con_key))
                                                              for p in pairs))
@@ -210,8 +266,11 @@ def judgements() -> dict[str, dict[str, float]]:
             dups = [v for p, v in zip(pairs, verdicts, strict=True) if is_dup(p)]
             row["paraphrases found"] = sum(v != "distinct" for v in dups) / len(dups)
             row["paraphrases merged"] = sum(v == "duplicate" for v in dups) / len(dups)
-            row["distinct pairs merged"] = sum(
-                v == "duplicate" for p, v in zip(pairs, verdicts, strict=True) if not is_dup(p))
+            wrong = [p.get("why", "distinct") for p, v in zip(pairs, verdicts, strict=True)
+                     if not is_dup(p) and v == "duplicate"]
+            row["distinct pairs merged"] = len(wrong)
+            for why in sorted(set(wrong)):
+                row[f"distinct pairs merged: {why}"] = wrong.count(why)
         out[name] = row
     return out
 
@@ -229,6 +288,7 @@ def run(check: bool) -> list[dict]:
     stale, states = measure_stale(block)
     if not (states.get("drifted") and states.get("orphaned")):
         raise RuntimeError(f"the stale-anchor check found no churn: {states}")
+    adding = measure_add()
     cal = calibration()
     quality = judgements()
     return [
@@ -237,6 +297,8 @@ def run(check: bool) -> list[dict]:
         ratio_row("stale-anchor check, 10k facts, 20k symbols "
                   f"({states.get('drifted', 0)} drifted, {states.get('orphaned', 0)} orphaned)"
                   " / 40 calibration searches", stale, STALE_BUDGET),
+        ratio_row("kenning add / kenning search, 10k facts, fresh processes", adding,
+                  ADD_BUDGET),
         {"name": "auto-merge precision, labelled pairs, bundled model",
          "value": round(cal["precision"], 2), "budget": None, "unit": "", "ok": True},
         {"name": "auto-merge recall, labelled pairs, bundled model",
@@ -251,8 +313,12 @@ def run(check: bool) -> list[dict]:
 if __name__ == "__main__":
     import sys
 
-    if "--quality" in sys.argv:  # the judgement rows only, without the 10k-fact timings
-        for split, metrics in judgements().items():
+    if "--add" in sys.argv:  # the add / search timing only
+        print(ratio_row("kenning add / kenning search, 10k facts, fresh processes",
+                        measure_add(), ADD_BUDGET))
+    elif "--quality" in sys.argv:  # the judgement rows only, without the 10k-fact timings
+        # --test: the blind test split instead, once per round (bench/data/SPLITS.md)
+        for split, metrics in judgements(TEST_SPLITS if "--test" in sys.argv else None).items():
             print(split, {k: round(v, 3) for k, v in metrics.items()})
     else:
         for row in run(check=False):

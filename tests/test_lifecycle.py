@@ -106,3 +106,27 @@ def test_the_microsecond_rule_decays_exactly_as_the_datetime_rule(conf, confirme
     assert current_confidence_us(conf, epoch_us(confirmed),
                                  None if used is None else epoch_us(used),
                                  epoch_us(now)) == expected
+
+
+def test_the_anchors_map_rewrites_only_the_buckets_that_changed(tmp_path):
+    """A sync after an add without anchors rewrites none of the 64 buckets (issue 17: `kenning
+    add` within 2x of a search on a 10,000-fact store); a changed entry rewrites its own."""
+    import os
+
+    from kenning.lifecycle import anchors
+
+    entry = {"id": "F1", "kind": "codebase", "text": "t", "confidence": 100,
+             "confirmed": "2026-01-01", "last_used": None, "symbol": None, "state": "fresh"}
+    mapping = {f"src/m{i}.py": [dict(entry, id=f"F{i}")] for i in range(20)}
+    anchors.write(str(tmp_path), mapping)
+    folder = tmp_path / anchors.DIR_NAME
+    before = {p.name: p.stat().st_mtime_ns for p in folder.iterdir()}
+    for path in folder.iterdir():  # an old enough mtime that a rewrite is seen
+        os.utime(path, ns=(1, 1))
+    mapping["src/m3.py"][0]["text"] = "changed"
+    anchors.write(str(tmp_path), mapping)
+    after = {p.name: p.stat().st_mtime_ns for p in folder.iterdir()}
+    changed = anchors.bucket_of("src/m3.py") + ".json"
+    assert after.keys() == before.keys()
+    assert [name for name, ns in after.items() if ns != 1] == [changed]
+    assert anchors.lookup(str(tmp_path), "src/m3.py")[0]["text"] == "changed"

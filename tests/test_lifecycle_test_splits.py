@@ -1,8 +1,10 @@
-"""Lifecycle judgements and the prompt gate, asserted on the blind TEST splits (issue 12 §4).
+"""Lifecycle judgements and the prompt gate, asserted on the blind splits (issue 12 §4).
 
-bench/data/lifecycle_test/ was written blind to kenning and committed before any run; its
-rules and thresholds were chosen on the calibration sets (bench/data/labelled_pairs.yaml,
-tests/fixtures/hooks/relevance.json, bench/data/unrelated_prompts_dev.yaml), never on these.
+bench/data/lifecycle_test/ and lifecycle_test2/ were written blind to kenning and committed
+before any run; since issue 17's third round their pairs are development data (their texts
+were read and the contradiction rules worked on them, bench/data/SPLITS.md), so the assertions
+on them hold a development level. bench/data/lifecycle_test3/ is the test split: run once at
+the end of that round, and asserted here at what that one run measured.
 The bars are issue 17's acceptance: contradiction precision >= 0.8; paraphrases found (merged
 or offered for review) >= 0.6 with no near-miss or opposite merged; at most 5 % of unrelated
 prompts given a fact.
@@ -21,6 +23,7 @@ SPLIT = Path(__file__).parents[1] / "bench" / "data" / "lifecycle_test"
 # A second blind split (2026-12-01), run once for the closing note after issue 17's second
 # round; its duplicate pairs are held here at that first run's level.
 SPLIT2 = SPLIT.with_name("lifecycle_test2")
+SPLIT3 = SPLIT.with_name("lifecycle_test3")
 
 
 def _pairs(name: str, split: Path = SPLIT) -> list[dict]:
@@ -75,3 +78,27 @@ def test_the_second_split_merges_no_near_miss_or_opposite_and_finds_its_paraphra
     assert not wrong, wrong
     found = [v != "distinct" for p, v in verdicts if p["duplicate"]]
     assert sum(found) / len(found) >= 0.6
+
+
+def test_the_third_split_flags_no_contradiction_wrongly():
+    """Its one run (issue 17's third round): no pair flagged, of 45 contradictions (value 28,
+    polarity 17): recall 0 on unseen wording, and no false alarm. This holds the no-false-alarm
+    half; the recall is the open part of the issue."""
+    pairs = _pairs("contradiction_pairs.yaml", SPLIT3)
+    wrong = [p["why"] for p in pairs
+             if not p["contradiction"] and check_pair(analyse(p["a"]), analyse(p["b"]))]
+    assert not wrong, wrong
+
+
+@pytest.mark.model
+def test_the_third_split_finds_its_paraphrases_and_merges_no_near_miss_or_number():
+    """Its one run: 31 of 45 paraphrases found (16 merged, 15 queued for review); merged
+    wrongly: one opposite pair of 13 and two scope pairs of 13 (issue 17's bar, no opposite
+    merged, is missed there), no near-miss, number or generalisation pair. Held at that level
+    so it cannot slip unseen."""
+    verdicts = _duplicate_verdicts(SPLIT3)
+    merged = [p["why"] for p, v in verdicts if not p["duplicate"] and v == "duplicate"]
+    assert not [why for why in merged if why in ("near-miss", "number", "generalisation")]
+    assert merged.count("opposite") <= 1 and merged.count("scope") <= 2, merged
+    found = [v != "distinct" for p, v in verdicts if p["duplicate"]]
+    assert sum(found) >= 31

@@ -102,10 +102,20 @@ def write(local_dir: str, mapping: dict[str, list[dict]]) -> int:
             except FileNotFoundError:
                 pass
             continue
+        text = json.dumps(buckets[name], ensure_ascii=False, separators=(",", ":"))
+        if _unchanged(target, text):  # an add without anchors changes no bucket
+            continue
         # derived from the index and rebuilt on the next sync: no fsync for 64 files
-        write_atomic(target, json.dumps(buckets[name], ensure_ascii=False,
-                                        separators=(",", ":")), durable=False)
+        write_atomic(target, text, durable=False)
     return len(mapping)
+
+
+def _unchanged(target: str, text: str) -> bool:
+    try:
+        with open(target, encoding="utf-8") as handle:
+            return handle.read() == text
+    except (OSError, ValueError):
+        return False
 
 
 def refresh(conn, local_dir: str, root: str | None = None) -> int:

@@ -22,8 +22,18 @@ PHRASES = [
     (r"\bturn(?:ed|s|ing)? on\b", "enable"), (r"\bswitch(?:ed|es|ing)? on\b", "enable"),
     (r"\b(?:is|are|stays?) off\b", "disabled"), (r"\b(?:is|are|stays?) on\b(?= by default)",
                                                   "enabled"),
-    (r"\btime[sd]? out\b", "timeout"), (r"\bahead of\b", "before"), (r"\bprior to\b", "before"),
+    (r"\btime[sd]? out\b", "timeout"), (r"\bg(?:ive|ives|ave|iving) up\b", "timeout"),
+    (r"\bahead of\b", "before"), (r"\bprior to\b", "before"),
     (r"\bafterwards?\b", "after"),
+    # An HTTP reason phrase is no negation: "404 Not Found", "405 Method Not Allowed".
+    (r"(?<=\d )(?:method )?not (?=found\b|modified\b|acceptable\b|allowed\b|implemented\b)",
+     ""),
+    # "host:9090" names a port; a short number after a colon is a tag ("postgres:13").
+    (r"\b(?<=[a-z0-9.-]):(?=\d{4,5}\b)", " port "),
+    # One name for one thing: "prod" and "production", "PRs" and "pull requests".
+    (r"\bprod\b", "production"), (r"\bprs?\b", "pull request"),
+    (r"\bnon-?existent\b", "not existing"), (r"\bgets? back\b", "returns"),
+    (r"'s\b", ""),
 ]
 PHRASE_RE = [(re.compile(p), r) for p, r in PHRASES]
 NEGATORS = frozenset(
@@ -32,6 +42,12 @@ NEGATORS = frozenset(
     didn't isnt isn't arent aren't wasnt wasn't wont won't cannot cant can't shouldnt
     shouldn't mustnt mustn't drop dropped dropping removed deprecated banned forbid forbids
     forbidden disallow disallowed prohibit prohibited abandon abandoned ditch ditched""".split()
+) | {NEG}
+# The cues that only negate (not "drop", "skip", "removed": verbs with a meaning of their own,
+# "migrations that drop a column"): a clause with one denies what it says (`denied_clause`).
+PURE_NEGATORS = frozenset(
+    """not no never nor neither without dont don't doesnt doesn't didnt didn't isnt isn't arent
+    aren't wasnt wasn't wont won't cannot cant can't shouldnt shouldn't mustnt mustn't""".split()
 ) | {NEG}
 # negative form -> (positive term, relational?)
 ANTONYMS: dict[str, tuple[str, bool]] = {
@@ -48,7 +64,19 @@ ANTONYMS: dict[str, tuple[str, bool]] = {
 POSITIVE_FORMS = {"enabled": "enable", "enables": "enable", "enabling": "enable",
                    "included": "include", "includes": "include", "including": "include",
                    "allowed": "allow", "allows": "allow", "require": "required",
-                   "requires": "required", "sync": "synchronous"}
+                   "requires": "required", "mandatory": "required", "obligatory": "required",
+                   "sync": "synchronous"}
+# Words that say one thing: a swapped word is otherwise read as another subject.
+SYNONYMS = {"wrong": "invalid", "bad": "invalid", "incorrect": "invalid",
+            "absent": "missing", "hit": "call", "hits": "call", "hitting": "call",
+            "keep": "store", "keeps": "store", "kept": "store", "keeping": "store"}
+# Irregular verb forms the suffix stemmer cannot reach ("images are built" / "builds images").
+IRREGULAR = {"built": "build", "kept": "keep", "ran": "run", "sent": "send", "made": "make",
+             "written": "write", "wrote": "write", "held": "hold", "got": "get",
+             "gotten": "get", "taken": "take", "took": "take", "given": "give", "gave": "give",
+             "left": "leave", "brought": "bring", "bound": "bind", "thrown": "throw",
+             "threw": "throw", "shown": "show", "chosen": "choose", "chose": "choose",
+             "spent": "spend", "found": "find", "stood": "stand"}
 KEEP = frozenset(term for term, _ in ANTONYMS.values())  # never dropped as stopwords
 RELATIONAL = frozenset(term for term, relational in ANTONYMS.values() if relational)
 # Words that carry polarity or emphasis but no subject.
@@ -68,6 +96,9 @@ NUMBER_WORDS = {w: str(n) for n, w in enumerate(
 NUMBER_WORDS.update({"fifteen": "15", "twenty": "20", "thirty": "30", "forty": "40",
                       "fifty": "50", "sixty": "60", "ninety": "90", "hundred": "100"})
 NUMBER_WORD_RE = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b")
+# "an hour", "a week", "a one-hour lifetime": one of the unit ("one" only before a unit).
+ONE_UNIT_RE = re.compile(r"\b(?:a|an|one)[ -](?=(?:millisecond|second|minute|hour|day|week"
+                         r"|byte|kilobyte|megabyte|gigabyte)s?\b)")
 # A value's kind, from the word after it, scaled to one unit per kind: "15 minutes" and "900 s"
 # are one value, "15 minutes" and "15 days" two.
 UNITS: dict[str, tuple[str, float]] = {}
@@ -107,8 +138,9 @@ def stemmed(words: frozenset[str]) -> frozenset[str]:
 def value_of(token: str, previous: str, following: str, clause: str) -> tuple[float, str | None]:
     """(value, kind) of an unscoped number: a duration or size in one unit, an HTTP status, a
     port, or a count of the thing named after it; kind None when nothing says."""
+    hours, colon, minutes = token.partition(":")
     try:
-        number = float(token)
+        number = float(hours) * 60 + float(minutes) if colon else float(token)
     except ValueError:
         return 0.0, None
     following, _, rest = following.partition(" ")
@@ -120,6 +152,8 @@ def value_of(token: str, previous: str, following: str, clause: str) -> tuple[fl
         return number * factor, kind + (":every" if previous in ("every", "each") else "")
     if previous == "port":
         return number, "port"
+    if ":" in token:
+        return number, "clock"
     if token.isdigit() and 100 <= number < 600 and STATUS_CUES & set(clause.split()):
         return number, "status"
     thing, _, per = following.partition("/")
@@ -131,7 +165,14 @@ def value_of(token: str, previous: str, following: str, clause: str) -> tuple[fl
 # Words that frame a value claim rather than name its subject: two texts sharing only these
 # ("the /health endpoint returns 200" / "the login endpoint returns 401") share no subject.
 FRAME_WORDS = frozenset("return respond answer get endpoint response status code http "
-                         "error default use run set call value limit number new".split())
+                         "error default use run set call value limit number new".split()) | (
+    # ... how a lifetime, a cap or an address is said: "expire after" / "valid for" / "lives
+    # for", "capped at" / "rejects files bigger than", "listens on" / "binds", and the reason
+    # phrase of a status ("410 Gone")
+    frozenset("""expire expires expired valid lasts last lives live lifetime ttl stays stay
+    kept keep keeps store stored retain retained retention limited capped cap caps reject
+    rejects rejected larger bigger exceed exceeds size listen listens bind binds localhost ok
+    created gone conflict forbidden unauthorized""".split()))
 
 
 def stem(word: str) -> str:
@@ -140,7 +181,7 @@ def stem(word: str) -> str:
         return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "i"
-    word = strip_suffix(word, ("ments", "ment", "ing", "ed", "es", "s", "ly"))
+    word = strip_suffix(word, ("ments", "ment", "fully", "ful", "ing", "ed", "es", "s", "ly"))
     # "retry" / "retries" / "retried", "cookie" / "cookies": one stem
     return word[:-1] + "i" if word.endswith("y") and len(word) > 3 else word
 

@@ -56,20 +56,22 @@ def find_duplicate(text: str, candidates: Iterable[_HasText]) -> str | None:
     claim. Nor are opposite claims ("the cache is enabled" / "disabled"): they differ by one
     word. Nor texts where a word was swapped rather than added (`same_claim_words`).
     """
-    from rapidfuzz import fuzz, process
+    from rapidfuzz import fuzz, process, utils
 
     from kenning.lifecycle.contradictions import analyse, opposite
 
     texts = {c.id: c.text for c in candidates}
-    pool = {fid: normalise(text) for fid, text in texts.items()}
-    if not pool:
+    if not texts:
         return None
     query = normalise(text)
     numbers = numbers_in(query)
+    # rapidfuzz's own processor (lower case, non-alphanumerics to spaces) is `normalise` as
+    # token_sort_ratio reads it, in C: a 10,000-fact store is not normalised in Python per add.
     for _, _score, fact_id in process.extract(
-        query, pool, scorer=fuzz.token_sort_ratio, score_cutoff=DUPLICATE_RATIO, limit=5
+        query, texts, scorer=fuzz.token_sort_ratio, processor=utils.default_process,
+        score_cutoff=DUPLICATE_RATIO, limit=5
     ):
-        if numbers_in(pool[fact_id]) == numbers and not opposite(
+        if numbers_in(normalise(texts[fact_id])) == numbers and not opposite(
                 analyse(text), analyse(texts[fact_id])) and same_claim_words(
                 text, texts[fact_id]):
             return fact_id
