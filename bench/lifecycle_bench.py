@@ -44,9 +44,11 @@ def measure_consolidation(block) -> tuple[Paired, int]:
         rng = random.Random(7)
         originals = [s.fact for s in _scan(project)]
         for n, fact in enumerate(rng.sample(originals, N_DUPLICATES)):
-            # the same fact extracted again in another session, reworded slightly
+            # the same fact extracted again in another session, reworded slightly (words added,
+            # none swapped: a swapped word goes to review, `consolidate.judge`)
             copy = fact.__class__(**{**fact.__dict__, "id": _later_id(fact.id, n),
-                                     "text": "Note: " + fact.text.replace(" module ", " code ")})
+                                     "text": "Note: " + fact.text.replace(" module ",
+                                                                          " module code ")})
             path = project.personal_facts_dir / f"{copy.id}.yaml"
             path.write_text(render_fact(copy), encoding="utf-8")
         memory.sync()  # indexing and embedding are measured by facts_bench

@@ -174,17 +174,19 @@ def _calibration(embedder_name):
 def test_labelled_pairs_never_merge_distinct_facts_with_the_fake_embedder():
     precision, recall, _ = _calibration("fake")
     assert precision == 1.0
-    assert recall >= 0.4
+    # 0.4 before a swapped word or other polarity words always went to review (issue 17)
+    assert recall >= 0.3
 
 
 @pytest.mark.model
 def test_labelled_pairs_calibration_with_the_bundled_model():
     """Calibration data (the thresholds were chosen here; the test split's assertions are in
     test_lifecycle_test_splits.py). A rewording that swaps a word is queued for review rather
-    than merged (issue 17), so about half the duplicates merge and all are offered."""
+    than merged (issue 17), and so is one whose polarity words differ, so 14 of the 30
+    duplicates merge (15 before a swapped word always went to review) and all are offered."""
     precision, recall, reviewed = _calibration("bundled")
     assert precision == 1.0
-    assert recall >= 0.5
+    assert recall >= 0.45
     assert reviewed == 1.0  # every duplicate is merged or queued for review
 
 

@@ -186,6 +186,11 @@ def _normalise(text: str) -> str:
     return NUMBER_WORD_RE.sub(lambda m: NUMBER_WORDS[m.group(1)], lowered)
 
 
+def normalised_tokens(text: str) -> list[str]:
+    """The tokens `analyse` reads, negation phrases already cues ("no longer" -> a cue)."""
+    return [t.strip("'") for t in _TOKEN.findall(_normalise(text))]
+
+
 def _content_term(token: str) -> tuple[str | None, bool]:
     """The stemmed term `token` stands for (None for a stopword or a neutral word), and
     whether it is the negative side of an antonym pair."""
