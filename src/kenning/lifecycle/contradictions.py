@@ -48,6 +48,7 @@ from kenning.core.textutil import STOPWORDS
 from kenning.lifecycle.claimwords import (
     ANTONYMS,
     CONTRAST,
+    DURATION_SLOTS,
     IRREGULAR,
     KEEP,
     NEGATORS,
@@ -84,10 +85,12 @@ SAME_SUBJECT_CONTRAST = 0.75
 SAME_VALUE_SUBJECT = 0.8
 # Terms two reworded texts share besides their value's unit, for "same claim, another value".
 SAME_VALUE_TERMS = 2
+# Whether a count of things ("8 processes") is a value two reworded texts can disagree on.
+COUNTS_REWORDED = False
 # ... and this Dice overlap of their subject terms: long facts share two words with many
 # others, and "password reset links" / "email verification links expire after ..." are two
 # kinds of link (contradiction_pairs_dev.yaml: 0.5 let it through, 0.6 loses one paraphrase).
-SAME_VALUE_DICE = 0.6
+SAME_VALUE_DICE = 0.3
 # For facts anchored to the same symbol, a value change may come with more rewording.
 SAME_ANCHOR_SUBJECT = 0.5
 # Order-sensitive similarity required when the only conflict is before/after: "lint after
@@ -106,6 +109,9 @@ _BOUNDARY = re.compile(r"\.(?=\s|$)|:(?![0-9])|[;!?,()\[\]]|\bbut\b|\bhowever\b|
 _TOKEN = re.compile(r"[0-9]{1,2}:[0-9]{2}\b|v?[0-9]+(?:\.[0-9]+)+|[a-z0-9_']+|\x00neg"
                     r"|\x00contrast")
 _NUMBER = re.compile(r"\d")
+# Words that open a condition, to the end of their clause.
+CONDITION_CUES = frozenset("when whenever if unless once".split())
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 
 
 # Where a claim holds (an environment) is no subject of its own.
@@ -159,6 +165,8 @@ class Claim:
     # a term a cue negated, with the terms in the cue's scope after it ("never runs in
     # parallel": run, {parallel})
     denied_with: tuple[tuple[str, frozenset[str]], ...] = ()
+    # the terms of a condition ("when the database is reachable"): what holds it to a case
+    conditions: frozenset[str] = frozenset()
 
     def clause_of(self, term: str) -> frozenset[str]:
         """The terms of the clauses that hold `term` (a term may recur in several)."""
@@ -183,6 +191,7 @@ def _normalise(text: str) -> str:
     for pattern, replacement in PHRASE_RE:
         lowered = pattern.sub(f" {replacement} " if replacement else " ", lowered)
     lowered = ONE_UNIT_RE.sub("1 ", lowered)
+    lowered = _THOUSANDS.sub("", lowered)  # "2,000 steps" is one number
     return NUMBER_WORD_RE.sub(lambda m: NUMBER_WORDS[m.group(1)], lowered)
 
 
@@ -220,6 +229,7 @@ class _Reading:
         self.clause_negated: list[set[str]] = []
         self.denied_with: dict[str, set[str]] = {}
         self.unit_clauses: list[int] = []
+        self.conditions: set[str] = set()
 
     def negate(self, term: str, cue: str) -> None:
         self.negated.add(term)
@@ -253,8 +263,12 @@ class _Reading:
         before: list[str] = []  # terms asserted before the cue
         head = ""  # the term the last cue negated
         tokens = [t.strip("'") for t in _TOKEN.findall(clause)]
+        conditional = False
         for at, token in enumerate(tokens):
             if not token:
+                continue
+            if token in CONDITION_CUES:
+                conditional = True
                 continue
             if token in NEGATORS or token == CONTRAST:
                 cue = "contrast" if token == CONTRAST else (
@@ -275,6 +289,8 @@ class _Reading:
             if term is None:
                 continue
             self.sequence.append(term)
+            if conditional:
+                self.conditions.add(term)
             self.clauses[-1].add(term)
             if cue is not None:
                 if flip:  # "never disable": the two negations cancel
@@ -304,7 +320,8 @@ class _Reading:
                      frozenset(self.scoped), frozenset(self.scopes), tuple(self.units),
                      tuple(frozenset(c) for c in self.clauses), tuple(self.unit_clauses),
                      tuple(frozenset(c) for c in self.clause_negated),
-                     tuple((h, frozenset(t)) for h, t in self.denied_with.items()))
+                     tuple((h, frozenset(t)) for h, t in self.denied_with.items()),
+                     frozenset(self.conditions))
 
 
 @lru_cache(maxsize=32768)
@@ -448,7 +465,7 @@ def different_values(a: Claim, b: Claim, same_anchor: bool = False) -> bool:
     if len(only_a) != 1 or len(only_b) != 1 or (only_a | only_b) & (a.scoped | b.scoped):
         return False
     kinds_a, kinds_b = {k for _, k in a.values if k}, {k for _, k in b.values if k}
-    if kinds_a and kinds_b and not kinds_a & kinds_b:
+    if kinds_a and kinds_b and not any(same_slot(x, y) for x in kinds_a for y in kinds_b):
         return False  # "8 processes" and "4 processes per CPU" are two kinds of value
     if a.terms == b.terms and a.terms:
         return True
@@ -462,35 +479,62 @@ def different_values(a: Claim, b: Claim, same_anchor: bool = False) -> bool:
         same_anchor and overlap >= SAME_ANCHOR_SUBJECT)
 
 
-def reworded_value(a: Claim, b: Claim) -> bool:
-    """The same claim in other words with another value of one kind: each text has one value
-    whose kind is known and measured (a duration, a size, an HTTP status, a port), the two
-    differ, and the texts share at least SAME_VALUE_TERMS other terms and no
-    qualifier tells them apart ("the login endpoint answers a wrong password with HTTP 401" /
-    "a bad password on login gets a 403 response")."""
-    known_a = [v for v in a.values if v[1]]
-    known_b = [v for v in b.values if v[1]]
-    if len(known_a) != 1 or len(known_b) != 1:
+def reworded_value(a: Claim, b: Claim, counts: bool = COUNTS_REWORDED) -> bool:
+    """The same claim in other words with another value in the same slot: for a measured kind
+    both texts name (a duration, a size, a rate, an HTTP status, a port, a time of day), each
+    has exactly one value of it, the two differ and no value is said on both sides; the texts
+    share SAME_VALUE_TERMS subject terms (units, frame words and qualifiers aside: "the login
+    endpoint answers a wrong password with HTTP 401" / "a bad password on login gets a 403
+    response"), or the same few; no qualifier tells them apart where the value is said, and no
+    subject word is swapped for another ("the API server" / "the metrics server")."""
+    known_a = [(i, v) for i, v in enumerate(a.values) if v[1]]
+    known_b = [(i, v) for i, v in enumerate(b.values) if v[1]]
+    if {x for x, _ in a.values} & {y for y, _ in b.values}:
+        return False  # one value said on both sides: the other is another value's claim
+    for kind in sorted({_base(v[1]) for _, v in known_a} & {_base(v[1]) for _, v in known_b}):
+        if kind.startswith("count:") and not counts:
+            # A count of things ("10 connections", "2 connections") is too often a count of
+            # another scope (per pool, per worker) to call in other words; the same words with
+            # another count still are a value contradiction (`different_values`).
+            continue
+        of_a = [(i, k) for i, (_, k) in known_a if _base(k) == kind]
+        of_b = [(i, k) for i, (_, k) in known_b if _base(k) == kind]
+        if len(of_a) != 1 or len(of_b) != 1 or not same_slot(of_a[0][1], of_b[0][1]):
+            continue
+        (index_a, _), (index_b, _) = of_a[0], of_b[0]
+        unit = {kind.removeprefix("count:").partition("/")[0]} | UNIT_TERMS
+        subject_a = a.terms - unit - STEMMED_FRAME
+        subject_b = b.terms - unit - STEMMED_FRAME
+        # "Application logs are kept for 30 days" / "we retain application logs for 90 days":
+        # the same subject (however short) framed by other verbs.
+        same = (subject_a == subject_b and bool(subject_a)) or (
+            len(subject_a & subject_b) >= SAME_VALUE_TERMS
+            and dice(subject_a, subject_b) >= SAME_VALUE_DICE)
+        near_a = a.clauses[a.value_clauses[index_a]]
+        near_b = b.clauses[b.value_clauses[index_b]]
+        if a.conditions and b.conditions and not (a.conditions & b.conditions):
+            continue  # two cases: "200 when the database is reachable" / "503 when it is down"
+        if (same and not _apart(a, b, near_a, near_b)
+                and not one_word_apart(subject_a, subject_b)):
+            return True
+    return False
+
+
+def _base(kind: str) -> str:
+    """A value's kind without the slot it fills: "duration:every", not ":timeout"."""
+    base, _, slot = kind.rpartition(":")
+    return base if base and slot in SLOTS else kind
+
+
+def same_slot(kind_a: str, kind_b: str) -> bool:
+    """Two kinds of value fill one slot: the same kind, and the same slot where both texts say
+    what the value measures ("cached for" / "time out after" are two)."""
+    if _base(kind_a) != _base(kind_b):
         return False
-    (x, kind), (y, other_kind) = known_a[0], known_b[0]
-    if kind != other_kind or x == y or kind.startswith("count:"):
-        # A count of things ("10 connections", "2 connections") is too often a count of
-        # another scope (per pool, per worker) to call in other words; the same words with
-        # another count still are a value contradiction (`different_values`).
-        return False
-    unit = {kind.removeprefix("count:").partition("/")[0]} | UNIT_TERMS
-    subject_a, subject_b = a.terms - unit - STEMMED_FRAME, b.terms - unit - STEMMED_FRAME
-    # "Application logs are kept for 30 days" / "we retain application logs for 90 days": the
-    # same subject (however short) framed by other verbs; a swapped subject word is another
-    # thing ("the API server" / "the metrics server").
-    same = (subject_a == subject_b and bool(subject_a)) or (
-        len(subject_a & subject_b) >= SAME_VALUE_TERMS
-        and dice(subject_a, subject_b) >= SAME_VALUE_DICE)
-    known = [i for i, v in enumerate(a.values) if v[1]], [i for i, v in enumerate(b.values) if v[1]]
-    near_a = a.clauses[a.value_clauses[known[0][0]]]
-    near_b = b.clauses[b.value_clauses[known[1][0]]]
-    return (same and not _apart(a, b, near_a, near_b)
-            and not one_word_apart(subject_a, subject_b))
+    return kind_a == kind_b or kind_a == _base(kind_a) or kind_b == _base(kind_b)
+
+
+SLOTS = frozenset(DURATION_SLOTS.values())
 
 
 def check_pair(a: Claim, b: Claim, same_anchor: bool = False) -> tuple[str, str] | None:
