@@ -137,12 +137,14 @@ QUALIFIER_CLASSES = tuple(frozenset(c.split()) for c in (
 
 
 # What a duration measures, by the words of its clause: how long something lives (cached,
-# valid, kept) or how long a wait lasts (a timeout). Two durations of different slots are two
+# valid, kept), how long until one gives up (a timeout) or how long one pauses (a sleep, a
+# delay). Two durations of different slots are two
 # claims ("results are cached for 5 minutes" / "queries time out after 2 seconds").
 DURATION_SLOTS = {word: "timeout" for word in "timeout timeouts deadline".split()} | {
     word: "lifetime" for word in """cache cached caches caching expire expires expired valid
     lifetime ttl lasts last lives kept keep keeps retain retained retention retains
-    stays""".split()}
+    stays""".split()} | {
+    word: "wait" for word in "sleep sleeps wait waits delay delays backoff pause".split()}
 
 
 def _slot(clause: str) -> str:

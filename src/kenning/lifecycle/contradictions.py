@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
 from typing import Protocol
@@ -167,6 +167,8 @@ class Claim:
     denied_with: tuple[tuple[str, frozenset[str]], ...] = ()
     # the terms of a condition ("when the database is reachable"): what holds it to a case
     conditions: frozenset[str] = frozenset()
+    # the names a text gives a slot ("the gh-pages branch", "bucket acme-tfstate"): (slot, name)
+    names: tuple[tuple[str, str], ...] = ()
 
     def clause_of(self, term: str) -> frozenset[str]:
         """The terms of the clauses that hold `term` (a term may recur in several)."""
@@ -324,6 +326,54 @@ class _Reading:
                      frozenset(self.conditions))
 
 
+# Nouns whose name is a claim's value: "published from the gh-pages branch" / "deployed from
+# the docs-live branch" name two branches for one slot.
+NAMED_SLOTS = frozenset("branch branches bucket buckets header headers topic queue "
+                        "registry namespace workspace".split())
+# Words before such a noun that describe it rather than name it ("a feature branch", "the
+# remote branch", "an S3 bucket").
+_NOT_NAMES = frozenset("""feature remote local shared same separate own new existing default
+    long-lived protected git s3 gcs storage http request response custom kafka message
+    dedicated single each every its their this that""".split())
+_NAME = re.compile(r"[a-z0-9][a-z0-9._/*-]*")
+_DEFINITE = frozenset("the its their our".split())
+
+
+def _names(normalised: str) -> tuple[tuple[str, str], ...]:
+    """(slot, name) for each named slot: the word before the slot noun, skipping words that
+    describe it ("the acme-builds s3 bucket"), or the name right after it ("bucket
+    acme-tfstate-prod", "header x-signature-256")."""
+    words = normalised.replace("`", " ").split()
+    words = [w.strip(".,;:()'\"") for w in words]
+    found = []
+    for at, word in enumerate(words):
+        if word not in NAMED_SLOTS:
+            continue
+        slot = word.rstrip("es") if word.endswith("hes") else word.rstrip("s")
+        back = at - 1
+        while back >= 0 and words[back] in _NOT_NAMES:
+            back -= 1
+        # a name before the noun follows "the" ("the release branch"; "keeps branches" and
+        # "a dated header" name nothing); one after it looks like a name ("bucket acme-x")
+        before = (words[back] if back >= 1 and words[back - 1] in _DEFINITE
+                  and word == slot else "")
+        after = words[at + 1] if at + 1 < len(words) else ""
+        if not any(c in after for c in "-_./*0123456789"):
+            after = ""
+        for name in (before, after):
+            if (name and _NAME.fullmatch(name) and name not in STOPWORDS
+                    and name not in _NOT_NAMES and not name.isdigit()):
+                # a name that repeats the text's own words names the subject's thing, not a
+                # value for it: "orders events go to the orders.events topic"
+                parts = set(re.split(r"[^a-z0-9]+", name)) - {""}
+                elsewhere = {w.rstrip("s") for n, w in enumerate(words) if n not in (
+                    at - 1, at + 1)}
+                if not {p.rstrip("s") for p in parts} & elsewhere:
+                    found.append((slot, name))
+                break
+    return tuple(found)
+
+
 @lru_cache(maxsize=32768)
 def analyse(text: str) -> Claim:
     """Terms of `text` with their polarity.
@@ -334,9 +384,12 @@ def analyse(text: str) -> Claim:
     left neutral, so "don't edit generated files" does not deny that files are generated.
     """
     reading = _Reading()
-    for clause in _BOUNDARY.split(_normalise(text)):
+    normalised = _normalise(text)
+    for clause in _BOUNDARY.split(normalised):
         reading.clause(clause)
-    return reading.claim()
+    claim = reading.claim()
+    names = _names(normalised)
+    return replace(claim, names=names) if names else claim
 
 
 def dice(a: frozenset[str], b: frozenset[str]) -> float:
@@ -546,7 +599,39 @@ def check_pair(a: Claim, b: Claim, same_anchor: bool = False) -> tuple[str, str]
         return "opposite", ", ".join(sorted(conflicts))
     if different_values(a, b, same_anchor):
         return "value", f"{' '.join(a.numbers)} vs {' '.join(b.numbers)}"
+    named = different_names(a, b)
+    if named:
+        return "value", named
     return None
+
+
+def different_names(a: Claim, b: Claim) -> str:
+    """"x vs y" when the texts name one slot differently ("the gh-pages branch" / "the
+    docs-live branch"): each names it once, neither name is said in the other text, and the
+    rest is one subject as for a reworded value (SAME_VALUE_TERMS shared, SAME_VALUE_DICE, no
+    qualifier or condition telling them apart, no subject word swapped)."""
+    for slot in sorted({s for s, _ in a.names} & {s for s, _ in b.names}):
+        of_a = [n for s, n in a.names if s == slot]
+        of_b = [n for s, n in b.names if s == slot]
+        if len(of_a) != 1 or len(of_b) != 1 or of_a[0] == of_b[0]:
+            continue
+        words_a = {stem(w) for w in re.split(r"[^a-z0-9]+", of_a[0]) if w}
+        words_b = {stem(w) for w in re.split(r"[^a-z0-9]+", of_b[0]) if w}
+        if words_a <= b.terms or words_b <= a.terms:
+            continue  # the other text names it too
+        # the names stay in the subject: "orders events go to the orders.events topic" and
+        # "refunds events go to the refunds.events topic" swap a subject word
+        frame = {stem(slot)} | STEMMED_FRAME
+        subject_a, subject_b = a.terms - frame, b.terms - frame
+        if not (len(subject_a & subject_b) >= SAME_VALUE_TERMS
+                and dice(subject_a, subject_b) >= SAME_VALUE_DICE):
+            continue
+        if a.conditions and b.conditions and not a.conditions & b.conditions:
+            continue
+        if _apart(a, b, a.terms, b.terms) or one_word_apart(subject_a, subject_b):
+            continue
+        return f"{slot} {of_a[0]} vs {of_b[0]}"
+    return ""
 
 
 def _anchor_keys(fact: object) -> set[tuple[str, str | None]]:
@@ -656,12 +741,16 @@ def find_all(facts: Sequence[_FactLike]) -> list[Contradiction]:
             for x, y in combinations(members, 2):
                 pair(x, y)
     # A reworded value: facts with one measured value of a kind, sharing a term.
+    # A reworded value or another name for one slot: facts with a measured value of a kind,
+    # or a named slot, sharing a term.
     valued: dict[tuple[str, str], list[str]] = {}
     for fid, claim in claims.items():
-        known = [kind for _, kind in claim.values if kind]
-        if len(known) == 1 and not known[0].startswith("count:"):
+        kinds = {_base(kind) for _, kind in claim.values
+                 if kind and not kind.startswith("count:")} | {
+            f"name:{slot}" for slot, _ in claim.names}
+        for kind in kinds:
             for term in claim.terms:
-                valued.setdefault((known[0], term), []).append(fid)
+                valued.setdefault((kind, term), []).append(fid)
     for members in valued.values():
         if len(members) <= 200:
             for x, y in combinations(members, 2):
