@@ -109,6 +109,7 @@ _BOUNDARY = re.compile(r"\.(?=\s|$)|:(?![0-9])|[;!?,()\[\]]|\bbut\b|\bhowever\b|
 _TOKEN = re.compile(r"[0-9]{1,2}:[0-9]{2}\b|v?[0-9]+(?:\.[0-9]+)+|[a-z0-9_']+|\x00neg"
                     r"|\x00contrast")
 _NUMBER = re.compile(r"\d")
+_ARTICLES = frozenset("the a an is are was were be been being it its this that".split())
 # Words that open a condition, to the end of their clause.
 CONDITION_CUES = frozenset("when whenever if unless once".split())
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
@@ -287,12 +288,12 @@ class _Reading:
                 previous = token
                 continue
             previous = token
+            if conditional and token not in _ARTICLES:  # "down" is a stopword, not here
+                self.conditions.add(stem(token))
             term, flip = _content_term(token)
             if term is None:
                 continue
             self.sequence.append(term)
-            if conditional:
-                self.conditions.add(term)
             self.clauses[-1].add(term)
             if cue is not None:
                 if flip:  # "never disable": the two negations cancel
@@ -565,12 +566,19 @@ def reworded_value(a: Claim, b: Claim, counts: bool = COUNTS_REWORDED) -> bool:
             and dice(subject_a, subject_b) >= SAME_VALUE_DICE)
         near_a = a.clauses[a.value_clauses[index_a]]
         near_b = b.clauses[b.value_clauses[index_b]]
-        if a.conditions and b.conditions and not (a.conditions & b.conditions):
-            continue  # two cases: "200 when the database is reachable" / "503 when it is down"
+        if two_cases(a, b):
+            continue
         if (same and not _apart(a, b, near_a, near_b)
                 and not one_word_apart(subject_a, subject_b)):
             return True
     return False
+
+
+def two_cases(a: Claim, b: Claim) -> bool:
+    """Both texts hold their claim to a condition, and the two conditions share no word: "200
+    when the cache is warm" / "503 if a migration is running" are two cases. (Conditions that
+    share words may say one thing: "when the database is up" / "is reachable".)"""
+    return bool(a.conditions and b.conditions and not a.conditions & b.conditions)
 
 
 def _base(kind: str) -> str:
@@ -626,7 +634,7 @@ def different_names(a: Claim, b: Claim) -> str:
         if not (len(subject_a & subject_b) >= SAME_VALUE_TERMS
                 and dice(subject_a, subject_b) >= SAME_VALUE_DICE):
             continue
-        if a.conditions and b.conditions and not a.conditions & b.conditions:
+        if two_cases(a, b):
             continue
         if _apart(a, b, a.terms, b.terms) or one_word_apart(subject_a, subject_b):
             continue
