@@ -223,7 +223,8 @@ def test_development_paraphrases_in_other_words_are_offered_and_nothing_wrong_me
      "The EU sync daemon stores snapshots in us-west-2."),
     ("The phone layout of the sync app uses tabs.", "The tablet layout of the sync app uses tabs."),
     # a rule for all things and one case of it
-    ("All sync endpoints use cursor pagination.", "The /jobs sync endpoint uses cursor pagination."),
+    ("All sync endpoints use cursor pagination.",
+     "The /jobs sync endpoint uses cursor pagination."),
 ])
 def test_a_merge_never_inverts_or_rescopes_a_fact_however_close_the_vectors(a, b):
     verdict, _, reason = judge(a, b, 0.99)
