@@ -5,7 +5,8 @@ lines, so every line number holds), the first sentence of that comment becomes a
 the function's line range in its file is the target. Python docstrings are found with `ast`,
 JSDoc `/** */` blocks with tree-sitter; comments that document no function are stripped too.
 
-Sources: installed pure-Python packages; npm packages fetched once with `npm pack`, and PyPI
+Sources: installed pure-Python packages; npm packages (JavaScript, or TypeScript sources)
+fetched once with `npm pack`, and PyPI
 source distributions with `pip download`, into bench/out/ (gitignored), each checked against a
 pinned sha256; Rust crates and Go modules as Debian's librust-*-dev and golang-*-dev packages
 ship them (their sources under /usr/share/cargo/registry and /usr/share/gocode/src), checked
@@ -119,6 +120,9 @@ _FUNCTIONS = {"function_declaration", "generator_function_declaration", "functio
               "function", "arrow_function", "method_definition", "generator_function"}
 
 
+_CLASSES = {"class_declaration", "abstract_class_declaration", "class", "interface_declaration"}
+
+
 def _has_function(node) -> bool:
     if node.type in _FUNCTIONS:
         return True
@@ -137,12 +141,13 @@ def jsdoc_text(comment: str) -> str:
     return "\n".join(out)
 
 
-def strip_javascript(text: str, path: str) -> tuple[str, list[Target]]:
+def strip_javascript(text: str, path: str, language: str = "javascript"
+                     ) -> tuple[str, list[Target]]:
     """JSDoc blocks blanked out; targets for the ones right above a function."""
     from tree_sitter_language_pack import get_parser
 
     data = bytearray(text.encode("utf-8"))
-    tree = get_parser("javascript").parse(bytes(data))
+    tree = get_parser(language).parse(bytes(data))
     comments = []
     stack = [tree.root_node]
     while stack:
@@ -153,9 +158,13 @@ def strip_javascript(text: str, path: str) -> tuple[str, list[Target]]:
     targets = []
     for node in comments:
         owner = node.next_named_sibling
+        inner = owner.child_by_field_name("declaration") if owner is not None and \
+            owner.type == "export_statement" else owner
+        if inner is not None and inner.type in _CLASSES:
+            continue  # functions are the targets, not a class around them
         if owner is not None and owner.type != "comment" and _has_function(owner):
             doc = jsdoc_text(data[node.start_byte:node.end_byte].decode("utf-8"))
-            name = owner.child_by_field_name("name")
+            name = (inner or owner).child_by_field_name("name")
             targets.append(Target(first_sentence(doc), path, owner.start_point[0] + 1,
                                   owner.end_point[0] + 1,
                                   name.text.decode("utf-8") if name else owner.type))
@@ -166,8 +175,15 @@ def strip_javascript(text: str, path: str) -> tuple[str, list[Target]]:
     return stripped, _with_bodies(targets, stripped)
 
 
-def npm_package(spec: str, sha256: str, exclude: re.Pattern[str]) -> dict[str, str]:
-    """`npm pack spec` once into bench/out/; the package's .js files not matching `exclude`."""
+def strip_typescript(text: str, path: str) -> tuple[str, list[Target]]:
+    """TypeScript's JSDoc blocks blanked out, as `strip_javascript` does for JavaScript."""
+    return strip_javascript(text, path, "typescript")
+
+
+def npm_package(spec: str, sha256: str, exclude: re.Pattern[str],
+                suffix: str = ".js") -> dict[str, str]:
+    """`npm pack spec` once into bench/out/; the package's `suffix` files not matching
+    `exclude`."""
     name, version = spec.rsplit("@", 1)
     tarball = OUT / f"{name}-{version}.tgz"
     if not tarball.exists():
@@ -186,7 +202,7 @@ def npm_package(spec: str, sha256: str, exclude: re.Pattern[str]) -> dict[str, s
     with tarfile.open(fileobj=io.BytesIO(tarball.read_bytes())) as tar:
         for member in tar.getmembers():
             rel = member.name.removeprefix("package/")
-            if member.isfile() and rel.endswith(".js") and not exclude.search(rel):
+            if member.isfile() and rel.endswith(suffix) and not exclude.search(rel):
                 files[f"{name}/{rel}"] = tar.extractfile(member).read().decode("utf-8")
     return dict(sorted(files.items()))
 
@@ -346,7 +362,8 @@ def _with_bodies(targets: list[Target], stripped: str) -> list[Target]:
             sum(1 for line in lines[t.start_line - 1:t.end_line] if line.strip()) >= MIN_LINES]
 
 
-STRIPPERS = {".py": strip_python, ".js": strip_javascript, ".rs": strip_rust, ".go": strip_go}
+STRIPPERS = {".py": strip_python, ".js": strip_javascript, ".ts": strip_typescript,
+             ".rs": strip_rust, ".go": strip_go}
 # Queries describe library code: documented tests, examples and benchmarks are no targets.
 NOT_TARGETS = re.compile(
     r"(^|/)(tests?|examples?|benches|docs?)/|(^|/)(test_|conftest)|_test\.go$")

@@ -1,9 +1,10 @@
 """Code retrieval, CodeSearchNet style: doc comments as queries, their functions as targets.
 
-Six codebases (two installed pure-Python packages, lodash from the npm registry, click's
-source distribution with its docs, tests and examples, the Rust crate itertools and the Go
-module gorilla/mux as Debian ships them, with their tests, examples and benchmarks) are
-copied with their doc comments stripped (bench/code_corpus.py). Each query is
+Nine codebases (two installed pure-Python packages, lodash and rxjs's TypeScript sources from
+the npm registry, click's
+source distribution with its docs, tests and examples, the Rust crates itertools, bytes and
+arrayvec and the Go module gorilla/mux as Debian ships them, with their tests, examples and
+benchmarks) are copied with their doc comments stripped (bench/code_corpus.py). Each query is
 ranked by the frozen reference BM25 (bench/reference_bm25.py, 40-line windows), by kenning's
 code keyword leg alone and vector leg alone, by kenning's hybrid code search
 (`Memory.search(types=("code",))`, as `--type code`) and by the default search (every type,
@@ -36,9 +37,17 @@ CUTOFF = 10
 LODASH = ("lodash@4.17.21", "6a087ac9e5702a0c9d60fbcd48696012646ec8df1491dea472b150e79fcaf804")
 # lodash.js and core.js bundle every per-method module again; fp/ wraps them.
 LODASH_EXCLUDE = re.compile(r"^(lodash|core)\.js$|\.min\.js$|^fp(/|\.js$)")
+# rxjs ships its TypeScript sources under src/ (Apache-2.0); its compiled dist/ is left out.
+RXJS = ("rxjs@7.8.1", "c532167725ab7d085123209156c93cef22f2479cb9c8527060f1cd903aa9d149")
+RXJS_EXCLUDE = re.compile(r"^(?!src/)|\.d\.ts$")
 CLICK_SDIST = ("click", "8.1.7", "ca9853ad459e787e2192211578cc907e7594e294c7ccc834310722b41b9ca6de")
 ITERTOOLS = ("itertools", "0.10.3", "librust-itertools-dev",
              "8fa1c259a99b7646e9246059ee0b4bdcad3d4f4633f63ebafa727f6afd165365")
+# Two more crates, impl- and trait-heavy (MIT OR Apache-2.0): 110 and 41 queries.
+BYTES = ("bytes", "1.2.1", "librust-bytes-dev",
+         "7c5e1ee1c601303b2d65bf8dada9cffb8a231128da841f09b3ead05f02595996")
+ARRAYVEC = ("arrayvec", "0.7.2", "librust-arrayvec-dev",
+            "978e56a45fcb3638f05d05c494158b1ae613c0e4369847f2a7ddab17e2f892c1")
 # BSD-3-Clause (Debian's copyright file for the package); 81 queries.
 GORILLA_MUX = ("github.com/gorilla/mux", "golang-github-gorilla-mux-dev",
                "e4a60fe0a325e90efebb5ae353eddba9e3e3fba39e23b3d2c5fa169632c69c40")
@@ -51,16 +60,23 @@ Span = tuple[str, int, int]  # path, start line, end line
 def sources(name: str) -> dict[str, str]:
     if name == "lodash":
         return code_corpus.npm_package(*LODASH, exclude=LODASH_EXCLUDE)
+    if name == "rxjs":
+        return code_corpus.npm_package(*RXJS, exclude=RXJS_EXCLUDE, suffix=".ts")
     if name == "click-sdist":
         return code_corpus.pypi_sdist(*CLICK_SDIST)
     if name == "itertools":
         return code_corpus.cargo_crate(*ITERTOOLS)
+    if name == "bytes":
+        return code_corpus.cargo_crate(*BYTES)
+    if name == "arrayvec":
+        return code_corpus.cargo_crate(*ARRAYVEC)
     if name == "gorilla-mux":
         return code_corpus.go_module(*GORILLA_MUX)
     return code_corpus.python_package(name)
 
 
-CODEBASES = ("click", "sqlite_utils", "lodash", "click-sdist", "itertools", "gorilla-mux")
+CODEBASES = ("click", "sqlite_utils", "lodash", "rxjs", "click-sdist", "itertools", "bytes",
+             "arrayvec", "gorilla-mux")
 
 
 def rank_of(target: code_corpus.Target, results: list[Span], strict: bool = False) -> int | None:

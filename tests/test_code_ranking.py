@@ -126,6 +126,31 @@ def test_every_method_of_a_short_class_is_its_own_chunk_beside_a_header():
     assert "Shape.area" in symbols
 
 
+def test_a_trait_implementation_ranks_below_the_code_a_query_names():
+    """`impl Iterator for Shape { fn next … }` implements what the trait documents: its own
+    chunk, of kind "trait impl", demoted softly; inherent and trait-declared methods are not."""
+    rust = ("impl Shape {\n    fn area(&self) -> f64 {\n        1.0\n    }\n}\n\n"
+            "trait Sized2 {\n    fn size(&self) -> usize {\n        0\n    }\n}\n\n"
+            "impl Iterator for Shape {\n    type Item = u8;\n    fn next(&mut self) -> "
+            "Option<u8> {\n        None\n    }\n}\n")
+    kinds = {c.symbol: c.kind for c in chunk_file("shape.rs", rust).chunks}
+    assert kinds["Shape.area"] == "method" and kinds["Sized2.size"] == "method"
+    assert kinds["Shape.next"] == "trait impl"
+    want = intent("advance to the next shape")
+    assert factors("code", "src/shape.rs", "Shape.next", want, "trait impl") == \
+        [("trait impl", 0.6)]
+    assert factors("code", "src/shape.rs", "Shape.area", want, "method") == []
+    # the lines between definitions (imports, constants) name what they do not define
+    assert factors("code", "src/shape.rs", "", want, "module") == [("module-level code", 0.7)]
+    assert factors("doc", "guide.md", "", intent("how do shapes work?"), "module") == []
+    # a type's own chunk names its members without being one, unless a type is asked for
+    assert factors("code", "src/shape.rs", "Shape", want, "struct") == \
+        [("a type, not a function", 0.6)]
+    assert factors("code", "src/shape.rs", "Shape", intent("the struct holding a shape"),
+                   "struct") == []
+    assert factors("code", "src/shape.rs", "ShapeSet", intent("ShapeSet"), "impl") == []
+
+
 def test_code_before_its_tests_and_prose_before_nothing(kenning, repo):
     (repo / "src").mkdir()
     (repo / "tests").mkdir()
@@ -154,6 +179,34 @@ def test_code_before_its_tests_and_prose_before_nothing(kenning, repo):
     asked = json.loads(kenning("search", "how are invoice totals computed?", "--type", "doc",
                                "--json").out)
     assert asked and asked[0]["path"] == "guide.md"
+
+
+def test_an_abbreviated_name_is_found_by_the_word_it_stands_for(repo):
+    """`rev` and `len` say "reverse" and "length" to the keyword leg and to the embedder."""
+    from kenning.core.paths import current_project
+    from kenning.core.textutil import fts_or_query
+    from kenning.index.chunktypes import name_words
+    from kenning.memory import Memory
+    from kenning.search.code import ChunkSearcher
+
+    assert name_words("Bytes.len") == "Bytes.length"
+    assert name_words("fmt_str") == "format string"
+    assert name_words("lengthen") == "lengthen"  # whole parts only
+    (repo / "seq.rs").write_text(
+        "pub fn rev<I: Iterator>(it: I) -> Vec<I::Item> {\n    let mut v: Vec<_> = it.collect();"
+        "\n    v.flip();\n    v\n}\n\npub fn sort_elements(elements: &mut [u8]) {\n"
+        "    elements.sort();\n}\n", encoding="utf-8")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "seq")
+    memory = Memory(current_project(repo), "fake")
+    memory.index_code()
+    searcher = ChunkSearcher(memory.index.conn)
+    found = [searcher.rows([cid])[cid].symbol
+             for cid in searcher.keyword(fts_or_query("reverse a sequence"), 10)]
+    assert found == ["rev"]
+    hits = memory.search("reverse a sequence", types=("code",), record=None)
+    assert hits[0].symbol == "rev"
+    memory.close()
 
 
 def test_an_index_cut_by_an_older_chunker_is_rechunked_once(repo):

@@ -222,13 +222,16 @@ def test_model_embedder_loads_a_local_model2vec_directory(offline: None) -> None
 
 @pytest.mark.model
 def test_plain_texts_skip_the_normaliser_and_get_the_same_tokens() -> None:
-    """Printable ASCII is lower-cased in Python instead of by the tokenizer's normaliser;
-    the token ids must be the normaliser's own, whatever the text holds."""
+    """Printable ASCII is lower-cased in Python instead of by the tokenizer's normaliser and
+    tokenised a piece at a time through a cache; the token ids must be the tokenizer's own,
+    whatever the text holds."""
     from kenning.index.embed import BUNDLED_MEDIAN_TOKEN_LENGTH, _median_token_length
 
     embedder = BundledEmbedder()
     texts = [*EQUIVALENCE_TEXTS, "def parseHTTPResponse(self):\n\treturn self._raw[0]\r\n",
-             "a\x0bvertical tab", "bell\x07inside", "[PAD] and [UNK] typed", "MiXeD CaSe"]
+             "a\x0bvertical tab", "bell\x07inside", "[PAD] and [UNK] typed", "MiXeD CaSe",
+             # a word past WordPiece's 100 characters, texts past 512 tokens, repeats
+             "x" * 150 + " tail", "a-b, " * 300, "get_u16(self) " * 60]
     fast = embedder._token_ids(texts)
     assert sum(embedder._is_plain(t) for t in texts) >= 4
     embedder._plain_ok = False

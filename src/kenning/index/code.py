@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from kenning.core.redact import find_secrets, redact
 from kenning.core.textutil import identifier_terms
-from kenning.index.chunktypes import chunk_type, identifier_words
+from kenning.index.chunktypes import chunk_type, identifier_words, name_words, spelled_out
 from kenning.index.db import get_meta, set_meta, transaction
 from kenning.index.scan import FileStat, generated_reason, read_text
 
@@ -33,9 +33,11 @@ if TYPE_CHECKING:
 
 EMBED_CHARS = 600
 # Bump when embed_chunks changes what a vector means: indexes made before are re-embedded.
-EMBED_RECIPE = "3"  # 3: bodies cut at 600 characters
+EMBED_RECIPE = "4"  # 3: bodies cut at 600 characters; 4: names' abbreviations spelled out
 # Bump when chunking changes what a file's chunks are: every file is re-chunked once.
-CHUNK_RECIPE = "2"  # 2: every method its own chunk, a class a header (with short members)
+CHUNK_RECIPE = "4"  # 2: every method its own chunk, a class a header (with short members);
+# 3: a name's abbreviated parts spelled out among its search terms (`rev` -> reverse);
+# 4: a method of Rust's `impl Trait for Type` is kind "trait impl"
 # Bump when chunk scrubbing changes: files of older indexes with a secret left are redone once.
 REDACTION_VERSION = "1"
 _REEMBED_BATCH = 512
@@ -237,7 +239,7 @@ def embed_chunks(embedder: Embedder, items: list[tuple[str, str]],
     """
     import numpy as np
 
-    names = [identifier_words(symbol) for symbol, _ in items]
+    names = [name_words(symbol) for symbol, _ in items]
     bodies = [identifier_words(text[:EMBED_CHARS]) for _, text in items]
     cache = {} if cache is None else cache
     # Each distinct text is embedded once per run: names repeat (`__init__`, `new`), and so
@@ -332,7 +334,8 @@ def _write_file(conn, plan_: _FilePlan, vectors, first_id: int) -> None:
         "terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(first_id + n, chunk.path, chunk.start_line, chunk.end_line, chunk.kind,
           chunk.symbol or "", chunk.lang, is_doc, text,
-          " ".join(identifier_terms(f"{chunk.symbol or ''} {chunk.path} {text}")))
+          " ".join(identifier_terms(f"{chunk.symbol or ''} {chunk.path} {text}")
+                   + spelled_out(chunk.symbol or "")))
          for n, (chunk, text) in enumerate(plan_.chunks)])
     if plan_.chunks:
         conn.executemany("INSERT INTO chunk_vectors(chunk_id, vec) VALUES (?, ?)",

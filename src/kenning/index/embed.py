@@ -248,6 +248,7 @@ class BundledEmbedder:
             tokenizer.enable_truncation(self._max_length)
         self._tokenizer = tokenizer
         self._unk_id = _unk_token_id(tokenizer)
+        self._piece_ids: dict[str, list[int]] = {}  # see _plain_ids
 
         self.dim = int(self._vectors.shape[1])
         self._data = data  # the tensors are views of it; hashed for `id` on first need
@@ -282,7 +283,7 @@ class BundledEmbedder:
             if plain:
                 self._tokenizer.normalizer = None
                 try:
-                    for n, row in zip(plain, self._encode([texts[n].lower() for n in plain]),
+                    for n, row in zip(plain, self._plain_ids([texts[n].lower() for n in plain]),
                                       strict=True):
                         ids[n] = row
                 finally:
@@ -294,6 +295,26 @@ class BundledEmbedder:
                     ids[n] = row
         if self._unk_id is not None:
             ids = [[i for i in row if i != self._unk_id] for row in ids]
+        return ids
+
+    def _plain_ids(self, lowered: list[str]) -> list[list[int]]:
+        """Lower-cased printable ASCII, tokenised a word at a time through a cache: BERT's
+        pre-tokeniser cuts such text at whitespace and at every punctuation character (all
+        of printable ASCII that is not a letter or digit), and WordPiece then works on each
+        piece alone, so a text's ids are its pieces' ids joined, truncated to max_length.
+        Code repeats its words; the tokenizer sees each distinct one once (tokenising was a
+        third of indexing). Called with the normaliser off."""
+        pieces = [_PIECE.findall(text) for text in lowered]
+        cache = self._piece_ids
+        if len(cache) > _PIECE_CACHE_SIZE:
+            cache.clear()
+        unseen = list(dict.fromkeys(p for row in pieces for p in row if p not in cache))
+        if unseen:
+            cache.update(zip(unseen, self._encode(unseen), strict=True))
+        ids = [list(chain.from_iterable(map(cache.__getitem__, row))) for row in pieces]
+        if self._max_length is not None:
+            ids = [row[:self._max_length] if len(row) > self._max_length else row
+                   for row in ids]
         return ids
 
     def _encode(self, texts: list[str]) -> list[list[int]]:
@@ -354,6 +375,10 @@ _POOL_BLOCK = 128  # rows pooled per product: the count matrix stays small
 # Printable ASCII plus tab, newline and carriage return (the BERT normaliser drops other
 # control characters, so texts holding them take the normalising path).
 _PLAIN = re.compile(r"[\t\n\r -~]*")
+# BERT's pre-tokeniser on lower-cased printable ASCII: runs of letters and digits, and each
+# other non-space character alone.
+_PIECE = re.compile(r"[a-z0-9]+|[^\sa-z0-9]")
+_PIECE_CACHE_SIZE = 200_000  # distinct pieces' ids kept (a few MB at most)
 
 
 def _median_token_length(tokenizer: Any) -> int:

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from kenning.core.paths import Project
 from kenning.lifecycle.confidence import current_confidence, effective_status
 from kenning.store import eventlog
-from kenning.store.facts import FactStore
 
 if TYPE_CHECKING:
     import numpy as np
@@ -27,6 +26,7 @@ if TYPE_CHECKING:
     from kenning.index.embed import LazyEmbedder
     from kenning.index.reader import FactRow
     from kenning.index.sync import SyncReport
+    from kenning.store.facts import FactStore
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class FactIndex:
         self.index = index
         self.embedder = embedder
         self.clock = clock
-        self.store = FactStore(project)
+        self._store: FactStore | None = None
         self._on_change = on_change
         self._rows: dict[str, FactRow] | None = None
         self._vectors: tuple[list[str], np.ndarray] | None = None
@@ -63,6 +63,16 @@ class FactIndex:
         self._signature: str | None = None
         self._events_seen: int | None = None
         self.usage_version = 0  # bumped whenever new events were folded in
+
+    @property
+    def store(self) -> FactStore:
+        """The fact files, opened on first need: `kenning index` and a code-only search never
+        read them, and the store's import (YAML) was a tenth of a small project's indexing."""
+        if self._store is None:
+            from kenning.store.facts import FactStore
+
+            self._store = FactStore(self.project)
+        return self._store
 
     def forget_caches(self) -> None:
         self._rows = self._vectors = None

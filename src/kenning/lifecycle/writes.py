@@ -14,6 +14,7 @@ from kenning.core.records import Anchor, Fact, Source
 
 if TYPE_CHECKING:
     from kenning.index.facts import FactIndex
+    from kenning.store.facts import FactStore
 
 
 @dataclass
@@ -31,11 +32,14 @@ class FactWriter:
     def __init__(self, facts: FactIndex, close: Callable[[], None] = lambda: None):
         """`close` releases every open handle on the index (purge rewrites local copies)."""
         self.fact_index = facts
-        self.store = facts.store
         self.index = facts.index
         self.project = facts.project
         self.clock = facts.clock
         self._close = close
+
+    @property
+    def store(self) -> FactStore:
+        return self.fact_index.store  # opened on first need (index.facts.FactIndex.store)
 
     def add(
         self,

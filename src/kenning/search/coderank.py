@@ -4,8 +4,9 @@ one query.
 
 General rules, not fits to one codebase: a question asked in prose may be answered by prose,
 anything else wants code first; test, example and benchmark code is demoted softly (found
-still, and not demoted when the query asks for tests or examples); a chunk whose own name or
-file the query names moves up.
+still, and not demoted when the query asks for tests or examples), and so are the chunks that
+name functions without being one (a type's header, the code between definitions, a trait's
+implementation); a chunk whose own name or file the query names moves up.
 """
 
 from __future__ import annotations
@@ -16,13 +17,30 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kenning.core.textutil import STOPWORDS, split_identifier, strip_suffix
-from kenning.index.chunktypes import CHUNK_TYPES, chunk_type
+from kenning.index.chunktypes import CHUNK_TYPES, TRAIT_IMPL, chunk_type
 
 __all__ = ["CHUNK_TYPES", "boosts", "chunk_type", "factors", "intent", "role"]
 
 # Multipliers on a chunk's fused score. Tests, examples and benchmarks restate the code
 # they exercise in the same words; prose and config mention every name.
 ROLE_FACTORS = {"test": 0.5, "example": 0.6, "bench": 0.6}
+# A method of Rust's `impl Trait for Type` implements what the trait documents (`next`,
+# `fmt`, `from`): measured on the three Rust development crates, 0.6 against 1.0 gave
+# +.01 to +.03 default MRR@10 on each (no other language has such chunks).
+TRAIT_IMPL_FACTOR = 0.6
+# Code between definitions (imports, `require` lines, constants, glue) names the functions a
+# query describes without being one: measured on the eight development corpora, 0.7 against
+# 1.0 gained on five (lodash and gorilla/mux +.013) and cost none; 0.5 gained less.
+MODULE_FACTOR = 0.7
+# A type's own chunk (a class or impl header with its members' signatures, a struct, an
+# interface, a type alias) names every member without being any of them: a query describing
+# what something does wants the function. Not when the query asks for a type ("the struct
+# that ...") or looks a name up. Measured on the nine development corpora, 0.6 against 1.0:
+# itertools +.058, bytes +.014, gorilla/mux +.010, rxjs +.009, click +.007, arrayvec -.007,
+# sqlite_utils -.002; 0.4 gained little more.
+TYPE_KINDS = frozenset({"class", "struct", "union", "interface", "trait", "impl", "enum",
+                        "type", "object", "record", "protocol", "extension"})
+TYPE_FACTOR = 0.6
 TYPE_FACTORS = {"doc": 0.6, "config": 0.4}
 # A chunk named by the query (`parse_args`, `RetryPolicy`) gains a #1 rank's worth, one whose
 # file stem the query names (`coalesce` -> coalesce.rs) a quarter of it (RRF scale, k = 60).
@@ -33,7 +51,7 @@ STEM_BOOST = 0.25 / 61
 # `described`); names of one part (`convert`, `close`) are too common to count.
 DESCRIBED_MIN_PARTS = 2
 ABBREVIATION_MIN = 3  # letters of a name part that may stand for a longer word
-FUNCTION_KINDS = frozenset({"function", "method"})
+FUNCTION_KINDS = frozenset({"function", "method", TRAIT_IMPL})
 _SUFFIXES = ("ing", "ed", "es", "s")
 
 _TEST_FILE = re.compile(
@@ -54,7 +72,9 @@ _QUESTION = frozenset("how why what when where which who whom whose should can c
 _ASKS = {"test": re.compile(r"\b(?:tests?|testing|spec|specs|unittest|pytest|fixtures?|mock)\b",
                             re.I),
          "example": re.compile(r"\b(?:examples?|samples?|demos?|tutorial)\b", re.I),
-         "bench": re.compile(r"\b(?:bench(?:mark)?s?|benchmarking)\b", re.I)}
+         "bench": re.compile(r"\b(?:bench(?:mark)?s?|benchmarking)\b", re.I),
+         "type": re.compile(r"\b(?:class(?:es)?|structs?|types?|interfaces?|traits?|enums?|"
+                            r"impls?|records?|protocols?|unions?)\b", re.I)}
 _IDENTIFIER = re.compile(
     r"`([^`]+)`|\b([A-Za-z_][A-Za-z0-9_]*(?:(?:\.|::|->|#)[A-Za-z_][A-Za-z0-9_]*)+)\b"
     r"|\b(_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*"
@@ -80,7 +100,7 @@ class QueryIntent:
     """What a query asks for, read once per search."""
 
     prose: bool  # asked as a question: prose may answer it
-    asks: frozenset[str]  # roles the query names (tests, examples, benchmarks)
+    asks: frozenset[str]  # roles the query names (tests, examples, benchmarks) or "type"
     names: frozenset[str]  # identifiers the query names, lower-cased last parts
     words: frozenset[str]  # plain content words, for file-stem matches
     lookup: bool = False  # a few words, one an identifier: looking a name up
@@ -135,15 +155,24 @@ def _stem(word: str) -> str:
     return strip_suffix(word.lower(), _SUFFIXES)
 
 
-def factors(ctype: str, path: str, symbol: str, want: QueryIntent) -> list[tuple[str, float]]:
+def factors(ctype: str, path: str, symbol: str, want: QueryIntent, kind: str = ""
+            ) -> list[tuple[str, float]]:
     """Named multipliers for one chunk: prose and config below code unless the query is a
-    question; tests, examples and benchmarks below the code unless the query asks for them."""
+    question; tests, examples and benchmarks below the code unless the query asks for them;
+    a trait's implementation and the code between definitions below the definitions; a
+    type's own chunk below functions unless the query asks for a type or looks a name up."""
     out = []
     if ctype != "code" and not (want.prose and ctype == "doc"):
         out.append((ctype, TYPE_FACTORS[ctype]))
-    kind = role(path, symbol)
-    if kind is not None and kind not in want.asks:
-        out.append((kind, ROLE_FACTORS[kind]))
+    kind_of = role(path, symbol)
+    if kind_of is not None and kind_of not in want.asks:
+        out.append((kind_of, ROLE_FACTORS[kind_of]))
+    if kind == TRAIT_IMPL:
+        out.append((TRAIT_IMPL, TRAIT_IMPL_FACTOR))
+    elif kind == "module" and ctype == "code":
+        out.append(("module-level code", MODULE_FACTOR))
+    elif kind in TYPE_KINDS and "type" not in want.asks and not want.lookup:
+        out.append(("a type, not a function", TYPE_FACTOR))
     return out
 
 

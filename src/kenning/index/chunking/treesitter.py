@@ -30,6 +30,7 @@ from kenning.index.chunking.lines import (
     windowed,
 )
 from kenning.index.chunking.names import name_parts, node_kind
+from kenning.index.chunktypes import TRAIT_IMPL
 
 Node = Any  # tree_sitter.Node
 SIGNATURE_LINES = 3  # at most this many lines of a member's signature stay in a class outline
@@ -166,6 +167,9 @@ def _definitions(lang: str, spec: LangSpec, nodes: list[Node]) -> list[_Def]:
         namespace = node.type in spec.namespaces
         if kind == "function" and (len(parts) > 1 or (parent is not None and parent.classlike)):
             kind = "method"
+            if parent is not None and parent.node.type == "impl_item" and \
+                    parent.node.child_by_field_name("trait") is not None:
+                kind = TRAIT_IMPL
         outer = node
         while (up := outer.parent) is not None and up.type in spec.wrappers:
             if _has_twin(outer, up):
@@ -305,7 +309,7 @@ class _Layout:
         line = start
         for m, m_start, m_end in self.members(d.children, d.sig_end):
             entries += [(n, raw[n - 1]) for n in range(line, m_start)]
-            if m.kind in ("function", "method") or m.classlike or m.namespace \
+            if m.kind in ("function", "method", TRAIT_IMPL) or m.classlike or m.namespace \
                     or m_end - m_start + 1 > SIGNATURE_LINES:
                 sig_end = min(m.sig_end, m.sig_start + SIGNATURE_LINES - 1)
                 entries += [(n, raw[n - 1]) for n in range(m.sig_start, sig_end + 1)]
