@@ -212,8 +212,8 @@ SPLITS = {  # name -> (file, is-duplicate key, is-contradiction key); issue 12's
                                    "contradiction"),
     "development contradiction_pairs_dev": (PAIRS.parent / "contradiction_pairs_dev.yaml",
                                             None, "contradiction"),
-    # lifecycle_test and lifecycle_test2 were written as test splits and became development
-    # data in issue 17's third round (bench/data/SPLITS.md); lifecycle_test3 is the test.
+    # lifecycle_test, lifecycle_test2 and lifecycle_test3 were written as test splits and
+    # became development data (bench/data/SPLITS.md); lifecycle_test4 is the test.
     "development lifecycle_test": (PAIRS.parent / "lifecycle_test" / "duplicate_pairs.yaml",
                                    "duplicate", None),
     "development lifecycle_test contradictions": (
@@ -222,12 +222,16 @@ SPLITS = {  # name -> (file, is-duplicate key, is-contradiction key); issue 12's
                                     "duplicate", None),
     "development lifecycle_test2 contradictions": (
         PAIRS.parent / "lifecycle_test2" / "contradiction_pairs.yaml", None, "contradiction"),
+    "development lifecycle_test3": (PAIRS.parent / "lifecycle_test3" / "duplicate_pairs.yaml",
+                                    "duplicate", None),
+    "development lifecycle_test3 contradictions": (
+        PAIRS.parent / "lifecycle_test3" / "contradiction_pairs.yaml", None, "contradiction"),
 }
 TEST_SPLITS = {  # run once, at the end of a round (`--quality --test`)
-    "test lifecycle_test3": (PAIRS.parent / "lifecycle_test3" / "duplicate_pairs.yaml",
+    "test lifecycle_test4": (PAIRS.parent / "lifecycle_test4" / "duplicate_pairs.yaml",
                              "duplicate", None),
-    "test lifecycle_test3 contradictions": (
-        PAIRS.parent / "lifecycle_test3" / "contradiction_pairs.yaml", None, "contradiction"),
+    "test lifecycle_test4 contradictions": (
+        PAIRS.parent / "lifecycle_test4" / "contradiction_pairs.yaml", None, "contradiction"),
 }
 
 

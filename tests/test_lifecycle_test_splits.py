@@ -52,10 +52,12 @@ def _duplicate_verdicts(split: Path = SPLIT) -> list[tuple[dict, str]]:
 
 
 @pytest.mark.model
-def test_no_near_miss_or_opposite_pair_of_the_test_split_is_merged():
+def test_no_distinct_pair_of_the_first_split_is_merged():
+    """One generalisation pair merged until issue 17's fourth round ("all list endpoints" /
+    "the /orders list endpoint"); a rule and one case of it go to review now."""
     merged_wrongly = [(p["why"], p["a"], p["b"]) for p, v in _duplicate_verdicts()
                       if not p["duplicate"] and v == "duplicate"]
-    assert not [m for m in merged_wrongly if m[0] in ("near-miss", "opposite")], merged_wrongly
+    assert not merged_wrongly
 
 
 @pytest.mark.model
@@ -71,34 +73,34 @@ def test_paraphrases_on_the_test_split_are_found():
 @pytest.mark.model
 def test_the_second_split_merges_no_near_miss_or_opposite_and_finds_its_paraphrases():
     """First run: 27 of 42 paraphrases found (8 merged, 19 queued for review), no near-miss,
-    opposite, number or scope pair merged; one generalisation pair merged."""
+    opposite, number or scope pair merged; one generalisation pair merged (none since issue
+    17's fourth round: "every table" / "the invoices table" goes to review)."""
     verdicts = _duplicate_verdicts(SPLIT2)
     wrong = [(p["why"], p["a"], p["b"]) for p, v in verdicts
-             if not p["duplicate"] and v == "duplicate" and p["why"] != "generalisation"]
+             if not p["duplicate"] and v == "duplicate"]
     assert not wrong, wrong
     found = [v != "distinct" for p, v in verdicts if p["duplicate"]]
     assert sum(found) / len(found) >= 0.6
 
 
-def test_the_third_split_flags_no_contradiction_wrongly():
+def test_the_third_split_flags_no_contradiction_wrongly_and_finds_some():
     """Its one run (issue 17's third round): no pair flagged, of 45 contradictions (value 28,
-    polarity 17): recall 0 on unseen wording, and no false alarm. This holds the no-false-alarm
-    half; the recall is the open part of the issue."""
+    polarity 17). Development data since issue 17's fourth round (its texts were read): the
+    same-slot value rules find 3 value pairs of 28, with no false alarm."""
     pairs = _pairs("contradiction_pairs.yaml", SPLIT3)
-    wrong = [p["why"] for p in pairs
-             if not p["contradiction"] and check_pair(analyse(p["a"]), analyse(p["b"]))]
-    assert not wrong, wrong
+    flagged = [p for p in pairs if check_pair(analyse(p["a"]), analyse(p["b"]))]
+    assert not [p["why"] for p in flagged if not p["contradiction"]]
+    assert len(flagged) >= 3
 
 
 @pytest.mark.model
-def test_the_third_split_finds_its_paraphrases_and_merges_no_near_miss_or_number():
+def test_the_third_split_finds_its_paraphrases_and_merges_no_distinct_pair():
     """Its one run: 31 of 45 paraphrases found (16 merged, 15 queued for review); merged
-    wrongly: one opposite pair of 13 and two scope pairs of 13 (issue 17's bar, no opposite
-    merged, is missed there), no near-miss, number or generalisation pair. Held at that level
-    so it cannot slip unseen."""
+    wrongly: one opposite pair of 13 and two scope pairs of 13. Since issue 17's fourth round
+    (development data now) a swapped word or other polarity words send a clear duplicate to
+    review: no distinct pair merges, 31 found (12 merged, 19 queued)."""
     verdicts = _duplicate_verdicts(SPLIT3)
     merged = [p["why"] for p, v in verdicts if not p["duplicate"] and v == "duplicate"]
-    assert not [why for why in merged if why in ("near-miss", "number", "generalisation")]
-    assert merged.count("opposite") <= 1 and merged.count("scope") <= 2, merged
+    assert not merged, merged
     found = [v != "distinct" for p, v in verdicts if p["duplicate"]]
     assert sum(found) >= 31
