@@ -258,6 +258,10 @@ def judgements(splits: dict | None = None) -> dict[str, dict[str, float]]:
             for p in flagged:  # by kind, counts only: a test split's texts are not printed
                 key = ("found" if p.get(con_key) else "flagged wrongly") + f": {p.get('why')}"
                 row[f"contradictions {key}"] = row.get(f"contradictions {key}", 0) + 1
+            for p in pairs:  # the kinds there are to find, for recall by kind
+                if p.get(con_key):
+                    key = f"contradictions to find: {p.get('why')}"
+                    row[key] = row.get(key, 0) + 1
             row["contradiction precision"] = right / len(flagged) if flagged else 1.0
             row["contradiction recall"] = right / max(1, sum(bool(p.get(con_key))
                                                              for p in pairs))
@@ -274,6 +278,10 @@ def judgements(splits: dict | None = None) -> dict[str, dict[str, float]]:
             row["paraphrases merged"] = sum(v == "duplicate" for v in dups) / len(dups)
             wrong = [p.get("why", "distinct") for p, v in zip(pairs, verdicts, strict=True)
                      if not is_dup(p) and v == "duplicate"]
+            queued = [p.get("why", "distinct") for p, v in zip(pairs, verdicts, strict=True)
+                      if not is_dup(p) and v == "borderline"]
+            for why in sorted(set(queued)):
+                row[f"distinct pairs queued for review: {why}"] = queued.count(why)
             row["distinct pairs merged"] = len(wrong)
             for why in sorted(set(wrong)):
                 row[f"distinct pairs merged: {why}"] = wrong.count(why)
