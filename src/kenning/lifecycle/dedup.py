@@ -6,6 +6,7 @@ facts loses knowledge, while a missed duplicate only costs a review.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 from typing import Protocol
@@ -57,16 +58,27 @@ _POLARITY_PAIRS = {"on": "on", "off": "off", "only": "only", "always": "always",
                    "all": "all", "every": "all", "each": "all", "any": "all"}
 
 
+_PUNCTUATION = re.compile(r"[^\w\s'\u2019-]")
+
+
 def polarity_words(text: str) -> frozenset[str]:
-    """The polarity a text carries, as words: a negation ("neg"), each antonym's side
+    """The polarity a text carries, as words: a negation or a contrast ("neg": "A, not B",
+    "A instead of B"), each antonym's side
     ("-enable" for "disabled", "enable" for "enabled"), on / off, only, always, true / false,
     and a quantifier over all things ("all", "every")."""
-    from kenning.lifecycle.claimwords import ANTONYMS, NEGATORS, POSITIVE_FORMS, PURE_NEGATORS
+    from kenning.lifecycle.claimwords import (
+        ANTONYMS,
+        CONTRAST,
+        NEGATORS,
+        POSITIVE_FORMS,
+        PURE_NEGATORS,
+    )
     from kenning.lifecycle.contradictions import normalised_tokens
 
     found: set[str] = set()
-    for token in normalised_tokens(text):
-        if token in NEGATORS or token in PURE_NEGATORS:
+    # punctuation aside: "use uv, not pip" and "use uv not pip" carry one negation
+    for token in normalised_tokens(_PUNCTUATION.sub(" ", text)):
+        if token in NEGATORS or token in PURE_NEGATORS or token == CONTRAST:
             found.add("neg")
         elif token in ANTONYMS:
             found.add("-" + ANTONYMS[token][0])
