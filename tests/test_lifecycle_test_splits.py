@@ -3,8 +3,9 @@
 bench/data/lifecycle_test/ and lifecycle_test2/ were written blind to kenning and committed
 before any run; since issue 17's third round their pairs are development data (their texts
 were read and the contradiction rules worked on them, bench/data/SPLITS.md), so the assertions
-on them hold a development level. bench/data/lifecycle_test3/ is the test split: run once at
-the end of that round, and asserted here at what that one run measured.
+on them hold a development level. bench/data/lifecycle_test3/ was the test split of that round
+(run once, development since issue 17's fourth round); bench/data/lifecycle_test4/ is the test
+split of the fourth round: run once at its end, and asserted here at what that one run measured.
 The bars are issue 17's acceptance: contradiction precision >= 0.8; paraphrases found (merged
 or offered for review) >= 0.6 with no near-miss or opposite merged; at most 5 % of unrelated
 prompts given a fact.
@@ -24,6 +25,7 @@ SPLIT = Path(__file__).parents[1] / "bench" / "data" / "lifecycle_test"
 # round; its duplicate pairs are held here at that first run's level.
 SPLIT2 = SPLIT.with_name("lifecycle_test2")
 SPLIT3 = SPLIT.with_name("lifecycle_test3")
+SPLIT4 = SPLIT.with_name("lifecycle_test4")
 
 
 def _pairs(name: str, split: Path = SPLIT) -> list[dict]:
@@ -104,3 +106,26 @@ def test_the_third_split_finds_its_paraphrases_and_merges_no_distinct_pair():
     assert not merged, merged
     found = [v != "distinct" for p, v in verdicts if p["duplicate"]]
     assert sum(found) >= 31
+
+
+def test_the_fourth_split_flags_contradictions_at_its_one_runs_precision():
+    """Its one run (issue 17's fourth round, texts not read): 9 flagged, 8 right (value 4 of
+    28, polarity 4 of 17), one scope pair flagged wrongly: precision 0.89, recall 0.18."""
+    pairs = _pairs("contradiction_pairs.yaml", SPLIT4)
+    flagged = [p for p in pairs if check_pair(analyse(p["a"]), analyse(p["b"]))]
+    right = [p for p in flagged if p["contradiction"]]
+    assert len(right) >= 8
+    assert len(right) / len(flagged) >= 0.8
+
+
+@pytest.mark.model
+def test_the_fourth_split_merges_no_distinct_pair():
+    """Its one run: no distinct pair merged (of 13 near-miss, opposite, number, scope and
+    generalisation pairs each; 34 queued for review); paraphrases found 23 of 45 (5 merged,
+    18 queued): issue 17's 0.6 bar is missed there, the bundled static model puts rewrites in
+    other words below the review cosine."""
+    verdicts = _duplicate_verdicts(SPLIT4)
+    merged = [p["why"] for p, v in verdicts if not p["duplicate"] and v == "duplicate"]
+    assert not merged, merged
+    found = [v != "distinct" for p, v in verdicts if p["duplicate"]]
+    assert sum(found) >= 23
