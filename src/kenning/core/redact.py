@@ -16,6 +16,7 @@ import bisect
 import math
 import re
 from collections import Counter
+from collections.abc import Iterator
 
 _MARKER = re.compile(r"\[REDACTED:[a-z_]+\]")
 
@@ -55,6 +56,28 @@ _KNOWN_FORMATS: list[tuple[str, str]] = [
     ("azure_key", r"SharedAccessKey=[A-Za-z0-9+/]{20,100}={0,2}"),
 ]
 _KNOWN = [(kind, re.compile(body)) for kind, body in _KNOWN_FORMATS]
+# For each known format, literals of which every match holds one: a text holding none of
+# them is not scanned with that pattern (a substring test is far cheaper than a regex scan,
+# above all for patterns that start with an alternation, like the Stripe keys).
+_KNOWN_LITERALS: list[tuple[str, ...]] = [
+    ("-----BEGIN",),
+    ("sk-ant-",),
+    ("sk-",),
+    ("sk-",),
+    ("k_live_", "k_test_"),
+    ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    ("github_pat_",),
+    ("https://hooks.slack.com/",),
+    ("xox",),
+    ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
+    ("AIza",),
+    ("npm_",),
+    ("eyJ",),
+    ("gl",),
+    ("SG.",),
+    ("AccountKey=",),
+    ("SharedAccessKey=",),
+]
 
 # scheme://user:password@host -> keep scheme and host, drop user and password.
 _URL_CREDENTIALS = re.compile(r"://([^\s/:@\[\]'\"<>]{1,256}:[^\s/@\[\]'\"<>]{1,256})@")
@@ -64,13 +87,13 @@ _URL_CREDENTIALS = re.compile(r"://([^\s/:@\[\]'\"<>]{1,256}:[^\s/@\[\]'\"<>]{1,
 # One pattern per program, each starting on its literal name (see _KNOWN_FORMATS); the
 # password is whichever group matched.
 _VALUE = r"(?:\"([^\"\s]{1,200})\"|'([^'\s]{1,200})'|([^\s\"'`;|&<>]{1,200}))"
-_CLI_PASSWORDS = [re.compile(body) for body in (
-    r"mysql(?:dump|admin|import|show|check)?\b[^\n|;&]{0,200}?\s-p" + _VALUE,
-    r"mariadb\b[^\n|;&]{0,200}?\s-p" + _VALUE,
-    r"redis-cli\b[^\n|;&]{0,200}?\s-a[ \t]+" + _VALUE,
-    r"sshpass\b[^\n|;&]{0,200}?\s-p[ \t]+" + _VALUE,
-    r"curl\b[^\n|;&]{0,300}?\s(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'@]{0,100}:"
-    r"([^\s\"'`;|&<>]{1,200})",
+_CLI_PASSWORDS = [(literal, re.compile(body)) for literal, body in (
+    ("mysql", r"mysql(?:dump|admin|import|show|check)?\b[^\n|;&]{0,200}?\s-p" + _VALUE),
+    ("mariadb", r"mariadb\b[^\n|;&]{0,200}?\s-p" + _VALUE),
+    ("redis-cli", r"redis-cli\b[^\n|;&]{0,200}?\s-a[ \t]+" + _VALUE),
+    ("sshpass", r"sshpass\b[^\n|;&]{0,200}?\s-p[ \t]+" + _VALUE),
+    ("curl", r"curl\b[^\n|;&]{0,300}?\s(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'@]{0,100}:"
+     r"([^\s\"'`;|&<>]{1,200})"),
 )]
 # "the password is hunter2", "the password for the admin account is `X`".
 _PROSE_PASSWORD = re.compile(
@@ -89,6 +112,10 @@ _KEY_WORD = re.compile(
     r"|credentials?|private[_-]?key|pass|pwd"
 )
 _KEY_WORDS = _KEY_WORD.pattern
+# Every match of _KEY_WORD starts with one of these (an alternation of words is a slow scan;
+# finding each stem with str.find and matching there is the same result, far faster).
+_KEY_WORD_STEMS = ("pass", "secret", "token", "api", "access", "auth", "credential",
+                   "private", "pwd")
 
 # `password=…`, `"api_key": "…"`, `DB_PASSWORD: …`, `--token …`: only the value is replaced,
 # so the fact keeps saying *which* setting it was about. The regex starts at the key word
@@ -126,6 +153,12 @@ _CODE_VALUE = re.compile(r"^[A-Za-z_]\w*(?:(?:\.[A-Za-z_]\w*)+(?:[\[(].*)?|[\[(]
 # Generic high-entropy tokens: long base64 / base64url / base36 strings.
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/_=-])")
 _HEX = re.compile(r"^[0-9a-fA-F-]+$")
+# _TOKEN's characters as b"a", every other byte as b" ": a token needs a run of 32 of them,
+# which bytes.find locates much faster than the pattern itself scans.
+_TOKEN_BYTES = bytes(
+    ord("a") if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "+/_-") else ord(" ")
+    for b in range(256))
+_TOKEN_RUN = b"a" * 32
 # `objects/pack/pack-55cf36…`, `sha256_9f86d0…`: a hash, maybe named by a word, in a path.
 _WORD_AND_HEX = re.compile(
     r"^(?:[A-Za-z][A-Za-z0-9_.]{0,30}/)*(?:[A-Za-z]{1,20}[_-])?[0-9a-fA-F]{32,}$")
@@ -231,31 +264,40 @@ def _lower_same_length(text: str) -> str:
 def _iter_matches(text: str) -> list[tuple[int, int, int, str]]:
     """All raw matches as (start, end, priority, type); overlaps are resolved by the caller."""
     found: list[tuple[int, int, int, str]] = []
+    # Each pattern runs only on a text holding a literal all its matches hold (same result).
     for prio, (kind, pattern) in enumerate(_KNOWN):
+        if not any(literal in text for literal in _KNOWN_LITERALS[prio]):
+            continue
         for m in pattern.finditer(text):
             if kind == "private_key" or _word_start(text, m.start()):
                 found.append((m.start(), m.end(), prio, kind))
     prio = len(_KNOWN)
-    for m in _URL_CREDENTIALS.finditer(text):
-        if m.start() > 0 and text[m.start() - 1].isalnum():
-            found.append((m.start(1), m.end(1), prio, "url_credentials"))
+    if "://" in text:
+        for m in _URL_CREDENTIALS.finditer(text):
+            if m.start() > 0 and text[m.start() - 1].isalnum():
+                found.append((m.start(1), m.end(1), prio, "url_credentials"))
     low = _lower_same_length(text)
-    for m in _AWS_SECRET.finditer(low):
-        found.append((m.start(1), m.end(1), prio, "aws_secret_access_key"))
-    for m in _AUTHORIZATION.finditer(low):
-        if _word_start(low, m.start()):
-            found.append((m.start(1), m.end(1), prio, "authorization"))
-    for pattern in _CLI_PASSWORDS:
+    if "aws" in low:
+        for m in _AWS_SECRET.finditer(low):
+            found.append((m.start(1), m.end(1), prio, "aws_secret_access_key"))
+    if "bearer" in low or "basic" in low:
+        for m in _AUTHORIZATION.finditer(low):
+            if _word_start(low, m.start()):
+                found.append((m.start(1), m.end(1), prio, "authorization"))
+    for literal, pattern in _CLI_PASSWORDS:
+        if literal not in text:
+            continue
         for m in pattern.finditer(text):
             group = next(g for g in range(1, pattern.groups + 1) if m.group(g) is not None)
             if _word_start(text, m.start()) and not _NOT_A_VALUE.match(m.group(group)):
                 found.append((m.start(group), m.end(group), prio, "password"))
-    for m in _PROSE_PASSWORD.finditer(low):
-        value = text[m.start(1):m.end(1)]
-        if _word_start(low, m.start()) and _value_is_secret(value, "password", False):
-            found.append((m.start(1), m.end(1), prio, "password"))
+    if "pass" in low:
+        for m in _PROSE_PASSWORD.finditer(low):
+            value = text[m.start(1):m.end(1)]
+            if _word_start(low, m.start()) and _value_is_secret(value, "password", False):
+                found.append((m.start(1), m.end(1), prio, "password"))
     prio += 1
-    for kw in _KEY_WORD.finditer(low):
+    for kw in _key_words(low):
         tail = _ASSIGNMENT_TAIL.match(text, kw.end())
         if tail is None:
             continue
@@ -268,16 +310,46 @@ def _iter_matches(text: str) -> list[tuple[int, int, int, str]]:
                 if _value_is_secret(value, key, quoted):
                     found.append((tail.start(group), tail.end(group), prio, _kind_of_key(key)))
                 break
-    for m in _FLAG.finditer(low):
+    for m in _FLAG.finditer(low) if "--" in low else ():
         flag = m.group(0)[2:].split(" ", 1)[0].split("=", 1)[0]
         value = text[m.start(1) : m.end(1)]
         if _value_is_secret(value, flag, False) or looks_random(value):
             found.append((m.start(1), m.end(1), prio, _kind_of_key(flag)))
     prio += 1
-    for m in _TOKEN.finditer(text):
+    for m in _tokens(text):
         if looks_random(m.group(0)):
             found.append((m.start(), m.end(), prio, "high_entropy"))
     return found
+
+
+def _key_words(low: str) -> Iterator[re.Match[str]]:
+    """`_KEY_WORD.finditer(low)`: the same matches, tried only where a stem starts."""
+    starts: list[int] = []
+    for stem in _KEY_WORD_STEMS:
+        at = low.find(stem)
+        while at >= 0:
+            starts.append(at)
+            at = low.find(stem, at + 1)
+    starts.sort()
+    end = 0
+    for at in starts:
+        if at >= end and (m := _KEY_WORD.match(low, at)):
+            end = m.end()
+            yield m
+
+
+def _tokens(text: str) -> Iterator[re.Match[str]]:
+    """`_TOKEN.finditer(text)`: the same matches, scanned only on lines holding a run of 32
+    token characters (a match never crosses a line: a newline is not a token character)."""
+    runs = text.encode("latin-1", "replace").translate(_TOKEN_BYTES)  # one byte a character
+    at = runs.find(_TOKEN_RUN)
+    while at >= 0:
+        line_start = text.rfind("\n", 0, at) + 1
+        line_end = text.find("\n", at)
+        if line_end < 0:
+            line_end = len(text)
+        yield from _TOKEN.finditer(text, line_start, line_end)
+        at = runs.find(_TOKEN_RUN, line_end)
 
 
 def find_secrets(text: str) -> list[tuple[str, int, int]]:
