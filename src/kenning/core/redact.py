@@ -18,6 +18,24 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
+
+class _Lazy:
+    """A pattern compiled on first use. A text reaches few of the patterns below (most are
+    behind a literal test), and compiling them all cost every process that imports this
+    module several milliseconds."""
+
+    __slots__ = ("_body", "_pattern")
+
+    def __init__(self, body: str) -> None:
+        self._body = body
+        self._pattern: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str):  # finditer, match, search, groups ...
+        if self._pattern is None:
+            self._pattern = re.compile(self._body)
+        return getattr(self._pattern, name)
+
+
 _MARKER = re.compile(r"\[REDACTED:[a-z_]+\]")
 
 # Known key formats. Each pattern starts with a literal, which lets `re` skip ahead quickly;
@@ -55,7 +73,7 @@ _KNOWN_FORMATS: list[tuple[str, str]] = [
     ("azure_key", r"AccountKey=[A-Za-z0-9+/]{20,100}={0,2}"),
     ("azure_key", r"SharedAccessKey=[A-Za-z0-9+/]{20,100}={0,2}"),
 ]
-_KNOWN = [(kind, re.compile(body)) for kind, body in _KNOWN_FORMATS]
+_KNOWN = [(kind, _Lazy(body)) for kind, body in _KNOWN_FORMATS]
 # For each known format, literals of which every match holds one: a text holding none of
 # them is not scanned with that pattern (a substring test is far cheaper than a regex scan,
 # above all for patterns that start with an alternation, like the Stripe keys).
@@ -80,14 +98,14 @@ _KNOWN_LITERALS: list[tuple[str, ...]] = [
 ]
 
 # scheme://user:password@host -> keep scheme and host, drop user and password.
-_URL_CREDENTIALS = re.compile(r"://([^\s/:@\[\]'\"<>]{1,256}:[^\s/@\[\]'\"<>]{1,256})@")
+_URL_CREDENTIALS = _Lazy(r"://([^\s/:@\[\]'\"<>]{1,256}:[^\s/@\[\]'\"<>]{1,256})@")
 
 # Passwords on a command line: `mysql -pSECRET` (`-p` alone prompts; `-P` is the port),
 # `redis-cli -a SECRET`, `sshpass -p SECRET`, `curl -u user:SECRET` / `--user user:SECRET`.
 # One pattern per program, each starting on its literal name (see _KNOWN_FORMATS); the
 # password is whichever group matched.
 _VALUE = r"(?:\"([^\"\s]{1,200})\"|'([^'\s]{1,200})'|([^\s\"'`;|&<>]{1,200}))"
-_CLI_PASSWORDS = [(literal, re.compile(body)) for literal, body in (
+_CLI_PASSWORDS = [(literal, _Lazy(body)) for literal, body in (
     ("mysql", r"mysql(?:dump|admin|import|show|check)?\b[^\n|;&]{0,200}?\s-p" + _VALUE),
     ("mariadb", r"mariadb\b[^\n|;&]{0,200}?\s-p" + _VALUE),
     ("redis-cli", r"redis-cli\b[^\n|;&]{0,200}?\s-a[ \t]+" + _VALUE),
@@ -96,17 +114,17 @@ _CLI_PASSWORDS = [(literal, re.compile(body)) for literal, body in (
      r"([^\s\"'`;|&<>]{1,200})"),
 )]
 # "the password is hunter2", "the password for the admin account is `X`".
-_PROSE_PASSWORD = re.compile(
+_PROSE_PASSWORD = _Lazy(
     r"pass(?:word|wd|phrase|code)(?:[ \t]+(?:for|of|to)[ \t]+(?:the[ \t]+)?"
     r"[\w.@-]{1,60}(?:[ \t]+\w{1,30})?)?[ \t]+(?:is|was)[ \t]*:?[ \t]+[\"'`]?"
     r"([^\s\"'`,;]{4,200}?)[\"'`]?(?=[.,;:!?)]*(?:\s|$))"
 )
 
 # These three run on the lower-cased text (same length, same offsets) for the same reason.
-_AWS_SECRET = re.compile(
+_AWS_SECRET = _Lazy(
     r"aws_?secret_?(?:access_?)?key[\"']?\s*[:=]\s*[\"']?([a-z0-9/+=]{40})(?![a-z0-9/+=])"
 )
-_AUTHORIZATION = re.compile(r"(?:bearer|basic)[ \t]+([a-z0-9._~+/-]{16,}=*)")
+_AUTHORIZATION = _Lazy(r"(?:bearer|basic)[ \t]+([a-z0-9._~+/-]{16,}=*)")
 _KEY_WORD = re.compile(
     r"password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|auth"
     r"|credentials?|private[_-]?key|pass|pwd"
@@ -125,34 +143,34 @@ _ASSIGNMENT_TAIL = re.compile(
     r"([A-Za-z0-9_-]{0,30})\\?[\"']?[ \t]*(?::=|=>|:|=)(?!=)[ \t]*"
     r"(?:\\?\"([^\"\s\\]{1,200})\\?\"|'([^'\s\\]{1,200})'|([^\s\"'`,;&)\]}<>\\]{1,200}))"
 )
-_FLAG = re.compile(
+_FLAG = _Lazy(
     r"--(?:[a-z0-9]{1,20}-){0,3}(?:" + _KEY_WORDS + r")[ =]([^\s\"'`;|&<>]{4,200})"
 )
 # Short words that are keys only with a prefix (`DB_PASS`, `MYSQL_PWD`).
 _BARE_NOT_KEYS = frozenset({"pass", "pwd"})
 _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 # Settings that name a secret without holding it: `token_file`, `api_key_env`, `secret_name`.
-_META_SUFFIX = re.compile(
+_META_SUFFIX = _Lazy(
     r"(?i)[_.-]?(?:file|path|dir|env|var|name|type|count|len|length|size|url|uri|endpoint"
     r"|expiry|expires|ttl|field|header|id|prefix|hint|policy|limit|rate|mode|helper|store"
     r"|source|provider|command|cmd)s?$"
 )
 
 # Values that an assignment-looking line holds in ordinary code, prose or docs.
-_NOT_A_VALUE = re.compile(
+_NOT_A_VALUE = _Lazy(
     r"(?i)^(?:none|null|nil|true|false|undefined|str|string|int|bytes|bool|optional.*|any"
     r"|required|optional|redacted|hidden|secret|password|token|env|os\.environ.*|\*+|x+"
     r"|\.\.\.+|<.*|\$.*|%\(.*|%[a-z]|%\{.*|%\w+%|\{.*|\[.*|\(.*|/.*|\./.*|~/.*|![A-Za-z]*"
     r"|self\..*|this\..*|\*[A-Za-z_][\w.]*"
     r"|process\.env.*|getenv.*|[0-9]+)$"
 )
-_PLAIN_WORD = re.compile(r"^[a-z_]+$|^[a-z]*(?:[A-Z][a-z]+)+$|^[A-Z][A-Z0-9_]*$")
+_PLAIN_WORD = _Lazy(r"^[a-z_]+$|^[a-z]*(?:[A-Z][a-z]+)+$|^[A-Z][A-Z0-9_]*$")
 # `cfg.api_key`, `os.environ["X"]`, `Optional[str]`, `load_token()`: code, not a value.
-_CODE_VALUE = re.compile(r"^[A-Za-z_]\w*(?:(?:\.[A-Za-z_]\w*)+(?:[\[(].*)?|[\[(].*)$")
+_CODE_VALUE = _Lazy(r"^[A-Za-z_]\w*(?:(?:\.[A-Za-z_]\w*)+(?:[\[(].*)?|[\[(].*)$")
 
 # Generic high-entropy tokens: long base64 / base64url / base36 strings.
-_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/_=-])")
-_HEX = re.compile(r"^[0-9a-fA-F-]+$")
+_TOKEN = _Lazy(r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/_=-])")
+_HEX = _Lazy(r"^[0-9a-fA-F-]+$")
 # _TOKEN's characters as b"a", every other byte as b" ": a token needs a run of 32 of them,
 # which bytes.find locates much faster than the pattern itself scans.
 _TOKEN_BYTES = bytes(
@@ -160,9 +178,9 @@ _TOKEN_BYTES = bytes(
     for b in range(256))
 _TOKEN_RUN = b"a" * 32
 # `objects/pack/pack-55cf36…`, `sha256_9f86d0…`: a hash, maybe named by a word, in a path.
-_WORD_AND_HEX = re.compile(
+_WORD_AND_HEX = _Lazy(
     r"^(?:[A-Za-z][A-Za-z0-9_.]{0,30}/)*(?:[A-Za-z]{1,20}[_-])?[0-9a-fA-F]{32,}$")
-_DIGIT_RUN = re.compile(r"[0-9]+")
+_DIGIT_RUN = _Lazy(r"[0-9]+")
 
 
 def _kind_of_key(key: str) -> str:
