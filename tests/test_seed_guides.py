@@ -256,7 +256,16 @@ def test_hedges_history_motivation_and_list_fragments_are_not_a_guides_rules():
         "Prior to Django 2.1 `models.BooleanField` fields were always `blank=True`.\n\n"
         "Tracebacks are useful, but sometimes a compact `summary()` is required.\n\n"
         "The default is only 1 worker, which is probably not what you want for `serve()`.\n\n"
-        "The `paginate()` method must return a `Page` instance.\n")
+        "The `paginate()` method must return a `Page` instance.\n\n"
+        "## Guest mode\n\n"
+        "In general, almost all `demo.run()` features should work in guest mode.\n\n"
+        "Demo follows a more structured system, where you can cancel `run()` calls.\n\n"
+        "## Sockets\n\n"
+        "Avoid instantiating ssl.SSLContext directly: use ssl.create_default_context.\n\n"
+        "The host loop must never call `signal.set_wakeup_fd` while demo runs.\n")
     found = [p.text.split("): ", 1)[1] for p in guides.proposals(text, "docs/p.md", "demo")]
+    # Python's own advice (`ssl.…` alone) is not the project's; the same standard-library
+    # name said of the project is.
     assert found == ["Using `CursorPagination` with `OrderingFilter` breaks the cursor.",
-                     "The `paginate()` method must return a `Page` instance."]
+                     "The `paginate()` method must return a `Page` instance.",
+                     "The host loop must never call `signal.set_wakeup_fd` while demo runs."]

@@ -82,8 +82,7 @@ def test_pyproject_settings_one_fact_each_with_the_project_file_value_and_line()
         'widget (pyproject.toml): Supports Python >=3.9 (`requires-python = ">=3.9"`).':
             "pyproject.toml:3",
         "widget (pyproject.toml): pytest turns every warning into an error (`filterwarnings "
-        "= error` in [tool.pytest.ini_options]); a warning the tests expect must be filtered "
-        "there.": "pyproject.toml:17",
+        "= error` in [tool.pytest.ini_options]).": "pyproject.toml:17",
         "widget (pyproject.toml): pytest runs with `--strict-markers` and `--strict-config` "
         "(addopts in [tool.pytest.ini_options]): an unregistered marker or an unknown config "
         "key fails the run.": "pyproject.toml:15",

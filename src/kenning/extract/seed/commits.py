@@ -57,6 +57,10 @@ REASON = re.compile(r"\b(?:because|since (?!\d|v\d|version|then|the (?:last|prev
 _QUOTED = re.compile(r"[\[\]()]|(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"")
 # What a reader can find: code (`x`, a.b, x_y, f()), a camelCase or ALLCAPS name, a version.
 _CONCRETE = re.compile(r"[`_./()]|[a-z][A-Z]|\b[A-Z]{2,}\b|\d")
+# A reason that is a symptom (a warning, an error, a breakage) marks a one-off fix; a lasting
+# decision gives a reason about the project ("since the docs build needs it").
+_SYMPTOM = re.compile(r"\b(?:warn\w*|errors?|fail\w*|break\w*|broke|crash\w*|bugs?|flaky|flakiness"
+                      r"|exceptions?)\b", re.I)
 _INSTEAD_OF = re.compile(r"\b(?:instead of|rather than|over)\b", re.I)
 _VAGUE = re.compile(r"^(?:it|this|that|these|those|them|some|stuff|things|code|everything)\b",
                     re.I)
@@ -284,6 +288,8 @@ def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | No
     if rule == "reason" and not (_decision(subject) or re.match(
             r"^(?:don'?t|never|always|avoid|stop|no longer|keep)\b", subject, re.I)):
         return None
+    if rule == "reason" and _SYMPTOM.search(REASON.split(subject, 1)[-1]):
+        return None  # "don't use `hash` to avoid attrs warning": a fix for one symptom, not a rule
     date = c.when.strftime("%Y-%m-%d")
     text = plain(_past(text))
     statement = f"{text[:-1] if text.endswith('.') else text} (commit {c.sha[:7]}, {date})."

@@ -165,12 +165,21 @@ def python_floor(root: Path, paths: frozenset[str]) -> tuple[int, int] | None:
     return None
 
 
-def tied_below_floor(text: str, floor: tuple[int, int] | None) -> bool:
+# A bare "3.8" in a Python project's commit or changelog is a Python when a preposition or
+# verb leads to it ("breaks 3.8", "on 3.8", "3.8 and 3.9"), not a name ("Django 3.2").
+_BARE_PY = re.compile(r"(?:\b(?:on|in|for|with|under|below|before|break|breaks|broke|support"
+                      r"|supports|and|or|to)\s+|[<>=]=?\s*|,\s*)3\.(\d{1,2})(?![\w.])", re.I)
+
+
+def tied_below_floor(text: str, floor: tuple[int, int] | None, bare: bool = False) -> bool:
     """`text` is said of Pythons below HEAD's floor only ("on Python 3.9+ …, on older …" when
-    HEAD requires 3.10): every Python version it names is older than the floor."""
+    HEAD requires 3.10): every Python version it names is older than the floor. `bare`: a
+    commit's or changelog's "breaks 3.8" names a Python too."""
     if floor is None:
         return False
     versions = [(int(a), int(b) if b else 99) for a, b in _PY_VERSION.findall(text)]
+    if bare and not versions:
+        versions = [(3, int(b)) for b in _BARE_PY.findall(text)]
     return bool(versions) and all(v < floor for v in versions)
 
 
@@ -248,7 +257,7 @@ def _holds(p: Proposal, head: Head, checked: str | None) -> bool:
     if below_floor(text, head.floor):
         return False
     if not _GONE.search(p.text) and not re.search(r"remov|drop|deprecat", p.rule) \
-            and tied_below_floor(text, head.floor):
+            and tied_below_floor(text, head.floor, p.source in ("changelog", "commits")):
         return False  # said of Pythons HEAD no longer supports
     if _tool_gone(p, head):
         return False

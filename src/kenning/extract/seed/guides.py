@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -118,7 +119,12 @@ _NARRATION = re.compile(
     r"\b(?:prior to|before) (?:[A-Z]\w* )?(?:version |v)?\d|\bas (?:they|it|you) (?:always|"
     r"usually|normally) (?:do|does|would)\b|\bmost \w+(?: \w+)? will\b|\bprobably\b|"
     r"\byou'?ll (?:also )?(?:want|need)\b|\ba little\b|\bthe (?:quickest|easiest|simplest) "
-    r"way\b|\bto learn\b|\bdon'?t forget\b|\bbehind the scenes\b|\bnot currently\b",
+    r"way\b|\bto learn\b|\bdon'?t forget\b|\bbehind the scenes\b|\bnot currently\b|"
+    # a hedge ("in general, almost all … should work") and a comparison that tells a story
+    # ("follows a more structured system, where you can …")
+    r"\bin general\b|\balmost (?:all|every|always)\b|\bshould (?:\w+ )?work\b|"
+    r"\bwhere you (?:can|could|may)\b|\ba (?:more|less) \w+ (?:system|approach|model|design"
+    r"|way)\b",
     re.I)
 # Opens by pointing back at what came before, in ways `LEANS` does not list.
 _BACK = re.compile(r"^(?:if|when|unless|since) (?:it|this|that|they|so|not)\b|^(?:for|in|with|"
@@ -372,6 +378,15 @@ def _strength(p: _Para, sentence: str, first: bool, project: str = "") -> tuple[
     return None
 
 
+def _only_stdlib(sentence: str, project: str) -> bool:
+    """Every piece of code the sentence names is the standard library's (`ssl.SSLContext`)
+    and it does not name the project: advice about Python, not about this project."""
+    names = [n.strip("`").removesuffix("()") for n in _CODE.findall(sentence)]
+    roots = {n.split(".", 1)[0] for n in names if "." in n}
+    return bool(names) and len(roots) == len(names) and roots <= sys.stdlib_module_names \
+        and project.lower() not in sentence.lower()
+
+
 def _names_term(term: str, sentence: str) -> bool:
     """The sentence says what the term names ("If a tuple only has one item" under
     "('tuple', 'of', 'values')")."""
@@ -430,6 +445,8 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
             if strength is None:
                 continue
             rank, rule = strength
+            if rule == "guide-rule" and _only_stdlib(sentence, project):
+                continue  # "avoid instantiating ssl.SSLContext directly": Python's advice
             if named and i == 0 and rule == "guide-rule":
                 continue  # an option's description ("a list of origins that should …")
             if named and i > 0 and rule == "guide-default":  # "`x`: Defaults to `9`." of what?

@@ -132,8 +132,8 @@ def _pytest(data: dict, add) -> None:
     if isinstance(warnings, list) and any(isinstance(w, str) and w.strip() == "error"
                                           for w in warnings):
         add(table, "filterwarnings", "pytest turns every warning into an error "
-            "(`filterwarnings = error` in [tool.pytest.ini_options]); a warning the tests "
-            "expect must be filtered there.", "filterwarnings-error", "interaction")
+            "(`filterwarnings = error` in [tool.pytest.ini_options]).", "filterwarnings-error",
+            "interaction")
     addopts = ini.get("addopts")
     opts = " ".join(addopts) if isinstance(addopts, list) else addopts
     if isinstance(opts, str):
