@@ -4,7 +4,9 @@
 few megabytes and well under a second to parse. Kept, each with its commit and date:
 - a decision with its reason: "switch to X because Y", "use X instead of Y so that Z", a
   revert that says why; the reason must be said (because, since <clause>, so that, due to,
-  to avoid, in order to): a bare "switched to print-based cog API" is not proposed;
+  to avoid, in order to): a bare "switched to print-based cog API" is not proposed, nor a
+  reason that is a symptom ("don't use `hash` to avoid attrs warning", "since that breaks
+  3.8"): a fix for one warning or breakage records an edit, not a lasting decision;
 - support dropped ("drop support for nodejs 8") and a named deprecation, whose object says
   what they are about;
 - merged pull-request titles go through the same rules (the title is the PR's decision).

@@ -166,9 +166,10 @@ def python_floor(root: Path, paths: frozenset[str]) -> tuple[int, int] | None:
 
 
 # A bare "3.8" in a Python project's commit or changelog is a Python when a preposition or
-# verb leads to it ("breaks 3.8", "on 3.8", "3.8 and 3.9"), not a name ("Django 3.2").
-_BARE_PY = re.compile(r"(?:\b(?:on|in|for|with|under|below|before|break|breaks|broke|support"
-                      r"|supports|and|or|to)\s+|[<>=]=?\s*|,\s*)3\.(\d{1,2})(?![\w.])", re.I)
+# verb leads to it ("breaks 3.8", "on 3.8"), not a name ("Django 3.2") or a requirement
+# ("Werkzeug >= 3.1").
+_BARE_PY = re.compile(r"\b(?:on|under|break|breaks|broke|breaking)\s+3\.(\d{1,2})(?![\w.])",
+                      re.I)
 
 
 def tied_below_floor(text: str, floor: tuple[int, int] | None, bare: bool = False) -> bool:

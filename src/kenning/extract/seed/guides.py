@@ -314,7 +314,9 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
             if current is not None and not current.warning:
                 close()
             continue
+        # HTML and tables close a paragraph; "<testing-time>` and …" ends an RST role's link.
         if stripped.startswith(("|", ">", "<", "+--", "{", "}", "[!", "[^")) \
+                and not re.match(r"^<[^<>`]+>`", stripped) \
                 or re.match(r"^\[[^\]]+\]:\s|^:[\w -]+:(?!`)", stripped):
             close()
             continue
@@ -378,13 +380,21 @@ def _strength(p: _Para, sentence: str, first: bool, project: str = "") -> tuple[
     return None
 
 
+_ADVICE = re.compile(r"^(?:avoid|use|don'?t|do not|never|always|prefer|make sure|be sure"
+                     r"|consider|remember)\b", re.I)
+_NAMED = re.compile(r"`[^`]+`|\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?|\b\w+\(\)")
+
+
 def _only_stdlib(sentence: str, project: str) -> bool:
-    """Every piece of code the sentence names is the standard library's (`ssl.SSLContext`)
-    and it does not name the project: advice about Python, not about this project."""
-    names = [n.strip("`").removesuffix("()") for n in _CODE.findall(sentence)]
+    """Advice ("avoid instantiating ssl.SSLContext directly") whose every piece of code is the
+    standard library's and which does not name the project: Python's advice, not this
+    project's. A statement of what the project does with it ("`typing.TypeAlias` isn't
+    supported") is the project's."""
+    if not _ADVICE.match(sentence) or project.lower() in sentence.lower():
+        return False
+    names = [n.strip("`").removesuffix("()") for n in _NAMED.findall(sentence)]
     roots = {n.split(".", 1)[0] for n in names if "." in n}
-    return bool(names) and len(roots) == len(names) and roots <= sys.stdlib_module_names \
-        and project.lower() not in sentence.lower()
+    return bool(names) and all("." in n for n in names) and roots <= sys.stdlib_module_names
 
 
 def _names_term(term: str, sentence: str) -> bool:
@@ -445,7 +455,7 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
             if strength is None:
                 continue
             rank, rule = strength
-            if rule == "guide-rule" and _only_stdlib(sentence, project):
+            if _only_stdlib(sentence, project):
                 continue  # "avoid instantiating ssl.SSLContext directly": Python's advice
             if named and i == 0 and rule == "guide-rule":
                 continue  # an option's description ("a list of origins that should …")
