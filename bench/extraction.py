@@ -11,11 +11,17 @@ Splits (decided by the lead, issue 16):
   `extraction_sessions.yaml`. Every rule written for issue 16 (requirement lines read from
   tool output, failure → fix pairs, queued messages, "last word wins") was written and tuned
   while reading these transcripts and their labels only.
-- FORMER HELD-OUT (the `heldout` split): FSM1__cipher-box (2), obra__episodic-memory (1),
+- FORMER HELD-OUT: FSM1__cipher-box (2), obra__episodic-memory (1),
   d-kimuson__claude-code-viewer (1). Not read while writing rules up to round 3; after round 3
   the lead read their extracted facts and round 4 was measured on them, so they are
-  development data now (bench/data/SPLITS.md). No unseen labelled session is left here; the
-  review runs its own.
+  development data now (bench/data/SPLITS.md), in the `dev` split.
+- NEW DEVELOPMENT (round 5): dougnukem__orpheus (2), nakamura-shuta__tij (2): real sessions
+  from Entire checkpoint branches, labelled blind for round 5 and first scored with main's code
+  (their "before" rows below are what unseen sessions looked like), then read and used.
+- TEST (`--split test`, round 5): ClusterCockpit__cc-backend (2), punt-labs__langlearn-tts
+  (2), in `data/extraction_test/` (apart, so no glob over the dev folders reads them);
+  committed before any run, never read, run once at the end. Only `--split test` runs them;
+  the default and `bench/run.py` run `dev`.
 
 Which development data guided which choice: entireio's `mise run …` sessions gave the
 verification workflow and the rule that another task of a runner is not a fix (`mise run lint`
@@ -26,7 +32,7 @@ CLAUDE.md/AGENTS.md/skills a source left out; its compaction summaries, whose "e
 bullets about plans and withdrawn claims hit four negatives, gave the error-only, no-retraction
 filter; entireio and context-evaluator summaries showed the fixed-error bullets worth keeping;
 the spotter sessions gave `bd show` issues, `git add -f` of an ignored path and the pre-commit
-hook that names its fix. Use `--split dev` while working; it never touches the held-out files.
+hook that names its fix. `--split dev` (the default) never touches the test files.
 
 Change log, round 2 (score.py with MiniLM on `--out`, dev split, 9 sessions, 139 gold):
 - before: 17 extracted, 15 matched (precision 0.88), weighted recall entireio 0.18,
@@ -117,6 +123,40 @@ all six labelled projects, the former held-out ones now development data):
   verification workflow `npm run check`, `npm run typecheck` on episodic-memory: true and
   durable, a near miss of em-01 at 58), weighted recall 0.00, no negative.
 
+Change log, round 5 (issue 16; score.py with MiniLM on `--out`; dev = the eight projects):
+- before (main at 5c43f47): the six older projects 52 extracted, 43 matched (0.83), weighted
+  recall 0.23, no negative; the two new ones, scored before anyone read them: orpheus 8
+  extracted, 1 matched (0.12), weighted recall 0.05, 1 negative; tij 2, 2 (1.00), 0.07.
+- + a parentUuid that names no line of the file no longer ends the live branch (it goes on at
+  the line written before): Entire's checkpoint copies leave out progress lines others hang
+  off, and tij 7bdbcc35 lost everything before its compaction (72 of 715 lines live, now 389;
+  entireio 63/095cc2fdae 272 -> 542).
+- + paths under the folder the session ran in (`cwd`) are made repo-relative without a root;
+  this let facts through that the absolute-path drop had hidden: a memory note written twice
+  (the first version a negative, omp-neg-03) and two slips of a path typed from the wrong
+  folder. So: a note written again replaces its first version (last word wins), and a failure
+  whose reason is a missing file or folder is not a `cd` fix nor, for an argument that is not
+  the program, a command fix.
+- + a list of rules under a lead-in in a doc the session read is one fact, the lead-in first
+  (orpheus orp-b17: four "Path must …" items that each read alone matched nothing); "Per X:"
+  in front of a rule is read past (orp-b18).
+- + `git add` refusing an ignored path that the next add leaves out: the path stays out of
+  commits (tij-15); forced in later with `-f`, it is not said (spotter k1 keeps its -f fact).
+- + a command piped into tail/head/grep counts as failed when its output says so (the exit
+  status is tail's), and the agent's diagnosis after such a failure is kept when the rerun
+  after an edit passed (diagnoses.py: orp-a05 matched at 100; no other fired on dev). Another
+  command of the same program is not a fix (`rtk git status` after `rtk bun run test`).
+- - a design doc's findings: 0 of 2 matched on orpheus, the only real data they ever fired
+  on; out.
+- tried and dropped: the body of an approved plan read as a design doc (1 fact, unmatched,
+  as in round 3); the "Problem Solving" bullets of compaction summaries that give a reason
+  (4 facts, none matched, one near a cipher-box negative).
+- after: the six older projects 52 extracted, 43 matched (0.83), weighted recall 0.23, no
+  negative (unchanged); orpheus 6, 4 (0.67), 0.14, 1 negative (the verification workflow,
+  `mise run ci`, `mise run rust:lint`, `mise run tauri:build`, nearest a one-off-command
+  negative); tij 5, 5 (1.00), 0.18; all eight 63, 52 (0.83), 0.21, 1 negative.
+- test split (run once, with this code): see bench/data/SPLITS.md.
+
 Scoring follows the reference `score.py`: text normalised (lowercase, punctuation and a few
 stop words out), an extracted fact with fewer than 4 content words never matches, rapidfuzz
 token-set ratio >= 65 is a match (the rapidfuzz-only mode of score.py; MiniLM is not in
@@ -129,7 +169,7 @@ Each session is extracted the way `kenning extract` does it: the real parser, th
 the pipeline's redaction. CPU time per 2,000 transcript lines is measured too (issue 16:
 <= 2 s per 2,000-line session, settle wait excluded).
 
-Usage: python bench/extraction.py [--check] [-v] [--out DIR]
+Usage: python bench/extraction.py [--check] [-v] [--out DIR] [--split dev|test]
   --out DIR writes DIR/<project>.jsonl ({text, kind, session}) for score.py.
 """
 
@@ -149,17 +189,21 @@ HERE = Path(__file__).parent
 DATA = HERE / "data" / "extraction_sessions.yaml"
 LABELS = HERE / "data" / "extraction_labels"
 REFERENCE = HERE / "data" / "transcripts"  # copied, with licences
+TEST = HERE / "data" / "extraction_test"  # the test split: labels/ and transcripts/, apart
 SPLITS = {
-    "dev": ("entireio__cli", "JanDeDobbeleer__oh-my-posh", "PackmindHub__context-evaluator"),
-    "heldout": ("FSM1__cipher-box", "obra__episodic-memory", "d-kimuson__claude-code-viewer"),
+    "dev": ("entireio__cli", "JanDeDobbeleer__oh-my-posh", "PackmindHub__context-evaluator",
+            "FSM1__cipher-box", "obra__episodic-memory", "d-kimuson__claude-code-viewer",
+            "dougnukem__orpheus", "nakamura-shuta__tij"),
+    # Issue 16 round 5: labelled blind, committed before any run, run once at the end.
+    "test": ("ClusterCockpit__cc-backend", "punt-labs__langlearn-tts"),
 }
 # score.py's rapidfuzz-only constants.
 MATCH_FUZZ_ONLY = 65.0
 NEG_MARGIN = 5.0
 MIN_WORDS = 4
-# The issue's acceptance on the held-out split.
-MIN_PRECISION = 0.85
-MIN_WEIGHTED_RECALL = 0.5
+# The review's bars on unseen sessions (issue 16), reported on the test split.
+MIN_PRECISION = 0.8
+MIN_WEIGHTED_RECALL = 0.4
 MAX_CPU_PER_2000_LINES = 2.0
 _STOP = set("a an the of to in on for and or is are be by with it its this that as at from "
             "so not no into than then when which while was were use uses used".split())
@@ -238,13 +282,21 @@ def _session_of(path: Path) -> str | None:
     return None
 
 
+def _folders(project: str) -> tuple[Path, Path]:
+    """(labels, transcripts) of `project`: the test split keeps its own, apart."""
+    if project in SPLITS["test"]:
+        return TEST / "labels" / project, TEST / "transcripts" / project
+    return LABELS / project, REFERENCE / project
+
+
 def labelled_sessions(project: str) -> list[tuple[str, Path]]:
     """(session id, main transcript) for each labelled session of `project` found on disk."""
+    labels, transcripts = _folders(project)
     wanted = {json.loads(line)["session"] for line in
-              (LABELS / project / "gold.jsonl").read_text(encoding="utf-8").splitlines()
+              (labels / "gold.jsonl").read_text(encoding="utf-8").splitlines()
               if line.strip()}
     found = []
-    for path in sorted((REFERENCE / project).rglob("*.jsonl")):
+    for path in sorted(transcripts.rglob("*.jsonl")):
         if "subagents" in path.parts:
             continue
         session = _session_of(path)
@@ -254,7 +306,7 @@ def labelled_sessions(project: str) -> list[tuple[str, Path]]:
 
 
 def _load(project: str, name: str) -> list[dict]:
-    text = (LABELS / project / name).read_text(encoding="utf-8")
+    text = (_folders(project)[0] / name).read_text(encoding="utf-8")
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
@@ -328,14 +380,14 @@ def _yaml_rows(tmp: Path) -> list[dict]:
     return rows
 
 
-def evaluate(verbose: bool = False, splits: tuple[str, ...] = tuple(SPLITS)) -> list[dict]:
+def evaluate(verbose: bool = False, splits: tuple[str, ...] = ("dev",)) -> list[dict]:
     """A row per session: the labelled real projects of `splits`, then the yaml sessions."""
     rows = []
     for split, projects in SPLITS.items():
         if split not in splits:
             continue
         for project in projects:
-            if not (LABELS / project / "gold.jsonl").is_file():
+            if not (_folders(project)[0] / "gold.jsonl").is_file():
                 continue
             gold, negs = _load(project, "gold.jsonl"), _load(project, "negatives.jsonl")
             for session, path in labelled_sessions(project):
@@ -346,8 +398,9 @@ def evaluate(verbose: bool = False, splits: tuple[str, ...] = tuple(SPLITS)) -> 
                                     [n for n in negs if n["session"] == session])
                 rows.append({**row, "split": split, "project": project, "session": session,
                              "lines": lines, "cpu": cpu, "facts": facts})
-    with tempfile.TemporaryDirectory() as tmp:
-        rows += _yaml_rows(Path(tmp))
+    if "dev" in splits:
+        with tempfile.TemporaryDirectory() as tmp:
+            rows += _yaml_rows(Path(tmp))
     if verbose:
         for r in rows:
             print(f"{r['split']:<8} {r['project'][:24]:<24} {r['session'][:12]:<12} "
@@ -391,9 +444,10 @@ def write_out(rows: list[dict], out: Path) -> None:
 
 
 def run(check: bool = False, verbose: bool = False, out: Path | None = None,
-        splits: tuple[str, ...] = tuple(SPLITS)) -> list[dict]:
-    """Rows for bench/run.py. The held-out rows are gated and fail when no labelled session
-    was found or nothing was read (the work has to have happened, not just scored empty)."""
+        splits: tuple[str, ...] = ("dev",)) -> list[dict]:
+    """Rows for bench/run.py: the dev split only. The test split runs only when asked by name
+    (`--split test`, once, at the end); its rows carry issue 16's targets. A split fails when
+    no labelled session was found or nothing was read (the work has to have happened)."""
     rows_in = evaluate(verbose, splits)
     if out is not None:
         write_out(rows_in, out)
@@ -407,7 +461,7 @@ def run(check: bool = False, verbose: bool = False, out: Path | None = None,
                      "ok": share <= 1.0})
     for split in splits:
         t = totals(rows_in, split)
-        target = split == "heldout"  # issue 16's targets: open, so reported, not gated
+        target = split == "test"  # issue 16's targets: open, so reported, not gated
         did_work = t["sessions"] > 0 and t["lines"] > 0 and t["weight"] > 0
         rows.append({"name": f"extraction read every labelled {split} session",
                      "value": f"{t['sessions']} sessions", "budget": "> 0", "unit": "",
@@ -422,10 +476,11 @@ def run(check: bool = False, verbose: bool = False, out: Path | None = None,
         rows.append({"name": f"extraction negatives stored ({split})", "value": t["neg_hit"],
                      "budget": "= 0" if target else None, "unit": "",
                      "ok": t["neg_hit"] == 0 if target else True, "gate": False})
-    yaml_t = totals(rows_in, "dev", real_only=False)
-    rows.append({"name": f"extraction precision (dev with the {yaml_t['sessions']} sessions of "
-                 "extraction_sessions.yaml)", "value": round(yaml_t["precision"], 2),
-                 "budget": None, "unit": "", "ok": True})
+    if "dev" in splits:
+        yaml_t = totals(rows_in, "dev", real_only=False)
+        rows.append({"name": f"extraction precision (dev with the {yaml_t['sessions']} sessions "
+                     "of extraction_sessions.yaml)", "value": round(yaml_t["precision"], 2),
+                     "budget": None, "unit": "", "ok": True})
     worst = max(totals(rows_in, s)["cpu_per_2000"] for s in splits)
     rows.append({"name": "extraction CPU per 2,000 transcript lines (worst session)",
                  "value": round(worst, 2), "budget": f"<= {MAX_CPU_PER_2000_LINES}", "unit": "s",
@@ -479,9 +534,9 @@ def main() -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="per-session detail")
     parser.add_argument("--out", type=Path, help="write the facts here for score.py")
     parser.add_argument("--split", choices=sorted(SPLITS),
-                        help="run this split only (tune on dev; held-out only to report)")
+                        help="dev (the default) or test (run once, at the end, to report)")
     args = parser.parse_args()
-    splits = (args.split,) if args.split else tuple(SPLITS)
+    splits = (args.split,) if args.split else ("dev",)
     rows = run(args.check, args.verbose, args.out, splits)
     for r in rows:
         budget = r["budget"] or "-"

@@ -44,9 +44,11 @@ def measure_consolidation(block) -> tuple[Paired, int]:
         rng = random.Random(7)
         originals = [s.fact for s in _scan(project)]
         for n, fact in enumerate(rng.sample(originals, N_DUPLICATES)):
-            # the same fact extracted again in another session, reworded slightly
+            # the same fact extracted again in another session, reworded slightly (words added,
+            # none swapped: a swapped word goes to review, `consolidate.judge`)
             copy = fact.__class__(**{**fact.__dict__, "id": _later_id(fact.id, n),
-                                     "text": "Note: " + fact.text.replace(" module ", " code ")})
+                                     "text": "Note: " + fact.text.replace(" module ",
+                                                                          " module code ")})
             path = project.personal_facts_dir / f"{copy.id}.yaml"
             path.write_text(render_fact(copy), encoding="utf-8")
         memory.sync()  # indexing and embedding are measured by facts_bench
@@ -210,8 +212,8 @@ SPLITS = {  # name -> (file, is-duplicate key, is-contradiction key); issue 12's
                                    "contradiction"),
     "development contradiction_pairs_dev": (PAIRS.parent / "contradiction_pairs_dev.yaml",
                                             None, "contradiction"),
-    # lifecycle_test and lifecycle_test2 were written as test splits and became development
-    # data in issue 17's third round (bench/data/SPLITS.md); lifecycle_test3 is the test.
+    # lifecycle_test, lifecycle_test2 and lifecycle_test3 were written as test splits and
+    # became development data (bench/data/SPLITS.md); lifecycle_test4 is the test.
     "development lifecycle_test": (PAIRS.parent / "lifecycle_test" / "duplicate_pairs.yaml",
                                    "duplicate", None),
     "development lifecycle_test contradictions": (
@@ -220,12 +222,16 @@ SPLITS = {  # name -> (file, is-duplicate key, is-contradiction key); issue 12's
                                     "duplicate", None),
     "development lifecycle_test2 contradictions": (
         PAIRS.parent / "lifecycle_test2" / "contradiction_pairs.yaml", None, "contradiction"),
+    "development lifecycle_test3": (PAIRS.parent / "lifecycle_test3" / "duplicate_pairs.yaml",
+                                    "duplicate", None),
+    "development lifecycle_test3 contradictions": (
+        PAIRS.parent / "lifecycle_test3" / "contradiction_pairs.yaml", None, "contradiction"),
 }
 TEST_SPLITS = {  # run once, at the end of a round (`--quality --test`)
-    "test lifecycle_test3": (PAIRS.parent / "lifecycle_test3" / "duplicate_pairs.yaml",
+    "test lifecycle_test4": (PAIRS.parent / "lifecycle_test4" / "duplicate_pairs.yaml",
                              "duplicate", None),
-    "test lifecycle_test3 contradictions": (
-        PAIRS.parent / "lifecycle_test3" / "contradiction_pairs.yaml", None, "contradiction"),
+    "test lifecycle_test4 contradictions": (
+        PAIRS.parent / "lifecycle_test4" / "contradiction_pairs.yaml", None, "contradiction"),
 }
 
 
@@ -252,6 +258,10 @@ def judgements(splits: dict | None = None) -> dict[str, dict[str, float]]:
             for p in flagged:  # by kind, counts only: a test split's texts are not printed
                 key = ("found" if p.get(con_key) else "flagged wrongly") + f": {p.get('why')}"
                 row[f"contradictions {key}"] = row.get(f"contradictions {key}", 0) + 1
+            for p in pairs:  # the kinds there are to find, for recall by kind
+                if p.get(con_key):
+                    key = f"contradictions to find: {p.get('why')}"
+                    row[key] = row.get(key, 0) + 1
             row["contradiction precision"] = right / len(flagged) if flagged else 1.0
             row["contradiction recall"] = right / max(1, sum(bool(p.get(con_key))
                                                              for p in pairs))
@@ -268,6 +278,10 @@ def judgements(splits: dict | None = None) -> dict[str, dict[str, float]]:
             row["paraphrases merged"] = sum(v == "duplicate" for v in dups) / len(dups)
             wrong = [p.get("why", "distinct") for p, v in zip(pairs, verdicts, strict=True)
                      if not is_dup(p) and v == "duplicate"]
+            queued = [p.get("why", "distinct") for p, v in zip(pairs, verdicts, strict=True)
+                      if not is_dup(p) and v == "borderline"]
+            for why in sorted(set(queued)):
+                row[f"distinct pairs queued for review: {why}"] = queued.count(why)
             row["distinct pairs merged"] = len(wrong)
             for why in sorted(set(wrong)):
                 row[f"distinct pairs merged: {why}"] = wrong.count(why)

@@ -4,11 +4,12 @@ Sets (issue 12, "Honest data splits"):
 - development: the 300 tessera facts (bench/data/retrieval_facts.yaml) with
   retrieval_questions.yaml (30) and retrieval_dev_questions.yaml (40). Both chose the model's
   training recipe, the fusion and its floor, so both are development sets now.
-- development too: bench/data/fact_test/ (httpx) and fact_test2/ (requests), 60 cited facts +
-  20 distractors and 120 questions each. Written blind as test sets, run several times / once,
-  then used for issue 17's third round (the fusion's keyword weight): development now.
-- test: bench/data/fact_test3/ (a third project, written blind by someone who never saw
-  kenning, committed before any run); reported, never tuned on (`--test`).
+- development too: bench/data/fact_test/ (httpx), fact_test2/ (requests) and fact_test3/
+  (uvicorn), 60 cited facts + 20 distractors and 120 questions each. Written blind as test
+  sets, each run as one, then used for issue 17's third and fourth rounds (the fusion's keyword
+  weight, the vector leg's near-tie): development now.
+- test: bench/data/fact_test4/ (a fourth project, written blind, committed before any run);
+  reported, never tuned on (`--test`).
 
 Rows per set: the hybrid through `kenning search --type fact --json` (what a user gets), the
 keyword leg alone, the vector leg alone (both from `Search.fact_leg_scores`) and plain BM25
@@ -33,15 +34,16 @@ import yaml
 DATA = Path(__file__).parent / "data"
 SYSTEMS = ("hybrid", "keyword leg", "vector leg", "plain BM25")
 DEV_SETS = ("retrieval_questions.yaml", "retrieval_dev_questions.yaml")
-CITED_DEV_SETS = ("fact_test", "fact_test2")  # httpx, requests: development since issue 17
-TEST_SET = "fact_test3"
+# httpx, requests, uvicorn: development since issue 17's third / fourth round
+CITED_DEV_SETS = ("fact_test", "fact_test2", "fact_test3")
+TEST_SET = "fact_test4"
 TEST_SETS = (TEST_SET,)
 FOLDER_SETS = (*CITED_DEV_SETS, *TEST_SETS)
 
 
 def load_dataset(questions: str = "retrieval_questions.yaml") -> tuple[list[dict], list[dict]]:
     """The facts and one question set: a development set over the tessera facts, or the
-    cited sets in their own folders (`fact_test`, `fact_test2`, `fact_test3`), as (facts,
+    cited sets in their own folders (`fact_test` ... `fact_test4`), as (facts,
     [{q, answers}])."""
     if questions in FOLDER_SETS:
         facts = yaml.safe_load((DATA / questions / "facts.yaml").read_text(encoding="utf-8"))

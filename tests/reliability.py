@@ -48,7 +48,7 @@ def hook_timeouts() -> dict[str, float]:
     return out
 
 
-def _cpu_limit(seconds: float | None):
+def cpu_limit(seconds: float | None):
     """A preexec_fn capping the child's CPU time (SIGXCPU past it): a budget that machine load
     cannot break, unlike a wall-clock limit."""
     if seconds is None:
@@ -75,7 +75,7 @@ def run_hook(event: str, data: bytes | str | dict, env: dict | None = None,
     full_env = {**os.environ, "KENNING_DISABLE_BACKGROUND": "1", **(env or {})}
     start = time.monotonic()
     result = subprocess.run([str(RUN), event], input=data, capture_output=True, env=full_env,
-                            timeout=timeout, preexec_fn=_cpu_limit(cpu_seconds))
+                            timeout=timeout, preexec_fn=cpu_limit(cpu_seconds))
     return result, time.monotonic() - start
 
 

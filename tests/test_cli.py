@@ -80,6 +80,18 @@ def test_search_filters_by_kind(kenning, repo):
     assert [h["kind"] for h in hits] == ["decision"]
 
 
+def test_a_query_beginning_with_a_dash_is_a_query(kenning, repo):
+    add(kenning, "The --reload-include flag takes glob patterns, not directories")
+    add(kenning, "Deploys are run by make deploy")
+    quoted = kenning("search", "--type", "fact", "--reload-include globs", "-n", "1", "--json")
+    assert quoted.code == 0, quoted.err
+    assert json.loads(quoted.out)[0]["snippet"].startswith("The --reload-include flag")
+    after = kenning("search", "--json", "--", "--reload-include")
+    assert after.code == 0 and json.loads(after.out)[0]["snippet"].startswith("The --reload")
+    typo = kenning("search", "--jsno", "deploys")  # a lone unknown option is still an error
+    assert typo.code != 0 and "kenning search -- --jsno" in typo.err
+
+
 def test_a_near_duplicate_reconfirms_instead_of_adding(kenning, repo):
     first = add(kenning, "Use uv, not pip, to install packages", "--origin", "agent")
     result = json.loads(kenning("add", "use uv not pip to install packages", "--origin",

@@ -174,17 +174,19 @@ def _calibration(embedder_name):
 def test_labelled_pairs_never_merge_distinct_facts_with_the_fake_embedder():
     precision, recall, _ = _calibration("fake")
     assert precision == 1.0
-    assert recall >= 0.4
+    # 0.4 before a swapped word or other polarity words always went to review (issue 17)
+    assert recall >= 0.3
 
 
 @pytest.mark.model
 def test_labelled_pairs_calibration_with_the_bundled_model():
     """Calibration data (the thresholds were chosen here; the test split's assertions are in
     test_lifecycle_test_splits.py). A rewording that swaps a word is queued for review rather
-    than merged (issue 17), so about half the duplicates merge and all are offered."""
+    than merged (issue 17), and so is one whose polarity words differ, so 14 of the 30
+    duplicates merge (15 before a swapped word always went to review) and all are offered."""
     precision, recall, reviewed = _calibration("bundled")
     assert precision == 1.0
-    assert recall >= 0.5
+    assert recall >= 0.45
     assert reviewed == 1.0  # every duplicate is merged or queued for review
 
 
@@ -209,3 +211,29 @@ def test_development_paraphrases_in_other_words_are_offered_and_nothing_wrong_me
         verdicts.append((pair, judge(pair["a"], pair["b"], float(va @ vb))[0]))
     assert sum(v != "distinct" for p, v in verdicts if p["duplicate"]) >= 12
     assert not [p["a"] for p, v in verdicts if not p["duplicate"] and v == "duplicate"]
+
+
+@pytest.mark.parametrize("a, b", [
+    # other polarity words: "keeps ... on" / "turns ... off" is an inversion at cosine 0.97
+    ("The sync daemon keeps the cache on during backups.",
+     "The sync daemon turns the cache off during backups."),
+    ("The sync daemon compresses snapshots.", "The sync daemon never compresses snapshots."),
+    # a word swapped, even one the stopword list holds ("US" / "EU": "us" is a pronoun)
+    ("The US sync daemon stores snapshots in us-west-2.",
+     "The EU sync daemon stores snapshots in us-west-2."),
+    ("The phone layout of the sync app uses tabs.", "The tablet layout of the sync app uses tabs."),
+    # a rule for all things and one case of it
+    ("All sync endpoints use cursor pagination.",
+     "The /jobs sync endpoint uses cursor pagination."),
+])
+def test_a_merge_never_inverts_or_rescopes_a_fact_however_close_the_vectors(a, b):
+    verdict, _, reason = judge(a, b, 0.99)
+    assert verdict != "duplicate", reason  # a person decides, or it is a contradiction
+
+
+def test_a_rewording_that_only_adds_words_still_merges():
+    assert judge("Outgoing calls go through the shared client in sync/http.py.",
+                 "All outgoing calls go through the shared client in sync/http.py.",
+                 0.99)[0] == "duplicate"
+    assert judge("Snapshots are cached for 60 seconds after they are read.",
+                 "Snapshots read are cached for 60 seconds.", 0.95)[0] == "duplicate"

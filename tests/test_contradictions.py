@@ -292,3 +292,53 @@ def test_on_a_large_store_a_fact_sharing_only_common_words_is_not_read():
     found = contradicting("The billing module never rounds totals half-up.", others)
     assert [(c.b, c.reason) for c in found] == [("X", "opposite")]
     assert analyse.cache_info().currsize == 2  # "billing module" alone reads none of the 1200
+
+
+@pytest.mark.parametrize("a, b, detail", [
+    # a rate in Hz and so many a second
+    ("The render thread of tilemill ticks at 50 Hz.",
+     "Tilemill's render thread redraws 20 times per second.", "50 vs 20"),
+    # a port said after "binds", beside one said after "port"
+    ("The tilemill tile server listens on port 7000.",
+     "The tilemill tile server binds 7100 behind the proxy.", "7000 vs 7100"),
+    # a lifetime said by "cached" and by "expires"
+    ("Tilemill caches rendered tiles in memcached for 10 minutes.",
+     "A rendered tilemill tile expires from memcached after 2 hours.", "10 vs 2"),
+    # another name for one slot
+    ("The tilemill changelog site is built from the gh-pages branch.",
+     "Our tilemill changelog site is built from the release-notes branch.",
+     "branch gh-pages vs release-notes"),
+])
+def test_a_value_in_the_same_slot_said_in_other_words_contradicts(a, b, detail):
+    assert check_pair(analyse(a), analyse(b)) == ("value", detail)
+    assert check_pair(analyse(b), analyse(a)) is not None
+
+
+@pytest.mark.parametrize("a, b", [
+    # a timeout and a lifetime are two slots, as are a timeout and a sleep
+    ("Tilemill caches rendered tiles in memcached for 10 minutes.",
+     "Tilemill tile renders in memcached time out after 2 seconds."),
+    ("The tilemill firmware's watchdog timeout is 2 seconds.",
+     "The tilemill sensor firmware sleeps for 60 s between readings."),
+    # two cases of one endpoint: conditions that share no word
+    ("The tilemill /status endpoint answers 200 when the tile cache is warm.",
+     "The tilemill /status endpoint answers 503 if a migration is running."),
+    # a name that repeats its own subject names that subject's thing: two topics
+    ("Orders events of tilemill are published to the orders.events topic.",
+     "Refunds events of tilemill are published to the refunds.events topic for consumers."),
+    # "the" names a branch, a verb before "branches" does not
+    ("The user keeps tilemill branches current with git rebase.",
+     "Hotfixes of tilemill are merged into the release branch first."),
+])
+def test_other_slots_cases_or_subjects_do_not_contradict(a, b):
+    assert check_pair(analyse(a), analyse(b)) is None
+    assert check_pair(analyse(b), analyse(a)) is None
+
+
+def test_find_all_pairs_facts_that_name_one_slot_differently():
+    facts = [fact(f"F{n}", text) for n, text in enumerate([
+        "The tilemill changelog site is built from the gh-pages branch.",
+        "Tilemill renders tiles with mapnik.",
+        "Our tilemill changelog site is built from the release-notes branch.",
+    ])]
+    assert [(c.a, c.b, c.reason) for c in find_all(facts)] == [("F0", "F2", "value")]

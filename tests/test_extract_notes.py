@@ -48,6 +48,21 @@ def test_a_memory_note_gives_its_headline_rule_with_its_topic():
     assert facts[0].evidence == "a1"
 
 
+def test_a_note_written_again_replaces_what_its_first_version_said():
+    """Last word wins: the skill's first home, later moved, is not stored."""
+    path = "/home/me/.claude/projects/p/memory/skills-home.md"
+    first = "- Durable gotchas live in the local .claude/skills/project-knowledge skill folder.\n"
+    later = "- Durable gotchas live in the committed .agents/skills/project-knowledge folder.\n"
+    turns = _write(path, first) + [
+        Turn(uuid="a2", parent_uuid="r1", role="assistant", text="", session_id="s",
+             tool_uses=(("t2", "Write", {"file_path": path, "content": later}),)),
+        Turn(uuid="r2", parent_uuid="a2", role="tool_result", text="", session_id="s",
+             tool_results=(("t2", "File updated", False),))]
+    facts = [c.text for c in extract_candidates(turns) if c.rule == "note"]
+    assert facts == ["skills-home: Durable gotchas live in the committed "
+                     ".agents/skills/project-knowledge folder."]
+
+
 def test_plans_indexes_project_files_and_failed_writes_are_not_notes():
     for path in ("/home/me/.claude/projects/p/memory/MEMORY.md",
                  "/home/me/.claude/plans/velvet-strolling-rose.md",

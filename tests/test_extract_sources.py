@@ -60,6 +60,73 @@ def test_a_build_that_only_works_from_its_module_folder_gives_the_cd_as_the_fix(
     assert c.evidence == evidence
 
 
+def test_a_path_typed_from_the_wrong_folder_is_a_slip_not_a_fix(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("go test ./cmd/cli/session", "Exit code 1\nstat cmd/cli/cmd/cli/session: directory "
+           "not found", error=True)
+    t.bash("cd session && go test ./cmd/cli/session", "ok")
+    t.bash('grep -n "paths" session/state.go', "Exit code 2\ngrep: session/state.go: No such "
+           "file or directory", error=True)
+    t.bash('grep -n "paths" cmd/cli/session/state.go', "12: paths")
+    t.bash("./build.sh", "Exit code 127\nbash: ./build.sh: No such file or directory",
+           error=True)
+    t.bash("./scripts/build.sh", "built")
+    assert [c.text for c in _candidates(t.path)] == [
+        "Run `./scripts/build.sh`, not `./build.sh` (`./build.sh` fails: ./build.sh: No such "
+        "file or directory)."]
+
+
+def test_an_ignored_path_that_the_next_add_leaves_out_is_kept_out_of_commits(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash('git add Cargo.toml .work/docs/plan.md src/a.rs && git commit -m "v0.4.6"',
+           "Exit code 1\nThe following paths are ignored by one of your .gitignore files:\n"
+           ".work\nhint: Use -f if you really want to add them.", error=True)
+    evidence = t.bash('git add Cargo.toml src/a.rs && git commit -m "v0.4.6"',
+                      "[main 1a2b3c] v0.4.6")
+    [c] = [c for c in _candidates(t.path) if c.rule == "failure-fix"]
+    assert c.text == ("`.work/docs/plan.md` is ignored by .gitignore (`.work` is local, not "
+                      "tracked): `git add` refuses it, so commits leave it out.")
+    assert c.evidence == evidence
+    # Last word wins: forced in later after all, it is tracked, not left out.
+    t.bash("git add -f .work/docs/plan.md", "")
+    assert not [c for c in _candidates(t.path) if "leave it out" in c.text]
+
+
+def test_another_command_of_the_same_program_is_not_a_fix(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("rtk bun run test 2>&1 | tail -5", "error: unrecognized subcommand 'bun'")
+    t.bash("rtk git status", "On branch main")
+    assert [c for c in _candidates(t.path) if c.rule == "failure-fix"] == []
+
+
+def test_a_diagnosis_is_kept_once_the_rerun_passed_after_an_edit(tmp_path: Path):
+    """The failure is piped into tail (exit 0): its output says it failed. The agent's first
+    sentence after it is the diagnosis; the passing rerun after the edit confirms it."""
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("cargo check -p app-tauri 2>&1 | tail -30", "   Compiling app-tauri v0.1.0\n"
+           "error: failed to run custom build command for `app-tauri`\n  resource path "
+           "`binaries/app-aarch64` doesn't exist")
+    t.assistant("Tauri-build validates `externalBin` files exist at build time. Need a "
+                "placeholder so `cargo check --workspace` still passes.")
+    _tool(t, "Write", {"file_path": "build.rs", "content": "fn main() {}"}, "File created")
+    evidence = t.bash("cargo check -p app-tauri 2>&1 | tail -10", "    Finished dev")
+    [c] = [c for c in _candidates(t.path) if c.rule == "diagnosis"]
+    assert c.text == "Tauri-build validates `externalBin` files exist at build time."
+    assert c.evidence == evidence
+
+
+def test_a_diagnosis_the_rerun_did_not_confirm_or_that_is_a_guess_is_not_kept(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("make test", "Exit code 2\nFAIL parser_test.go:12", error=True)
+    t.assistant("The `parser` module rejects tabs in keys.")
+    _tool(t, "Edit", {"file_path": "parser.go", "old_string": "a", "new_string": "b"}, "ok")
+    t.bash("make test", "Exit code 2\nFAIL parser_test.go:30", error=True)
+    t.assistant("The `lexer` probably drops the last token.")
+    _tool(t, "Edit", {"file_path": "lexer.go", "old_string": "a", "new_string": "b"}, "ok")
+    t.bash("make test", "ok")
+    assert [c for c in _candidates(t.path) if c.rule == "diagnosis"] == []
+
+
 def test_another_task_of_the_same_runner_is_not_a_fix(tmp_path: Path):
     t = Transcript(tmp_path / "s.jsonl")
     t.bash("mise run test:ci", "Exit code 1\nerror: open REDACTED.jsonl: no such file",
@@ -104,6 +171,19 @@ def test_no_fact_names_an_absolute_path_of_this_machine(tmp_path: Path):
     t.user("Always run `make check` in /home/dev/proj/api before pushing.")
     texts = [c.text for c in _candidates(t.path, root="/home/dev/proj")]
     assert texts == ["Always run `make check` in api before pushing."]
+
+
+def test_paths_under_the_folder_the_session_ran_in_are_made_relative_without_a_root(
+        tmp_path: Path):
+    """The transcript's `cwd` is the project: its paths become repo-relative even when the
+    extraction runs elsewhere (a review's clone, another machine); a home folder as `cwd`
+    makes nothing relative."""
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("Always run `make check` in /Users/ana/code/shop/api before pushing.",
+           cwd="/Users/ana/code/shop")
+    t.user("Never edit /Users/ana/notes/todo.md from a hook.", cwd="/Users/ana")
+    assert [c.text for c in _candidates(t.path)] == [
+        "Always run `make check` in api before pushing."]
 
 
 @given(st.text(alphabet="abc/ .-_`", max_size=40))

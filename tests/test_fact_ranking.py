@@ -17,6 +17,7 @@ from kenning.index.db import set_meta
 from kenning.memory import Memory
 from kenning.search.fusion import (
     COSINE_FLOOR,
+    COSINE_NEAR_TIE,
     KEYWORD_FLOOR,
     fuse_facts,
     keyword_weight,
@@ -58,6 +59,21 @@ def test_a_clear_keyword_first_is_not_lost_to_a_fact_both_legs_half_liked():
     semantic = [("both", 0.62), ("s1", 0.6), ("s2", 0.58), ("exact", 0.45)]
     semantic += [(f"s{i}", 0.5 - i / 100) for i in range(3, 25)]
     assert fuse_facts(keyword, semantic, N)[0].key == "exact"
+
+
+def test_a_flat_vector_leg_does_not_overturn_a_clear_keyword_first():
+    # Every fact names the project, so the cosines bunch up: a lead of 0.02 is a near-tie.
+    keyword = [("named", 2.0 * SCALE), ("other", 1.7 * SCALE)]
+    semantic = [("other", 0.66), ("named", 0.64)] + [(f"s{i}", 0.635 - i / 500) for i in range(20)]
+    assert fuse_facts(keyword, semantic, N)[0].key == "named"
+
+
+def test_the_vectors_reorder_a_keyword_near_tie_and_lead_when_keywords_have_nothing():
+    keyword = [("a", 2.02 * SCALE), ("b", 2.0 * SCALE)]
+    semantic = [("b", 0.7), ("a", 0.7 - COSINE_NEAR_TIE)]
+    assert [r.key for r in fuse_facts(keyword, semantic, N)][:2] == ["b", "a"]
+    alone = [r.key for r in fuse_facts([], [("x", 0.5), ("y", 0.45)], N)]
+    assert alone == ["x", "y"]
 
 
 @given(st.permutations(["a", "b", "c", "d"]))
@@ -128,6 +144,15 @@ def test_word_forms_request_words_and_identifier_parts_count_once_or_not_at_all(
     rows = _gate(repo, [], "Rename compute_line_total to line_total_minor")
     totals = next(r for r in rows if r.text.startswith("Totals"))
     assert totals.matched <= 1  # "computed" and "line" do not make compute_line_total
+
+
+def test_an_identifier_the_fact_spells_whole_counts_as_two_words(repo):
+    rows = _gate(repo, ["max_redirects defaults to 30 on every client.",
+                        "The client follows at most a few redirects by default."],
+                 "what is max_redirects if I never change it?")
+    named = next(r for r in rows if r.text.startswith("max_redirects"))
+    assert named.matched == 2  # one identifier of two parts, spelled whole
+    assert all(r.matched <= 1 for r in rows if r is not named)  # "redirects" alone is one
 
 
 def test_a_stemmer_collision_is_not_a_shared_word(repo):

@@ -3,8 +3,9 @@
 bench/data/lifecycle_test/ and lifecycle_test2/ were written blind to kenning and committed
 before any run; since issue 17's third round their pairs are development data (their texts
 were read and the contradiction rules worked on them, bench/data/SPLITS.md), so the assertions
-on them hold a development level. bench/data/lifecycle_test3/ is the test split: run once at
-the end of that round, and asserted here at what that one run measured.
+on them hold a development level. bench/data/lifecycle_test3/ was the test split of that round
+(run once, development since issue 17's fourth round); bench/data/lifecycle_test4/ is the test
+split of the fourth round: run once at its end, and asserted here at what that one run measured.
 The bars are issue 17's acceptance: contradiction precision >= 0.8; paraphrases found (merged
 or offered for review) >= 0.6 with no near-miss or opposite merged; at most 5 % of unrelated
 prompts given a fact.
@@ -24,6 +25,7 @@ SPLIT = Path(__file__).parents[1] / "bench" / "data" / "lifecycle_test"
 # round; its duplicate pairs are held here at that first run's level.
 SPLIT2 = SPLIT.with_name("lifecycle_test2")
 SPLIT3 = SPLIT.with_name("lifecycle_test3")
+SPLIT4 = SPLIT.with_name("lifecycle_test4")
 
 
 def _pairs(name: str, split: Path = SPLIT) -> list[dict]:
@@ -52,10 +54,12 @@ def _duplicate_verdicts(split: Path = SPLIT) -> list[tuple[dict, str]]:
 
 
 @pytest.mark.model
-def test_no_near_miss_or_opposite_pair_of_the_test_split_is_merged():
+def test_no_distinct_pair_of_the_first_split_is_merged():
+    """One generalisation pair merged until issue 17's fourth round ("all list endpoints" /
+    "the /orders list endpoint"); a rule and one case of it go to review now."""
     merged_wrongly = [(p["why"], p["a"], p["b"]) for p, v in _duplicate_verdicts()
                       if not p["duplicate"] and v == "duplicate"]
-    assert not [m for m in merged_wrongly if m[0] in ("near-miss", "opposite")], merged_wrongly
+    assert not merged_wrongly
 
 
 @pytest.mark.model
@@ -71,34 +75,57 @@ def test_paraphrases_on_the_test_split_are_found():
 @pytest.mark.model
 def test_the_second_split_merges_no_near_miss_or_opposite_and_finds_its_paraphrases():
     """First run: 27 of 42 paraphrases found (8 merged, 19 queued for review), no near-miss,
-    opposite, number or scope pair merged; one generalisation pair merged."""
+    opposite, number or scope pair merged; one generalisation pair merged (none since issue
+    17's fourth round: "every table" / "the invoices table" goes to review)."""
     verdicts = _duplicate_verdicts(SPLIT2)
     wrong = [(p["why"], p["a"], p["b"]) for p, v in verdicts
-             if not p["duplicate"] and v == "duplicate" and p["why"] != "generalisation"]
+             if not p["duplicate"] and v == "duplicate"]
     assert not wrong, wrong
     found = [v != "distinct" for p, v in verdicts if p["duplicate"]]
     assert sum(found) / len(found) >= 0.6
 
 
-def test_the_third_split_flags_no_contradiction_wrongly():
+def test_the_third_split_flags_no_contradiction_wrongly_and_finds_some():
     """Its one run (issue 17's third round): no pair flagged, of 45 contradictions (value 28,
-    polarity 17): recall 0 on unseen wording, and no false alarm. This holds the no-false-alarm
-    half; the recall is the open part of the issue."""
+    polarity 17). Development data since issue 17's fourth round (its texts were read): the
+    same-slot value rules find 3 value pairs of 28, with no false alarm."""
     pairs = _pairs("contradiction_pairs.yaml", SPLIT3)
-    wrong = [p["why"] for p in pairs
-             if not p["contradiction"] and check_pair(analyse(p["a"]), analyse(p["b"]))]
-    assert not wrong, wrong
+    flagged = [p for p in pairs if check_pair(analyse(p["a"]), analyse(p["b"]))]
+    assert not [p["why"] for p in flagged if not p["contradiction"]]
+    assert len(flagged) >= 3
 
 
 @pytest.mark.model
-def test_the_third_split_finds_its_paraphrases_and_merges_no_near_miss_or_number():
+def test_the_third_split_finds_its_paraphrases_and_merges_no_distinct_pair():
     """Its one run: 31 of 45 paraphrases found (16 merged, 15 queued for review); merged
-    wrongly: one opposite pair of 13 and two scope pairs of 13 (issue 17's bar, no opposite
-    merged, is missed there), no near-miss, number or generalisation pair. Held at that level
-    so it cannot slip unseen."""
+    wrongly: one opposite pair of 13 and two scope pairs of 13. Since issue 17's fourth round
+    (development data now) a swapped word or other polarity words send a clear duplicate to
+    review: no distinct pair merges, 31 found (12 merged, 19 queued)."""
     verdicts = _duplicate_verdicts(SPLIT3)
     merged = [p["why"] for p, v in verdicts if not p["duplicate"] and v == "duplicate"]
-    assert not [why for why in merged if why in ("near-miss", "number", "generalisation")]
-    assert merged.count("opposite") <= 1 and merged.count("scope") <= 2, merged
+    assert not merged, merged
     found = [v != "distinct" for p, v in verdicts if p["duplicate"]]
     assert sum(found) >= 31
+
+
+def test_the_fourth_split_flags_contradictions_at_its_one_runs_precision():
+    """Its one run (issue 17's fourth round, texts not read): 9 flagged, 8 right (value 4 of
+    28, polarity 4 of 17), one scope pair flagged wrongly: precision 0.89, recall 0.18."""
+    pairs = _pairs("contradiction_pairs.yaml", SPLIT4)
+    flagged = [p for p in pairs if check_pair(analyse(p["a"]), analyse(p["b"]))]
+    right = [p for p in flagged if p["contradiction"]]
+    assert len(right) >= 8
+    assert len(right) / len(flagged) >= 0.8
+
+
+@pytest.mark.model
+def test_the_fourth_split_merges_no_distinct_pair():
+    """Its one run: no distinct pair merged (of 13 near-miss, opposite, number, scope and
+    generalisation pairs each; 34 queued for review); paraphrases found 23 of 45 (5 merged,
+    18 queued): issue 17's 0.6 bar is missed there, the bundled static model puts rewrites in
+    other words below the review cosine."""
+    verdicts = _duplicate_verdicts(SPLIT4)
+    merged = [p["why"] for p, v in verdicts if not p["duplicate"] and v == "duplicate"]
+    assert not merged, merged
+    found = [v != "distinct" for p, v in verdicts if p["duplicate"]]
+    assert sum(found) >= 23

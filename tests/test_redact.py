@@ -293,3 +293,36 @@ def test_a_checksummed_github_token_is_caught():
     assert len(token) == 40
     out = redact(f"token {token}")
     assert token not in out and out.startswith("token [REDACTED:")
+
+
+# The scan's shortcuts (a literal test before a pattern, stems before the key-word
+# alternation, runs of token characters before the token pattern) must find exactly what the
+# full scans find. Texts built from the pieces the patterns start on, secrets and noise.
+_PIECES = st.sampled_from([
+    "password=", "PASSWORD: ", "Bearer ", "basic ", "mysql -p", "curl -u a:", "://u:p@h",
+    "--token ", "AccountKey=", "aws_secret_access_key=", "xoxb-", "glpat-", "SG.", "npm_",
+    "eyJ", "_live_", "the password is ", "api_key", "authToken", "secret", "pwd", "\n", " ",
+    "=", '"', "'", "İ", "ß", "é", "-----BEGIN RSA PRIVATE KEY-----\n", "A" * 20, "b7" * 9,
+])
+_MIXED = st.lists(st.one_of(_PIECES, SECRETS, PROSE), max_size=12).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_MIXED)
+def test_the_scan_shortcuts_find_what_the_full_scans_find(text: str):
+    from kenning.core import redact as scan
+
+    low = scan._lower_same_length(text)
+    assert [m.span() for m in scan._key_words(low)] == \
+        [m.span() for m in scan._KEY_WORD.finditer(low)]
+    assert [m.span() for m in scan._tokens(text)] == [m.span() for m in scan._TOKEN.finditer(text)]
+    for (_kind, pattern), literals in zip(scan._KNOWN, scan._KNOWN_LITERALS, strict=True):
+        if pattern.search(text):
+            assert any(literal in text for literal in literals)
+    guarded = [(scan._URL_CREDENTIALS, text, ("://",)), (scan._AWS_SECRET, low, ("aws",)),
+               (scan._AUTHORIZATION, low, ("bearer", "basic")),
+               (scan._PROSE_PASSWORD, low, ("pass",)), (scan._FLAG, low, ("--",))]
+    guarded += [(pattern, text, (literal,)) for literal, pattern in scan._CLI_PASSWORDS]
+    for pattern, subject, literals in guarded:
+        if pattern.search(subject):
+            assert any(literal in subject for literal in literals)

@@ -201,3 +201,42 @@ def test_github_quoted_warnings_are_read_whole():
          "docs/p.md:4", "guide-warning"),
         ("w docs (Page): The `cache` is not thread-safe. Use one per thread.", "docs/p.md:9",
          "guide-warning")]
+
+
+ARGUMENTS_RST = """\
+Arguments
+---------
+
+sockets
+    A list of sockets. The sockets have to be bound.
+
+    .. warning::
+        May not be used with ``listen``, ``host``, ``port`` or ``unix_socket``
+
+trusted_proxy
+    IP address of a remote peer allowed to override the environment.
+
+    .. warning::
+       Using the wildcard is a security issue if Waitress is receiving connections
+       from untrusted locations.
+
+Design
+------
+
+.. note::
+    :term:`asyncore` has been deprecated since Python 3.6.
+
+The ``Old`` class was deprecated in version 2.0 and removed in version 3.0.
+"""
+
+
+def test_a_definitions_warning_names_its_term_and_pythons_news_is_not_the_projects():
+    found = texts(guides.proposals(ARGUMENTS_RST, "docs/arguments.rst", "waitress"))
+    assert found == [
+        ("waitress docs (Arguments): `sockets`: May not be used with `listen`, `host`, `port` "
+         "or `unix_socket`", "docs/arguments.rst:8", "guide-warning"),
+        ("waitress docs (Arguments): `trusted_proxy`: Using the wildcard is a security issue "
+         "if Waitress is receiving connections from untrusted locations.",
+         "docs/arguments.rst:14", "guide-warning"),
+        ("waitress docs (Arguments › Design): The `Old` class was deprecated in version 2.0 "
+         "and removed in version 3.0.", "docs/arguments.rst:23", "guide-lifecycle")]

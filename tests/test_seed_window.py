@@ -222,3 +222,113 @@ def test_a_commit_decision_older_than_the_window_is_history():
            c("No longer log from the reloader because it is spammy", 2015)]
     assert [p.text.split(" (commit")[0] for p in commits.proposals(log)] == [
         "Don't cache tokens on disk because they are secrets"]
+
+
+# reStructuredText sections under a release, as waitress writes them (test7, development).
+SECTIONED = """\
+3.0.2 (2024-11-16)
+------------------
+
+Security
+~~~~~~~~
+
+- Waitress now validates that the chunk length is only valid hex digits, and values
+  such as ``0x01`` are no longer supported.
+
+1.3.0 (2019-04-22)
+------------------
+
+Deprecations
+~~~~~~~~~~~~
+
+- The ``send_bytes`` adjustment now defaults to ``1`` and is deprecated
+  pending removal in a future release.
+- ``jsonschema.RefResolver`` -- see above for details on the replacement.
+
+Features
+~~~~~~~~
+
+- Stop early and close the ``app_iter`` when writing to a closed socket.
+
+Bugfixes
+~~~~~~~~
+
+- Upon receiving a request without HTTP/1.0 or HTTP/1.1 we will no longer set the
+  version to the string value "None".
+- Trigger the ``app_iter`` to close as part of shutdown.
+- The default ``asyncore_loop_timeout`` is now 1 second.
+
+0.3 (2012-01-01)
+----------------
+
+Security Fixes
+~~~~~~~~~~~~~~
+
+- Bare LF line endings are no longer supported in chunked bodies.
+
+Features
+~~~~~~~~
+
+- Use self.logger to log socket errors instead of self.log_info (normalize).
+"""
+
+
+def test_underlined_sections_say_what_their_entries_are():
+    found = changelogs.proposals(SECTIONED, "HISTORY.txt", "waitress")
+    said = {p.text.split(": ", 1)[1]: p for p in found}
+    # A fix is not a deprecation because the section above it was one; a changed default
+    # and what a security fix refuses stay true in any section, however old.
+    assert set(said) == {
+        "Waitress now validates that the chunk length is only valid hex digits, and values "
+        "such as `0x01` are no longer supported.",
+        "The `send_bytes` adjustment now defaults to `1` and is deprecated pending removal in "
+        "a future release.",
+        "The default `asyncore_loop_timeout` is now 1 second.",
+        "Bare LF line endings are no longer supported in chunked bodies."}
+    assert said["The default `asyncore_loop_timeout` is now 1 second."].text.startswith(
+        "waitress 1.3.0 (HISTORY.txt): ")
+    assert said["Bare LF line endings are no longer supported in chunked bodies."].old is False
+    assert later.deprecated_names("The `send_bytes` adjustment is deprecated pending removal "
+                                  "in a future release.") == {"send_bytes"}
+
+
+def test_the_window_is_the_projects_newest_release_in_any_changelog():
+    history = ("2.1.2 (2022-05-01)\n------------------\n\n- Drop support for Python 2.7.\n\n"
+               "1.4.0 (2019-12-20)\n------------------\n\n- Remove the ``legacy`` module.\n")
+    alone = _said(changelogs.proposals(history, "HISTORY.txt", "waitress"))
+    assert alone == ["Drops support for Python 2.7.", "Removes the `legacy` module."]
+    changes = "3.0.2 (2024-11-16)\n------------------\n\n- Add a thing.\n"
+    beside = changelogs.proposals(history, "HISTORY.txt", "waitress",
+                                  changelogs.release_dates(changes))
+    assert _said(beside) == ["Drops support for Python 2.7."]  # 2019 is past 2024's window
+
+
+def test_a_default_is_overtaken_by_a_later_default_of_the_same_name():
+    text = ("1.3.0 (2019-04-22)\n------------------\n\n"
+            "- The ``send_bytes`` adjustment now defaults to ``1``.\n\n"
+            "0.7 (2012-05-01)\n----------------\n\n"
+            "- Default ``send_bytes`` value is now 18000 instead of 9000.\n")
+    assert _said(changelogs.proposals(text, "HISTORY.txt", "waitress")) == [
+        "The `send_bytes` adjustment now defaults to `1`."]
+
+
+def test_a_link_names_no_code_the_head_must_hold():
+    from kenning.extract.seed import current
+    from kenning.extract.seed.model import Proposal
+
+    p = Proposal(source="changelog", kind="codebase", rule="changelog-deprecation",
+                 text="waitress 1.3.0 (HISTORY.txt): The `send_bytes` adjustment is deprecated."
+                      " See https://github.com/Pylons/waitress/pull/246.",
+                 provenance="HISTORY.txt:1")
+    assert current._relied_on(p) == {"send_bytes"}
+
+
+def test_a_contributing_items_sentence_is_whole_and_does_not_point_back():
+    text = ("Support questions\n-----------------\n\n"
+            "Please don't use the issue tracker for this. Use the forum.\n\n"
+            "Submitting patches\n------------------\n\n"
+            "-   Include tests that cover any code changes you make. Make sure the\n"
+            "    test fails without your patch. Run the tests as described below.\n")
+    said = [p.text for p in documents.rule_proposals(text, "CONTRIBUTING.rst", "docs")]
+    assert said == ["CONTRIBUTING.rst: Include tests that cover any code changes you make. "
+                    "Make sure the test fails without your patch."]

@@ -169,6 +169,23 @@ def test_saving_a_name_again_updates_it_and_reconfirms_its_facts(isolated):
     assert list(_sessions_dir().iterdir()) == [second.path]  # no temp files left behind
 
 
+def test_an_llm_fact_names_repo_relative_paths_and_one_naming_another_folder_is_dropped(
+        isolated):
+    """Issue 16, 5: no absolute path of the user's machine in a fact, the LLM's included."""
+    from kenning.extract.llm import LLMResult
+    from kenning.extract.model import Candidate
+
+    root = current_project().root
+    said = [Candidate(kind="codebase", text=f"Migrations live in {root}/db/migrations and run "
+                      "in timestamp order.", evidence="", rule="llm"),
+            Candidate(kind="codebase", text="The venv's python is /home/ana/.venv/bin/python "
+                      "for every script.", evidence="", rule="llm")]
+    result = save_session(_memory(), {"summary": "Moved the migrations."},
+                          llm=lambda _text: LLMResult(candidates=said, tokens=10))
+    assert [o.candidate.text for o in result.llm_facts] == [
+        "Migrations live in db/migrations and run in timestamp order."]
+
+
 @pytest.mark.parametrize("text,message", [
     ("", "nothing on stdin"),
     ("- a\n- b\n", "must be a mapping"),

@@ -56,6 +56,21 @@ def test_live_branch_follows_the_rewind_and_crosses_compaction():
     ]
 
 
+def test_a_parent_missing_from_the_file_does_not_cut_the_conversation_off(tmp_path: Path):
+    """A copied checkpoint can leave out a line others hang off (a progress line): the live
+    branch goes on at the line written before it instead of ending there."""
+    rows = [("u-1", None, "user", "Run the release checklist"), ("a-1", "u-1", "assistant", "ok"),
+            ("u-2", "a-1", "user", "now the docs"), ("a-2", "p-gone", "assistant", "done"),
+            ("u-3", "a-2", "user", "thanks")]
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps({
+        "uuid": u, "parentUuid": parent, "type": kind, "sessionId": SESSION,
+        "message": {"role": kind, "content": text} if kind == "user" else {
+            "id": f"m-{u}", "role": kind, "content": [{"type": "text", "text": text}]}}) + "\n"
+        for u, parent, kind, text in rows), encoding="utf-8")
+    assert _uuids(path) == ["u-1", "a-1", "u-2", "a-2", "u-3"]
+
+
 def test_compact_summary_is_not_a_user_turn():
     turns = read_transcript(FIXTURES / "rewind_compact.jsonl").turns
     assert not any("being continued" in t.text for t in turns if t.role == "user")

@@ -24,15 +24,24 @@ from kenning.index.codeindex import CodeIndex
 from kenning.index.connection import Index
 from kenning.index.embed import LazyEmbedder
 from kenning.index.facts import FactIndex, FactView
-from kenning.lifecycle.writes import AddResult, FactWriter
-from kenning.search.hybrid import Search
 
 if TYPE_CHECKING:
     from kenning.core.records import Fact
     from kenning.index.sync import SyncReport
+    from kenning.lifecycle.writes import AddResult, FactWriter
+    from kenning.search.hybrid import Search
     from kenning.store.facts import FactStore
 
 __all__ = ["AddResult", "FactView", "Memory"]
+
+
+def __getattr__(name: str) -> object:
+    # The writer and the searcher load on first use (`kenning index` needs neither).
+    if name == "AddResult":
+        from kenning.lifecycle.writes import AddResult
+
+        return AddResult
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Memory:
@@ -50,11 +59,29 @@ class Memory:
         self.index = Index(project.index_path)
         self.fact_index = FactIndex(project, self.index, self.embedder, clock,
                                     on_change=self.refresh_anchor_map)
-        self.writer = FactWriter(self.fact_index, close=self.close)
         self.code = CodeIndex(project, self.index, self.embedder,
                               on_change=self.refresh_anchor_map)
-        self.searcher = Search(project, self.index, self.fact_index, self.embedder,
-                               cluster_peers=self._cluster_peers)
+        self._writer: FactWriter | None = None
+        self._searcher: Search | None = None
+
+    @property
+    def writer(self) -> FactWriter:
+        """Fact writes with the lifecycle rules; built (and imported) on first use."""
+        if self._writer is None:
+            from kenning.lifecycle.writes import FactWriter
+
+            self._writer = FactWriter(self.fact_index, close=self.close)
+        return self._writer
+
+    @property
+    def searcher(self) -> Search:
+        """Hybrid search; built (and imported) on first use."""
+        if self._searcher is None:
+            from kenning.search.hybrid import Search
+
+            self._searcher = Search(self.project, self.index, self.fact_index, self.embedder,
+                                    cluster_peers=self._cluster_peers)
+        return self._searcher
 
     @property
     def store(self) -> FactStore:
@@ -72,7 +99,8 @@ class Memory:
         return peers_map(load_clusters(self.project.events_path))
 
     def close(self) -> None:
-        self.searcher.close()
+        if self._searcher is not None:
+            self._searcher.close()
         self.index.close()
 
     # ---- the index -------------------------------------------------------------------------

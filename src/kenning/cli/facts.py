@@ -53,7 +53,32 @@ def add(text, kind, about, tags, topic, rationale, origin, supersedes, as_json) 
 
 
 # ---- search -------------------------------------------------------------------------------
-@cli.command()
+class QueryCommand(click.Command):
+    """A command whose arguments are a query: a quoted query that begins with a dash
+    (`kenning search "--reload-include globs"`) is read as the query, not as an option; a
+    lone unknown option still fails, and says how to search for it (`-- -x`)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        options = [p for p in self.get_params(ctx) if isinstance(p, click.Option)]
+        known = {name for p in options for name in (*p.opts, *p.secondary_opts)}
+        valued = {name for p in options if not p.is_flag and not p.count for name in p.opts}
+        value_next = False
+        for arg in args:
+            if arg == "--":
+                break
+            if value_next or not arg.startswith("-") or arg == "-":
+                value_next = False
+                continue
+            name = arg.split("=", 1)[0] if arg.startswith("--") else arg[:2]
+            if name in known:
+                value_next = name in valued and name == arg
+            elif not any(c.isspace() for c in arg):
+                raise click.UsageError(f"No such option: {arg} (to search for it: "
+                                       f"kenning {self.name} -- {arg})", ctx)
+        return super().parse_args(ctx, args)
+
+
+@cli.command(cls=QueryCommand, context_settings={"ignore_unknown_options": True})
 @click.argument("query", nargs=-1, required=True)
 @click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(1, 500))
 @click.option("--type", "hit_type", type=click.Choice(["fact", "code", "doc", "config", "all"]),

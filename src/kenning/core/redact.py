@@ -16,6 +16,25 @@ import bisect
 import math
 import re
 from collections import Counter
+from collections.abc import Iterator
+
+
+class _Lazy:
+    """A pattern compiled on first use. A text reaches few of the patterns below (most are
+    behind a literal test), and compiling them all cost every process that imports this
+    module several milliseconds."""
+
+    __slots__ = ("_body", "_pattern")
+
+    def __init__(self, body: str) -> None:
+        self._body = body
+        self._pattern: re.Pattern[str] | None = None
+
+    def __getattr__(self, name: str):  # finditer, match, search, groups ...
+        if self._pattern is None:
+            self._pattern = re.compile(self._body)
+        return getattr(self._pattern, name)
+
 
 _MARKER = re.compile(r"\[REDACTED:[a-z_]+\]")
 
@@ -54,41 +73,67 @@ _KNOWN_FORMATS: list[tuple[str, str]] = [
     ("azure_key", r"AccountKey=[A-Za-z0-9+/]{20,100}={0,2}"),
     ("azure_key", r"SharedAccessKey=[A-Za-z0-9+/]{20,100}={0,2}"),
 ]
-_KNOWN = [(kind, re.compile(body)) for kind, body in _KNOWN_FORMATS]
+_KNOWN = [(kind, _Lazy(body)) for kind, body in _KNOWN_FORMATS]
+# For each known format, literals of which every match holds one: a text holding none of
+# them is not scanned with that pattern (a substring test is far cheaper than a regex scan,
+# above all for patterns that start with an alternation, like the Stripe keys).
+_KNOWN_LITERALS: list[tuple[str, ...]] = [
+    ("-----BEGIN",),
+    ("sk-ant-",),
+    ("sk-",),
+    ("sk-",),
+    ("k_live_", "k_test_"),
+    ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    ("github_pat_",),
+    ("https://hooks.slack.com/",),
+    ("xox",),
+    ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
+    ("AIza",),
+    ("npm_",),
+    ("eyJ",),
+    ("gl",),
+    ("SG.",),
+    ("AccountKey=",),
+    ("SharedAccessKey=",),
+]
 
 # scheme://user:password@host -> keep scheme and host, drop user and password.
-_URL_CREDENTIALS = re.compile(r"://([^\s/:@\[\]'\"<>]{1,256}:[^\s/@\[\]'\"<>]{1,256})@")
+_URL_CREDENTIALS = _Lazy(r"://([^\s/:@\[\]'\"<>]{1,256}:[^\s/@\[\]'\"<>]{1,256})@")
 
 # Passwords on a command line: `mysql -pSECRET` (`-p` alone prompts; `-P` is the port),
 # `redis-cli -a SECRET`, `sshpass -p SECRET`, `curl -u user:SECRET` / `--user user:SECRET`.
 # One pattern per program, each starting on its literal name (see _KNOWN_FORMATS); the
 # password is whichever group matched.
 _VALUE = r"(?:\"([^\"\s]{1,200})\"|'([^'\s]{1,200})'|([^\s\"'`;|&<>]{1,200}))"
-_CLI_PASSWORDS = [re.compile(body) for body in (
-    r"mysql(?:dump|admin|import|show|check)?\b[^\n|;&]{0,200}?\s-p" + _VALUE,
-    r"mariadb\b[^\n|;&]{0,200}?\s-p" + _VALUE,
-    r"redis-cli\b[^\n|;&]{0,200}?\s-a[ \t]+" + _VALUE,
-    r"sshpass\b[^\n|;&]{0,200}?\s-p[ \t]+" + _VALUE,
-    r"curl\b[^\n|;&]{0,300}?\s(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'@]{0,100}:"
-    r"([^\s\"'`;|&<>]{1,200})",
+_CLI_PASSWORDS = [(literal, _Lazy(body)) for literal, body in (
+    ("mysql", r"mysql(?:dump|admin|import|show|check)?\b[^\n|;&]{0,200}?\s-p" + _VALUE),
+    ("mariadb", r"mariadb\b[^\n|;&]{0,200}?\s-p" + _VALUE),
+    ("redis-cli", r"redis-cli\b[^\n|;&]{0,200}?\s-a[ \t]+" + _VALUE),
+    ("sshpass", r"sshpass\b[^\n|;&]{0,200}?\s-p[ \t]+" + _VALUE),
+    ("curl", r"curl\b[^\n|;&]{0,300}?\s(?:-u|--user)(?:[ \t]+|=)?[\"']?[^\s:\"'@]{0,100}:"
+     r"([^\s\"'`;|&<>]{1,200})"),
 )]
 # "the password is hunter2", "the password for the admin account is `X`".
-_PROSE_PASSWORD = re.compile(
+_PROSE_PASSWORD = _Lazy(
     r"pass(?:word|wd|phrase|code)(?:[ \t]+(?:for|of|to)[ \t]+(?:the[ \t]+)?"
     r"[\w.@-]{1,60}(?:[ \t]+\w{1,30})?)?[ \t]+(?:is|was)[ \t]*:?[ \t]+[\"'`]?"
     r"([^\s\"'`,;]{4,200}?)[\"'`]?(?=[.,;:!?)]*(?:\s|$))"
 )
 
 # These three run on the lower-cased text (same length, same offsets) for the same reason.
-_AWS_SECRET = re.compile(
+_AWS_SECRET = _Lazy(
     r"aws_?secret_?(?:access_?)?key[\"']?\s*[:=]\s*[\"']?([a-z0-9/+=]{40})(?![a-z0-9/+=])"
 )
-_AUTHORIZATION = re.compile(r"(?:bearer|basic)[ \t]+([a-z0-9._~+/-]{16,}=*)")
+_AUTHORIZATION = _Lazy(r"(?:bearer|basic)[ \t]+([a-z0-9._~+/-]{16,}=*)")
 _KEY_WORD = re.compile(
     r"password|passwd|passphrase|secret|token|api[_-]?key|apikey|access[_-]?key|auth"
     r"|credentials?|private[_-]?key|pass|pwd"
 )
 _KEY_WORDS = _KEY_WORD.pattern
+# Every match of _KEY_WORD starts with one of these (an alternation of words is a slow scan;
+# finding each stem with str.find and matching there is the same result, far faster).
+_KEY_WORD_STEMS = ("pass", "secret", "token", "api", "access", "auth", "credential",
+                   "private", "pwd")
 
 # `password=…`, `"api_key": "…"`, `DB_PASSWORD: …`, `--token …`: only the value is replaced,
 # so the fact keeps saying *which* setting it was about. The regex starts at the key word
@@ -98,38 +143,44 @@ _ASSIGNMENT_TAIL = re.compile(
     r"([A-Za-z0-9_-]{0,30})\\?[\"']?[ \t]*(?::=|=>|:|=)(?!=)[ \t]*"
     r"(?:\\?\"([^\"\s\\]{1,200})\\?\"|'([^'\s\\]{1,200})'|([^\s\"'`,;&)\]}<>\\]{1,200}))"
 )
-_FLAG = re.compile(
+_FLAG = _Lazy(
     r"--(?:[a-z0-9]{1,20}-){0,3}(?:" + _KEY_WORDS + r")[ =]([^\s\"'`;|&<>]{4,200})"
 )
 # Short words that are keys only with a prefix (`DB_PASS`, `MYSQL_PWD`).
 _BARE_NOT_KEYS = frozenset({"pass", "pwd"})
 _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 # Settings that name a secret without holding it: `token_file`, `api_key_env`, `secret_name`.
-_META_SUFFIX = re.compile(
+_META_SUFFIX = _Lazy(
     r"(?i)[_.-]?(?:file|path|dir|env|var|name|type|count|len|length|size|url|uri|endpoint"
     r"|expiry|expires|ttl|field|header|id|prefix|hint|policy|limit|rate|mode|helper|store"
     r"|source|provider|command|cmd)s?$"
 )
 
 # Values that an assignment-looking line holds in ordinary code, prose or docs.
-_NOT_A_VALUE = re.compile(
+_NOT_A_VALUE = _Lazy(
     r"(?i)^(?:none|null|nil|true|false|undefined|str|string|int|bytes|bool|optional.*|any"
     r"|required|optional|redacted|hidden|secret|password|token|env|os\.environ.*|\*+|x+"
     r"|\.\.\.+|<.*|\$.*|%\(.*|%[a-z]|%\{.*|%\w+%|\{.*|\[.*|\(.*|/.*|\./.*|~/.*|![A-Za-z]*"
     r"|self\..*|this\..*|\*[A-Za-z_][\w.]*"
     r"|process\.env.*|getenv.*|[0-9]+)$"
 )
-_PLAIN_WORD = re.compile(r"^[a-z_]+$|^[a-z]*(?:[A-Z][a-z]+)+$|^[A-Z][A-Z0-9_]*$")
+_PLAIN_WORD = _Lazy(r"^[a-z_]+$|^[a-z]*(?:[A-Z][a-z]+)+$|^[A-Z][A-Z0-9_]*$")
 # `cfg.api_key`, `os.environ["X"]`, `Optional[str]`, `load_token()`: code, not a value.
-_CODE_VALUE = re.compile(r"^[A-Za-z_]\w*(?:(?:\.[A-Za-z_]\w*)+(?:[\[(].*)?|[\[(].*)$")
+_CODE_VALUE = _Lazy(r"^[A-Za-z_]\w*(?:(?:\.[A-Za-z_]\w*)+(?:[\[(].*)?|[\[(].*)$")
 
 # Generic high-entropy tokens: long base64 / base64url / base36 strings.
-_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/_=-])")
-_HEX = re.compile(r"^[0-9a-fA-F-]+$")
+_TOKEN = _Lazy(r"(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/_=-])")
+_HEX = _Lazy(r"^[0-9a-fA-F-]+$")
+# _TOKEN's characters as b"a", every other byte as b" ": a token needs a run of 32 of them,
+# which bytes.find locates much faster than the pattern itself scans.
+_TOKEN_BYTES = bytes(
+    ord("a") if chr(b).isascii() and (chr(b).isalnum() or chr(b) in "+/_-") else ord(" ")
+    for b in range(256))
+_TOKEN_RUN = b"a" * 32
 # `objects/pack/pack-55cf36…`, `sha256_9f86d0…`: a hash, maybe named by a word, in a path.
-_WORD_AND_HEX = re.compile(
+_WORD_AND_HEX = _Lazy(
     r"^(?:[A-Za-z][A-Za-z0-9_.]{0,30}/)*(?:[A-Za-z]{1,20}[_-])?[0-9a-fA-F]{32,}$")
-_DIGIT_RUN = re.compile(r"[0-9]+")
+_DIGIT_RUN = _Lazy(r"[0-9]+")
 
 
 def _kind_of_key(key: str) -> str:
@@ -231,31 +282,40 @@ def _lower_same_length(text: str) -> str:
 def _iter_matches(text: str) -> list[tuple[int, int, int, str]]:
     """All raw matches as (start, end, priority, type); overlaps are resolved by the caller."""
     found: list[tuple[int, int, int, str]] = []
+    # Each pattern runs only on a text holding a literal all its matches hold (same result).
     for prio, (kind, pattern) in enumerate(_KNOWN):
+        if not any(literal in text for literal in _KNOWN_LITERALS[prio]):
+            continue
         for m in pattern.finditer(text):
             if kind == "private_key" or _word_start(text, m.start()):
                 found.append((m.start(), m.end(), prio, kind))
     prio = len(_KNOWN)
-    for m in _URL_CREDENTIALS.finditer(text):
-        if m.start() > 0 and text[m.start() - 1].isalnum():
-            found.append((m.start(1), m.end(1), prio, "url_credentials"))
+    if "://" in text:
+        for m in _URL_CREDENTIALS.finditer(text):
+            if m.start() > 0 and text[m.start() - 1].isalnum():
+                found.append((m.start(1), m.end(1), prio, "url_credentials"))
     low = _lower_same_length(text)
-    for m in _AWS_SECRET.finditer(low):
-        found.append((m.start(1), m.end(1), prio, "aws_secret_access_key"))
-    for m in _AUTHORIZATION.finditer(low):
-        if _word_start(low, m.start()):
-            found.append((m.start(1), m.end(1), prio, "authorization"))
-    for pattern in _CLI_PASSWORDS:
+    if "aws" in low:
+        for m in _AWS_SECRET.finditer(low):
+            found.append((m.start(1), m.end(1), prio, "aws_secret_access_key"))
+    if "bearer" in low or "basic" in low:
+        for m in _AUTHORIZATION.finditer(low):
+            if _word_start(low, m.start()):
+                found.append((m.start(1), m.end(1), prio, "authorization"))
+    for literal, pattern in _CLI_PASSWORDS:
+        if literal not in text:
+            continue
         for m in pattern.finditer(text):
             group = next(g for g in range(1, pattern.groups + 1) if m.group(g) is not None)
             if _word_start(text, m.start()) and not _NOT_A_VALUE.match(m.group(group)):
                 found.append((m.start(group), m.end(group), prio, "password"))
-    for m in _PROSE_PASSWORD.finditer(low):
-        value = text[m.start(1):m.end(1)]
-        if _word_start(low, m.start()) and _value_is_secret(value, "password", False):
-            found.append((m.start(1), m.end(1), prio, "password"))
+    if "pass" in low:
+        for m in _PROSE_PASSWORD.finditer(low):
+            value = text[m.start(1):m.end(1)]
+            if _word_start(low, m.start()) and _value_is_secret(value, "password", False):
+                found.append((m.start(1), m.end(1), prio, "password"))
     prio += 1
-    for kw in _KEY_WORD.finditer(low):
+    for kw in _key_words(low):
         tail = _ASSIGNMENT_TAIL.match(text, kw.end())
         if tail is None:
             continue
@@ -268,16 +328,46 @@ def _iter_matches(text: str) -> list[tuple[int, int, int, str]]:
                 if _value_is_secret(value, key, quoted):
                     found.append((tail.start(group), tail.end(group), prio, _kind_of_key(key)))
                 break
-    for m in _FLAG.finditer(low):
+    for m in _FLAG.finditer(low) if "--" in low else ():
         flag = m.group(0)[2:].split(" ", 1)[0].split("=", 1)[0]
         value = text[m.start(1) : m.end(1)]
         if _value_is_secret(value, flag, False) or looks_random(value):
             found.append((m.start(1), m.end(1), prio, _kind_of_key(flag)))
     prio += 1
-    for m in _TOKEN.finditer(text):
+    for m in _tokens(text):
         if looks_random(m.group(0)):
             found.append((m.start(), m.end(), prio, "high_entropy"))
     return found
+
+
+def _key_words(low: str) -> Iterator[re.Match[str]]:
+    """`_KEY_WORD.finditer(low)`: the same matches, tried only where a stem starts."""
+    starts: list[int] = []
+    for stem in _KEY_WORD_STEMS:
+        at = low.find(stem)
+        while at >= 0:
+            starts.append(at)
+            at = low.find(stem, at + 1)
+    starts.sort()
+    end = 0
+    for at in starts:
+        if at >= end and (m := _KEY_WORD.match(low, at)):
+            end = m.end()
+            yield m
+
+
+def _tokens(text: str) -> Iterator[re.Match[str]]:
+    """`_TOKEN.finditer(text)`: the same matches, scanned only on lines holding a run of 32
+    token characters (a match never crosses a line: a newline is not a token character)."""
+    runs = text.encode("latin-1", "replace").translate(_TOKEN_BYTES)  # one byte a character
+    at = runs.find(_TOKEN_RUN)
+    while at >= 0:
+        line_start = text.rfind("\n", 0, at) + 1
+        line_end = text.find("\n", at)
+        if line_end < 0:
+            line_end = len(text)
+        yield from _TOKEN.finditer(text, line_start, line_end)
+        at = runs.find(_TOKEN_RUN, line_end)
 
 
 def find_secrets(text: str) -> list[tuple[str, int, int]]:

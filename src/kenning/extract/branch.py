@@ -27,6 +27,7 @@ _F_SIDECHAIN = 1
 _F_ASSISTANT = 2
 _F_TOOL_RESULT = 4
 _F_BOUNDARY = 8
+_MISSING_PARENT = -3  # a parentUuid that names no line of this file
 
 
 @dataclass
@@ -138,7 +139,7 @@ def build_index(f: BinaryIO, start: int) -> LineIndex:
             ix.summaries.append(offset)
         _add_line(ix, obj, uuid, offset)
     for idx, parent in ix.pending.items():
-        resolved = ix.by_uuid.get(hash(parent), -1)
+        resolved = ix.by_uuid.get(hash(parent), _MISSING_PARENT)
         ix.parents[idx] = resolved
         ix.linked += resolved >= 0
     return ix
@@ -207,6 +208,10 @@ def live_lines(ix: LineIndex) -> bytearray:
             # (cursor read, trimmed file), at the line written just before the boundary.
             logical = ix.by_uuid.get(hash(ix.logical.get(i, "")), -1)
             parent = logical if logical >= 0 else _previous_line(ix, i)
+        elif parent == _MISSING_PARENT:
+            # The parent named is not in this file (a cursor read, or a copy that left a
+            # progress line out): the conversation goes on at the line written before it.
+            parent = _previous_line(ix, i)
         i = parent
     live_messages = {ix.message[i] for i in range(n) if live[i] and ix.message[i] >= 0}
     for i in range(n):

@@ -26,6 +26,7 @@ _INVOCATION_ERROR = re.compile(
     r"|no such file or directory",
     _I,
 )
+_MISSING = re.compile(r"([^\s:]+):\s*no such file or directory", _I)
 _TEST_WORDS = re.compile(r"\b(?:pytest|tests?|jest|vitest|mocha|unittest|tox|nox|rspec)\b")
 
 
@@ -59,10 +60,14 @@ def _drop_common_tail(a: str, b: str) -> tuple[str, str]:
     return " ".join(x), " ".join(y)
 
 
-def _reason(output: str) -> str | None:
+def _reason(output: str, command: str = "") -> str | None:
+    prog = command.split()[0] if command.split() else ""
     for line in output.splitlines():
         if _INVOCATION_ERROR.search(line):
             line = re.sub(r"^(?:/bin/\w*sh|bash|zsh|sh)(?::\s*line)?(?::\s*\d+)?:\s*", "", line)
+            missing = _MISSING.search(line)
+            if missing and missing.group(1).strip("'\"") != prog:
+                return None  # a file argument that is not there, not the program: a slip
             return line.strip()[:100]
     return None
 
@@ -86,7 +91,7 @@ def command_fixes(turns: Sequence[Turn]) -> list[Candidate]:
     calls = _bash_calls(turns)
     out: list[Candidate] = []
     for i, call in enumerate(calls):
-        reason = _reason(call.output) if call.failed else None
+        reason = _reason(call.output, call.command) if call.failed else None
         if not reason or len(call.command) > 120:
             continue
         for later in calls[i + 1 : i + 7]:

@@ -133,8 +133,9 @@ _RETRACTION = re.compile(
     _I,
 )
 # It names the code: a backticked name, a path, a call, a snake_case or CamelCase identifier.
-_NAMES_CODE = re.compile(r"`[^`]+`|\w\(\)|\b[a-z]+_\w+|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*|"
-                         + PATH.pattern)
+NAMES_CODE = re.compile(r"`[^`]+`|\w\(\)|\b[a-z]+_\w+|\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*|"
+                        + PATH.pattern)
+_NAMES_CODE = NAMES_CODE
 _MIN_WORDS, _MAX_WORDS = 8, 45
 _SAME = 0.5  # share of content terms two findings have in common to say the same thing
 
@@ -143,7 +144,7 @@ def _terms(text: str) -> set[str]:
     return {w for w in words(text.lower()) if w not in STOPWORDS and len(w) > 2}
 
 
-def _sentences(text: str) -> list[str]:
+def prose_sentences(text: str) -> list[str]:
     """Prose sentences of an assistant message: code fences, tables and headings out,
     markdown emphasis stripped."""
     out: list[str] = []
@@ -191,7 +192,7 @@ def conclusion_candidates(turns: Sequence[Turn]) -> list[Candidate]:
         edits.extend((i, *edit) for edit in _edits(turn))
         if turn.is_sidechain or turn.role not in ("assistant", "user", "summary"):
             continue
-        for sentence in _sentences(turn.text):
+        for sentence in prose_sentences(turn.text):
             if _RETRACTION.search(sentence):
                 said.append((i, _terms(sentence)))
             fact = finding_text(sentence) if turn.role != "user" else None

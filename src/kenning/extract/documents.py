@@ -4,13 +4,14 @@ In long agentic sessions the user types "implement X" and the constraints live i
 agent *read*: the tracker's description of the task (`gh issue view`, `bd show`, `jira`, a
 Linear/Jira MCP tool), the project's CLAUDE.md / AGENTS.md, a design doc or ADR, a skill the
 session loaded. Those texts were written by people for this project, so their explicit rules
-("never …", "X must …", "use A, not B") are evidence the way the user's own words are. A
-design doc's findings ("X is rebuilt on start because …", the test of `conclusions.py`) are
-kept too; an issue's are not: an issue describes the state its task is about to change.
+("never …", "X must …", "use A, not B") are evidence the way the user's own words are. Only
+explicit rules: a design doc's findings ("X is rebuilt on start because …") were tried and
+matched nothing labelled on the first unseen sessions.
 
 Each rule line goes through the same sentence rules as a user message (`sentences.py`), and
-the fact keeps its subject (the issue or document) so it reads on its own. Lines scoped to
-the task at hand are dropped: checklists, acceptance criteria, "this issue/PR", steps.
+the fact keeps its subject (the issue or document) so it reads on its own; a list of rules
+under a lead-in is one fact, the lead-in first. Lines scoped to the task at hand are dropped:
+checklists, acceptance criteria, "this issue/PR", steps.
 Pure, stdlib only.
 """
 
@@ -18,9 +19,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import PurePosixPath
+from typing import NamedTuple
 
-from kenning.extract.conclusions import finding_text
 from kenning.extract.model import Candidate
 from kenning.extract.sentences import sentence_rules, split_sentences
 
@@ -59,6 +61,7 @@ _TITLE = re.compile(
     re.M,
 )
 MAX_PER_SOURCE = 12
+MAX_LIST_FACT = 500
 
 
 def issue_source(name: str, tool_input: dict) -> str | None:
@@ -95,58 +98,108 @@ def _strip_read_numbers(output: str) -> str:
 
 
 def requirement_candidates(text: str, subject: str, kind_hint: str, evidence: str,
-                           session: str | None, previous: Sequence[str] = ()
-                           ) -> list[Candidate]:
-    """The explicit rules in one document or issue text, each prefixed with its subject."""
+                           session: str | None, previous: Sequence[str] = (), *,
+                           lists: bool = False) -> list[Candidate]:
+    """The explicit rules in one document or issue text, each prefixed with its subject.
+
+    With `lists` (what a session read), a list of rules under a lead-in ("When mounted, the
+    path validator enforces:") is one fact, the lead-in first: its items do not read alone
+    ("Path must be absolute"); and markdown bold is taken out."""
+    plain = _plain if lists else str
     if kind_hint == "issue":
         subject = _issue_subject(text)
     text = _strip_read_numbers(text)
     out: list[Candidate] = []
-    for line in _paragraphs(text):
+    groups: dict[int, list[str]] = {}  # lead-in paragraph number -> its rule items
+    for unit in _paragraphs(text):
+        line = unit.text
         if _CHECKBOX.match(line) or _TASK_SCOPED.search(line):
             continue
         for sentence in split_sentences(line):
             if len(sentence) > 300 or _TASK_SCOPED.search(sentence):
                 continue
+            # Only explicit rules: a design doc's findings read by the test of
+            # `conclusions.py` were tried and matched none of the labelled facts of the first
+            # unseen sessions (issue 16, round 5), so they are out.
             found = sentence_rules(sentence, previous)
-            # How the project works and why, told as a finding: a design doc's, not an
-            # issue's (an issue describes the state its task is about to change).
-            finding = None if found or kind_hint != "document" else finding_text(sentence)
-            if finding:
-                found = ("codebase", finding, None, "finding")
             if not found:
                 continue
             kind, fact, rationale, rule = found
-            if rule not in ("preference", "constraint", "correction", "gotcha", "finding"):
+            if rule not in ("preference", "constraint", "correction", "gotcha"):
                 continue  # a document does not decide; "let's …" in it is quoted talk
+            if lists and unit.lead is not None:
+                items = groups.setdefault(unit.lead, [])
+                if not items:  # the group's fact is written once, at its first rule
+                    out.append(Candidate(kind=kind or "codebase", text="", evidence=evidence,
+                                         rule=f"{kind_hint}-list", session=session))
+                    out[-1] = replace(out[-1], rationale=str(unit.lead))
+                items.append(_plain(fact).rstrip("."))
+                continue
             out.append(Candidate(
-                kind=kind or "codebase", text=f"{_cap(subject)}: {fact}", rationale=rationale,
-                evidence=evidence, rule=f"{kind_hint}-{rule}", session=session))
+                kind=kind or "codebase", text=f"{_cap(subject)}: {plain(fact)}",
+                rationale=rationale, evidence=evidence, rule=f"{kind_hint}-{rule}",
+                session=session))
             if len(out) >= MAX_PER_SOURCE:
-                return out
-    return out
+                break
+        if len(out) >= MAX_PER_SOURCE:
+            break
+    leads = {n: u.text for n, u in enumerate(_paragraphs(text))}
+    done = []
+    for c in out:
+        if c.rule.endswith("-list"):
+            n = int(c.rationale or 0)
+            head = _plain(leads.get(n, "")).rstrip(":").strip()
+            body = f"{_cap(subject)}: {head}: " + "; ".join(groups[n]) + "."
+            if len(body) > MAX_LIST_FACT:
+                body = body[:MAX_LIST_FACT].rsplit(";", 1)[0] + "."
+            c = replace(c, text=body, rationale=None)
+        done.append(c)
+    return done
 
 
-def _paragraphs(text: str) -> list[str]:
+def _plain(text: str) -> str:
+    return " ".join(_BOLD.sub("", text).split())
+
+
+class _Unit(NamedTuple):
+    text: str
+    lead: int | None  # the number of the lead-in paragraph of the list this item is in
+
+
+def _paragraphs(text: str) -> list[_Unit]:
     """Lines of prose joined across hard wraps; bullets and headings start a new one; the
-    sections about the task at hand (acceptance, steps, files, specs) are left out."""
-    out: list[str] = []
+    sections about the task at hand (acceptance, steps, files, specs) are left out. A list
+    item knows the paragraph that led into its list (one that ends with a colon)."""
+    out: list[_Unit] = []
     skipping = False
     current: list[str] = []
+    bullet = False
+    lead: int | None = None
+
+    def close() -> None:
+        nonlocal lead
+        if current:
+            joined = " ".join(current)
+            out.append(_Unit(joined, lead if bullet else None))
+            if not bullet:
+                lead = len(out) - 1 if joined.rstrip().endswith(":") else None
+        current.clear()
+
     for raw in text.splitlines():
         line = raw.strip()
         if _HEADING.match(line):
             skipping = bool(_TASK_HEADING.match(line))
-        starts = not line or _HEADING.match(line) or re.match(r"^(?:[-*•>]|\d+[.)])\s", line)
+        is_bullet = bool(re.match(r"^(?:[-*•>]|\d+[.)])\s", line))
+        starts = not line or _HEADING.match(line) or is_bullet
         if starts or line.startswith(("|", "```")):
-            if current:
-                out.append(" ".join(current))
-            current = []
+            close()
+            if _HEADING.match(line) or line.startswith(("|", "```")):
+                lead = None
+            bullet = is_bullet
         if skipping or not line or _HEADING.match(line) or line.startswith("```"):
             continue
         current.append(line)
-    if current:
-        out.append(" ".join(current))
+    close()
     return out
 
 

@@ -26,6 +26,7 @@ from kenning.core.textutil import STOPWORDS, words
 from kenning.extract.anchors import find_anchors
 from kenning.extract.commands import command_fixes, norm_command
 from kenning.extract.conclusions import conclusion_candidates
+from kenning.extract.diagnoses import diagnosis_candidates
 from kenning.extract.documents import (
     document_source,
     issue_source,
@@ -56,6 +57,8 @@ _ABSOLUTE = re.compile(
     r"(?<![\w.~-])(?:/(?:Users|home|root|private|tmp|var|opt|mnt|Volumes|nix|usr|workspace"
     r"|srv|data|work)/|[A-Za-z]:\\)[^\s`'\"),;]*"
 )
+# A home folder itself is never a project root (its subfolders are anyone's files).
+_HOME = re.compile(r"^(?:/(?:Users|home)/[^/]+|/root|[A-Za-z]:\\Users\\[^\\]+)[/\\]?$")
 _REJECTED = re.compile(r"the user said:\s*(?P<said>.+)\Z", re.S | _I)
 
 
@@ -95,14 +98,23 @@ def _withdrawn(c: Candidate, turns: Sequence[Turn], position: dict[str, int]) ->
     return False
 
 
-def machine_paths_out(text: str, root: str | None) -> str | None:
+def machine_paths_out(text: str, root: str | None | Sequence[str | None]) -> str | None:
     """`text` with paths under the project root made repo-relative; None when another
-    absolute path of this machine is left in it."""
-    if root:
-        base = root.rstrip("/\\")
+    absolute path of this machine is left in it. `root` may be several folders (the project
+    and the folders the session ran in): the shortest is taken out first, so a path under
+    the project stays relative to the project even when the session ran in a subfolder."""
+    roots = [root] if root is None or isinstance(root, str) else list(root)
+    for base in sorted({r.rstrip("/\\") for r in roots if r and len(r.strip("/\\")) > 1},
+                       key=len):
         text = re.sub(re.escape(base) + r"[/\\]([^\s`'\"]+)", r"\1", text)
-        text = text.replace(base, ".")
+        text = re.sub(re.escape(base) + r"(?![\w.-])", ".", text)
     return None if _ABSOLUTE.search(text) else text
+
+
+def session_folders(turns: Sequence[Turn]) -> list[str]:
+    """The folders Claude Code ran in during the session (each line's `cwd`): the project,
+    or a folder of it, so paths under them are the project's own paths."""
+    return sorted({t.cwd for t in turns if t.cwd and not _HOME.match(t.cwd)})
 
 
 def _kind(kind: str | None, text: str) -> str:
@@ -136,6 +148,7 @@ def extract_candidates(
     out.extend(verification_workflow(turns))
     if findings:
         out.extend(conclusion_candidates(turns))
+        out.extend(diagnosis_candidates(turns))
     return _ordered_unique(out, turns, root_str, [_content_terms(t) for t in injected_texts])
 
 
@@ -153,6 +166,7 @@ class _SessionReader:
         self.reads: dict[str, tuple[str, str]] = {}
         # tool_use_id -> a knowledge note's (subject, input, uuid, session), until its result
         self.pending_notes: dict[str, tuple[str, dict, str, str | None]] = {}
+        self.notes: dict[str, list[Candidate]] = {}  # note file -> what its last write gave
 
     def read(self, turn: Turn) -> None:
         if turn.role == "summary":
@@ -195,9 +209,18 @@ class _SessionReader:
             elif tid in self.reads and not err:
                 hint, subject = self.reads[tid]
                 self.out.extend(requirement_candidates(output, subject, hint, turn.uuid,
-                                                       turn.session_id))
+                                                       turn.session_id, lists=True))
             if tid in self.pending_notes and not err:
-                self.out.extend(note_candidates(*self.pending_notes.pop(tid)))
+                note = self.pending_notes.pop(tid)
+                path = str(note[1].get("file_path") or "")
+                # Last word wins: a note written again replaces what its earlier text said.
+                whole = isinstance(note[1].get("content"), str)  # a Write, not an Edit
+                stale = {id(c) for c in self.notes.get(path, [])} if whole else set()
+                if stale:
+                    self.out = [c for c in self.out if id(c) not in stale]
+                found = note_candidates(*note)
+                self.notes[path] = found if whole else self.notes.get(path, []) + found
+                self.out.extend(found)
             m = _REJECTED.search(output) if "doesn't want to proceed" in output else None
             if m:  # the user's reason for rejecting a tool call: their words
                 target = self.edit_targets.get(tid)
@@ -230,12 +253,13 @@ def _ordered_unique(out: list[Candidate], turns: Sequence[Turn], root: str | Non
     """`out` in transcript order, without withdrawn facts, facts that name a folder of this
     machine, repeats of each other or of what kenning injected."""
     position = {t.uuid: i for i, t in enumerate(turns)}
+    roots = [root, *session_folders(turns)]
     out = sorted(out, key=lambda c: position.get(c.evidence, len(position)))  # stable
     out = [c for c in out if not _withdrawn(c, turns, position)]
     seen: set[str] = set()
     unique: list[Candidate] = []
     for c in out:
-        text = machine_paths_out(c.text, root)
+        text = machine_paths_out(c.text, roots)
         if text is None:
             continue  # a fact never names a folder of this machine
         c = replace(c, text=text) if text != c.text else c

@@ -54,6 +54,8 @@ _FILLER = re.compile(
     r"|keep in mind(?: that)?|make sure(?: that)?(?: you| to)?)\b[\s,:]*",
     _I,
 )
+# Where the rule comes from, in front of it: "Per `CLAUDE.md`: any provider change must …".
+_SOURCE_LEAD = re.compile(r"^(?:as )?(?:per|according to)\s+[^:,]{1,60}[:,]\s*", _I)
 _DURABLE = re.compile(
     r"^(?:from now on|going forward|in the future|in general|as a rule|generally"
     r"|in this (?:repo|repository|project|codebase)|here(?=,?\s+we\b))\b[\s,:]*",
@@ -298,7 +300,7 @@ def sentence_rules(sentence: str, previous_commands: Sequence[str] = ()) -> _Res
     durable = False
     for _ in range(4):
         before = s
-        s = _FILLER.sub("", s)
+        s = _SOURCE_LEAD.sub("", _FILLER.sub("", s))
         if _DURABLE.match(s):
             durable, s = True, _DURABLE.sub("", s)
         if s == before:

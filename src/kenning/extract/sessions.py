@@ -8,12 +8,13 @@ Also the MCP tools' calls (`session_save`, `session_recall`), which take and ret
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kenning.core.errors import KenningError
 from kenning.core.records import Anchor, Source
+from kenning.extract.model import Candidate
 from kenning.store.sessions import (
     FACT_FIELDS,
     Item,
@@ -90,14 +91,29 @@ def save_session(
         from kenning.extract.pipeline import persist
 
         result.llm = llm(llm_input(record))
-        if result.llm.candidates:
-            result.llm_facts = persist(memory, result.llm.candidates, session=record.session)
+        # The model's facts name repo-relative paths, like the rules' (issue 16, 5).
+        wanted = _relative_paths(result.llm.candidates, memory.project.root)
+        if wanted:
+            result.llm_facts = persist(memory, wanted, session=record.session)
             new_ids = [o.fact_id for o in result.llm_facts if o.fact_id]
             record.facts.extend(i for i in new_ids if i not in record.facts)
             write_session(memory.project, record)
     if record.facts:
         memory.fact_index.sync()  # the hooks read the index and the anchors map, not the YAML
     return result
+
+
+def _relative_paths(candidates: Iterable[Candidate], root: Any) -> list[Candidate]:
+    """Paths under the project made repo-relative; a fact naming another folder of this
+    machine is left out (issue 16: no absolute path of the user's machine in a fact)."""
+    from kenning.extract.rules import machine_paths_out
+
+    out = []
+    for c in candidates:
+        text = machine_paths_out(c.text, str(root) if root else None)
+        if text is not None:
+            out.append(replace(c, text=text) if text != c.text else c)
+    return out
 
 
 def save_for_tool(

@@ -39,6 +39,23 @@ class Call(NamedTuple):
     cwd: str | None = None
 
 
+# `cmd 2>&1 | tail -20` exits with tail's status: the failure shows in the output only.
+_MASKED = re.compile(r"\|\s*(?:tail|head|grep|less|cat)\b[^|]*$")
+_FAILURE_LINE = re.compile(
+    r"^\s*(?:\[[\w:.-]+\]\s*)?(?:error(?:\[\w+\])?:|fatal:|FAIL\b|FAILED\b|--- FAIL|npm ERR!"
+    r"|Traceback \(most recent call last\)|panic:|thread '[^']*' panicked|make: \*\*\*"
+    r"|error TS\d+|\S+:\d+:\d+: error\b|ERROR\b)"
+    r"|\b[1-9]\d* (?:failed|errors?)\b(?!\s*(?:and|or)? ?0)",
+    re.M,
+)
+
+
+def masked_failure(command: str, output: str) -> bool:
+    """True when `command` pipes into tail/head/grep (so its exit status is lost) and what it
+    printed says it failed."""
+    return bool(_MASKED.search(command.strip())) and bool(_FAILURE_LINE.search(output[:20000]))
+
+
 def bash_calls(turns: Sequence[Turn]) -> list[Call]:
     """Every Bash call with its result, in transcript order (rejected calls left out)."""
     commands = {
@@ -52,7 +69,8 @@ def bash_calls(turns: Sequence[Turn]) -> list[Call]:
     for t in turns:
         for tid, output, is_error in t.tool_results:
             if tid in commands and "doesn't want to proceed" not in output:
-                failed = is_error or output.startswith("Exit code ")
+                failed = (is_error or output.startswith("Exit code ")
+                          or masked_failure(commands[tid], output))
                 calls.append(Call(commands[tid], t.uuid, failed, output, t.session_id, t.cwd))
     return calls
 

@@ -57,6 +57,10 @@ _REASON = re.compile(
     r"|invalid)\b",
     re.IGNORECASE,
 )
+# A path that is not there: the agent typed it wrong or from another folder (a session's
+# slip, not how the project works).
+MISSING_PATH = re.compile(r"no such file or directory|directory not found|cannot find the path"
+                          r"|does not exist|no such file\b", re.IGNORECASE)
 _NOISE_REASON = re.compile(r"^\s*(?:at |File \"|\d+ \| |[-=]{3,}|\W*$)")
 
 
@@ -235,6 +239,10 @@ def _git_fix(bad: Step, call: Call, later: list[Call], reason: str) -> Candidate
     sub = bad.argv[1] if len(bad.argv) > 1 else ""
     passed = [(c, _main_step(c)) for c in later if not c.failed]
     passed = [(c, s) for c, s in passed if s is not None]
+    if _IGNORED.search(call.output):
+        left_out = _ignored_left_out(call, later)
+        if left_out:
+            return left_out
     if sub == "add" and _IGNORED.search(call.output):
         for c, step in passed:
             if program(step.argv) == "git" and step.argv[1:2] == ("add",) and "-f" in step.argv:
@@ -278,6 +286,52 @@ def _git_fix(bad: Step, call: Call, later: list[Call], reason: str) -> Candidate
     return None
 
 
+def _git_add_paths(call: Call) -> list[str] | None:
+    """The paths of the call's `git add`, or None when it has none."""
+    for step in steps(call.raw):
+        if program(step.argv) == "git" and step.argv[1:2] == ("add",):
+            return [a for a in step.argv[2:] if not a.startswith("-")]
+    return None
+
+
+def _ignored_left_out(call: Call, later: list[Call]) -> Candidate | None:
+    """`git add` refused an ignored path, and the add that then passed left it out: the
+    path is kept out of git on purpose (local files), so commits leave it out."""
+    before = _git_add_paths(call)
+    if not before:
+        return None
+    for c in later:  # last word wins: forced in later after all, it is tracked
+        forced = _git_add_paths(c) if {"-f", "--force"} & set(c.raw.split()) else None
+        if forced and set(forced) & set(before):
+            return None
+    for c in later[:LOOKAHEAD]:
+        after = _git_add_paths(c)
+        if after is None:
+            continue
+        if c.failed:
+            return None
+        gone = [p for p in before if p not in after]
+        if not gone or len(gone) > 2 or "-f" in c.raw.split() or not set(after) & set(before):
+            return None
+        if any(p.startswith(("/", "~")) for p in gone):
+            return None
+        named = _IGNORED_NAMES.findall(call.output.split("ignored by", 1)[-1])
+        where = next((n for n in named if any(p.startswith(n.rstrip("/")) for p in gone)),
+                     None)
+        paths = ", ".join(f"`{p}`" for p in gone)
+        text = (f"{paths} is ignored by .gitignore (`{where}` is local, not tracked): "
+                "`git add` refuses it, so commits leave it out."
+                if where and where not in gone else
+                f"{paths} is ignored by .gitignore (local, not tracked): `git add` refuses "
+                "it, so commits leave it out.")
+        return Candidate(kind="codebase", text=text, evidence=c.result_uuid,
+                         rule="failure-fix", session=c.session)
+    return None
+
+
+_IGNORED_NAMES = re.compile(r"^([^\s:]+)$", re.M)
+
+
 def _line_before(output: str, fix: str) -> str | None:
     """The complaint next to the line that names `fix` (`[FORMAT] Code is not formatted.`)."""
     lines = [line.strip() for line in output.splitlines()]
@@ -297,6 +351,8 @@ def _fix_text(bad: Step, good: Step, reason: str, root: str | None,
     if len(cmd) > 100 or any(a.startswith(("/", "~")) for a in good.argv):
         return None
     if good.cwd != bad.cwd and _shape(good) == _shape(bad):
+        if MISSING_PATH.search(reason):
+            return None  # a path typed from the wrong folder: where the shell was, not a rule
         folder = relative_dir(good.cwd, root, cwd) if good.cwd else "."
         if not folder or folder == ".":
             return None
@@ -308,6 +364,10 @@ def _fix_text(bad: Step, good: Step, reason: str, root: str | None,
         added = [a for a in good.argv if a not in bad.argv and not PATHISH.search(a)]
         if not gone and not added:
             return None
+    said_before = {a for a in bad.argv[1:] if not a.startswith("-") and not PATHISH.search(a)}
+    said_after = {a for a in good.argv[1:] if not a.startswith("-") and not PATHISH.search(a)}
+    if said_before and said_after and not said_before & said_after:
+        return None  # another command of the same program (`rtk git status`), not a variant
     before = " ".join(bad.argv)
     task_before, task_after = task(bad), task(good)
     if program(bad.argv) in RUNNERS and task_before and task_after and task_after != task_before:

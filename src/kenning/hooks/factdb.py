@@ -80,7 +80,7 @@ class Candidate:
             self.confidence, now if confirmed_us is None else confirmed_us,
             parse_time(last_used), now)
         self.score = score
-        self.matched = 0  # distinct prompt terms the fact contains
+        self.matched = 0  # distinct prompt words the fact holds (an identifier counts two)
         self.stems: tuple[str, ...] = ()  # the prompt words it holds (stems)
         self.coverage = 0.0  # the IDF share of the prompt's words it holds
         self.cosine: float | None = None  # to the prompt, bundled model (`add_cosines`)
@@ -205,8 +205,10 @@ def _match_words(conn: sqlite3.Connection, by_rowid: dict[int, Candidate],
     prompt's words it holds.
 
     A word counts once however many of its forms match (an identifier: whole, or all of its
-    parts); two prompt words
-    of one stem count once; request words (textutil.GATE_STOPWORDS) never count (counting
+    parts; an identifier of two or more parts that the fact spells whole counts as two words,
+    `max_redirects` is as specific as two shared words: right injections on the development
+    sets 295 -> 300 of 490 answerable prompts, no unrelated prompt more); two prompt words of
+    one stem count once; request words (textutil.GATE_STOPWORDS) never count (counting
     word forms let "returns ... return" or "every ... first" pass). A prompt word
     matches a fact's word when they agree on all but a short ending (`same_word`), not when
     the stemmer merely folds them together ("generic" / "generated", "US" / "using").
@@ -221,7 +223,8 @@ def _match_words(conn: sqlite3.Connection, by_rowid: dict[int, Candidate],
     finally:
         scratch.close()
     vocab = {rowid: _vocabulary(" ".join(parts)) for rowid, *parts in texts}
-    words: dict[str, tuple[float, set[int]]] = {}  # word key -> (weight, rows holding it)
+    # word key -> (weight, rows holding it, rows spelling it whole as an identifier)
+    words: dict[str, tuple[float, set[int], set[int]]] = {}
     for group in groups:
         group = tuple(t for t in group if t in weights)
         if not group:
@@ -234,13 +237,14 @@ def _match_words(conn: sqlite3.Connection, by_rowid: dict[int, Candidate],
         # matched by a fact that only says "computes".
         rows = {rowid for rowid, held in vocab.items() if _holds(held, group[0])
                 or (len(group) > 1 and all(_holds(held, term) for term in group[1:]))}
-        old_weight, old_rows = words.get(key, (0.0, set()))
-        words[key] = (max(weight, old_weight), old_rows | rows)
-    whole = sum(w for w, _ in words.values()) or 1.0
-    for key, (weight, rows) in words.items():
+        named = {rowid for rowid in rows if len(group) > 1 and _holds(vocab[rowid], group[0])}
+        old_weight, old_rows, old_named = words.get(key, (0.0, set(), set()))
+        words[key] = (max(weight, old_weight), old_rows | rows, old_named | named)
+    whole = sum(w for w, _, _ in words.values()) or 1.0
+    for key, (weight, rows, named) in words.items():
         for rowid in rows:
             row = by_rowid[rowid]
-            row.matched += 1
+            row.matched += 1 + (rowid in named)
             row.coverage += weight / whole
             row.stems = (*row.stems, key)
 

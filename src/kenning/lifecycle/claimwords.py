@@ -114,7 +114,12 @@ for _kind, _table in (
     UNITS.update({word: (_kind, factor) for word, factor in _table.items()})
 # Words that make a number from 100 to 599 an HTTP status.
 STATUS_CUES = frozenset("http status code codes return returns returned respond responds "
-                         "responded response answer answers answered error".split())
+                         "responded response answer answers answered error reply replies "
+                         "replied".split())
+# A number right after one of these is a port ("binds 8080").
+LISTEN_WORDS = frozenset("bind binds bound listen listens".split())
+# Units of a rate, so many a second.
+RATE_UNITS = frozenset("hz hertz".split())
 # Qualifiers that name *which* thing a claim is about; two claims that disagree on one of
 # these are about two things ("staging" / "production", "GET" / "POST", "default" / "maximum",
 # "access" / "refresh" tokens), however alike the rest.
@@ -131,6 +136,22 @@ QUALIFIER_CLASSES = tuple(frozenset(c.split()) for c in (
 ))
 
 
+# What a duration measures, by the words of its clause: how long something lives (cached,
+# valid, kept), how long until one gives up (a timeout) or how long one pauses (a sleep, a
+# delay). Two durations of different slots are two
+# claims ("results are cached for 5 minutes" / "queries time out after 2 seconds").
+DURATION_SLOTS = {word: "timeout" for word in "timeout timeouts deadline".split()} | {
+    word: "lifetime" for word in """cache cached caches caching expire expires expired valid
+    lifetime ttl lasts last lives kept keep keeps retain retained retention retains
+    stays""".split()} | {
+    word: "wait" for word in "sleep sleeps wait waits delay delays backoff pause".split()}
+
+
+def _slot(clause: str) -> str:
+    slots = {DURATION_SLOTS[w] for w in clause.split() if w in DURATION_SLOTS}
+    return f":{slots.pop()}" if len(slots) == 1 else ""
+
+
 def stemmed(words: frozenset[str]) -> frozenset[str]:
     return frozenset(stem(w) for w in words)
 
@@ -144,14 +165,24 @@ def value_of(token: str, previous: str, following: str, clause: str) -> tuple[fl
     except ValueError:
         return 0.0, None
     following, _, rest = following.partition(" ")
+    if following in RATE_UNITS:  # "60 Hz"
+        return number, "rate"
     if rest.startswith("per "):  # "4 processes per CPU" is not "8 processes"
-        following = f"{following}/{rest[4:].partition(' ')[0]}"
+        per = rest[4:].partition(" ")[0]
+        if UNITS.get(per, ("",))[0] == "duration":  # "30 times per second", "100 requests
+            return number / UNITS[per][1], "rate"  # per minute": so many a second
+        following = f"{following}/{per}"
     if following in UNITS:
         kind, factor = UNITS[following]
         # "every 10 seconds" is an interval, "after 2 seconds" a deadline: two claims
-        return number * factor, kind + (":every" if previous in ("every", "each") else "")
-    if previous == "port":
-        return number, "port"
+        if previous in ("every", "each"):
+            return number * factor, kind + ":every"
+        if kind == "duration":  # what lasts that long: a timeout is no lifetime
+            return number * factor, kind + _slot(clause)
+        return number * factor, kind
+    if previous == "port" or (previous in LISTEN_WORDS and 2 <= len(token) <= 5
+                               and token.isdigit()):
+        return number, "port"  # "port 8080", "binds 8080"
     if ":" in token:
         return number, "clock"
     if token.isdigit() and 100 <= number < 600 and STATUS_CUES & set(clause.split()):
@@ -172,7 +203,10 @@ FRAME_WORDS = frozenset("return respond answer get endpoint response status code
     frozenset("""expire expires expired valid lasts last lives live lifetime ttl stays stay
     kept keep keeps store stored retain retained retention limited capped cap caps reject
     rejects rejected larger bigger exceed exceeds size listen listens bind binds localhost ok
-    created gone conflict forbidden unauthorized""".split()))
+    created gone conflict forbidden unauthorized""".split()) | frozenset(
+    # ... and how a rate or a time of day is said: "30 times per second", "at 02:00 UTC
+    # nightly"
+    "rate per time times utc gmt id timeout cache cached".split()))
 
 
 def stem(word: str) -> str:

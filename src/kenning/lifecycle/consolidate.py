@@ -30,7 +30,13 @@ from typing import TYPE_CHECKING
 
 from kenning.lifecycle.coaccess import UnionFind
 from kenning.lifecycle.contradictions import analyse, check_pair, different_scope
-from kenning.lifecycle.dedup import DUPLICATE_RATIO, normalise, numbers_in, same_claim_words
+from kenning.lifecycle.dedup import (
+    DUPLICATE_RATIO,
+    normalise,
+    numbers_in,
+    safe_to_merge,
+    same_claim_words,
+)
 from kenning.search.topk import top_k
 
 if TYPE_CHECKING:
@@ -51,10 +57,6 @@ CLEAR_LEXICAL = 70.0  # token_sort_ratio, together with CLEAR_COSINE
 # bar is 0.6 of paraphrases found, merged or offered).
 BORDER_COSINE = 0.5
 BORDER_LEXICAL = 80.0  # token_set_ratio
-# A clear duplicate whose texts swap a word merges only at this cosine: scope pairs of
-# bench/data/hard_pairs_dev.yaml sit at 0.81-0.91, a re-extracted fact reworded "module" ->
-# "code" at 0.985.
-SWAP_COSINE = 0.97
 # Consolidation runs after extraction only once a project has more facts than this.
 AUTO_MIN_FACTS = 50
 # Nearest neighbours considered per fact: duplicates are always among the closest.
@@ -115,10 +117,11 @@ def judge(text_a: str, text_b: str, cosine: float) -> tuple[str, float, str]:
     found = check_pair(claim_a, claim_b)
     if found:
         return "distinct", lexical, f"contradiction ({found[0]}: {found[1]})"
-    if verdict == "duplicate" and cosine < SWAP_COSINE and not same_claim_words(text_a, text_b):
+    if verdict == "duplicate" and not (same_claim_words(text_a, text_b)
+                                       and safe_to_merge(text_a, text_b)):
         # A swapped word may be another subject or scope ("the orders service" / "the
-        # billing service", cosine 0.81): a person decides, unless the vectors call the two
-        # texts all but identical.
+        # billing service", "phone" / "tablet" at cosine 0.98), and other polarity words may
+        # invert the claim ("keeps the radio on" / "turns it off", 0.97): a person decides.
         return "borderline", lexical, reason + ", a word differs"
     return verdict, lexical, reason
 

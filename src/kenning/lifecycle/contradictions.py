@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
 from typing import Protocol
@@ -48,6 +48,7 @@ from kenning.core.textutil import STOPWORDS
 from kenning.lifecycle.claimwords import (
     ANTONYMS,
     CONTRAST,
+    DURATION_SLOTS,
     IRREGULAR,
     KEEP,
     NEGATORS,
@@ -84,10 +85,12 @@ SAME_SUBJECT_CONTRAST = 0.75
 SAME_VALUE_SUBJECT = 0.8
 # Terms two reworded texts share besides their value's unit, for "same claim, another value".
 SAME_VALUE_TERMS = 2
+# Whether a count of things ("8 processes") is a value two reworded texts can disagree on.
+COUNTS_REWORDED = False
 # ... and this Dice overlap of their subject terms: long facts share two words with many
 # others, and "password reset links" / "email verification links expire after ..." are two
 # kinds of link (contradiction_pairs_dev.yaml: 0.5 let it through, 0.6 loses one paraphrase).
-SAME_VALUE_DICE = 0.6
+SAME_VALUE_DICE = 0.3
 # For facts anchored to the same symbol, a value change may come with more rewording.
 SAME_ANCHOR_SUBJECT = 0.5
 # Order-sensitive similarity required when the only conflict is before/after: "lint after
@@ -106,6 +109,10 @@ _BOUNDARY = re.compile(r"\.(?=\s|$)|:(?![0-9])|[;!?,()\[\]]|\bbut\b|\bhowever\b|
 _TOKEN = re.compile(r"[0-9]{1,2}:[0-9]{2}\b|v?[0-9]+(?:\.[0-9]+)+|[a-z0-9_']+|\x00neg"
                     r"|\x00contrast")
 _NUMBER = re.compile(r"\d")
+_ARTICLES = frozenset("the a an is are was were be been being it its this that".split())
+# Words that open a condition, to the end of their clause.
+CONDITION_CUES = frozenset("when whenever if unless once".split())
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 
 
 # Where a claim holds (an environment) is no subject of its own.
@@ -159,6 +166,10 @@ class Claim:
     # a term a cue negated, with the terms in the cue's scope after it ("never runs in
     # parallel": run, {parallel})
     denied_with: tuple[tuple[str, frozenset[str]], ...] = ()
+    # the terms of a condition ("when the database is reachable"): what holds it to a case
+    conditions: frozenset[str] = frozenset()
+    # the names a text gives a slot ("the gh-pages branch", "bucket acme-tfstate"): (slot, name)
+    names: tuple[tuple[str, str], ...] = ()
 
     def clause_of(self, term: str) -> frozenset[str]:
         """The terms of the clauses that hold `term` (a term may recur in several)."""
@@ -183,7 +194,13 @@ def _normalise(text: str) -> str:
     for pattern, replacement in PHRASE_RE:
         lowered = pattern.sub(f" {replacement} " if replacement else " ", lowered)
     lowered = ONE_UNIT_RE.sub("1 ", lowered)
+    lowered = _THOUSANDS.sub("", lowered)  # "2,000 steps" is one number
     return NUMBER_WORD_RE.sub(lambda m: NUMBER_WORDS[m.group(1)], lowered)
+
+
+def normalised_tokens(text: str) -> list[str]:
+    """The tokens `analyse` reads, negation phrases already cues ("no longer" -> a cue)."""
+    return [t.strip("'") for t in _TOKEN.findall(_normalise(text))]
 
 
 def _content_term(token: str) -> tuple[str | None, bool]:
@@ -215,6 +232,7 @@ class _Reading:
         self.clause_negated: list[set[str]] = []
         self.denied_with: dict[str, set[str]] = {}
         self.unit_clauses: list[int] = []
+        self.conditions: set[str] = set()
 
     def negate(self, term: str, cue: str) -> None:
         self.negated.add(term)
@@ -248,8 +266,12 @@ class _Reading:
         before: list[str] = []  # terms asserted before the cue
         head = ""  # the term the last cue negated
         tokens = [t.strip("'") for t in _TOKEN.findall(clause)]
+        conditional = False
         for at, token in enumerate(tokens):
             if not token:
+                continue
+            if token in CONDITION_CUES:
+                conditional = True
                 continue
             if token in NEGATORS or token == CONTRAST:
                 cue = "contrast" if token == CONTRAST else (
@@ -266,6 +288,8 @@ class _Reading:
                 previous = token
                 continue
             previous = token
+            if conditional and token not in _ARTICLES:  # "down" is a stopword, not here
+                self.conditions.add(stem(token))
             term, flip = _content_term(token)
             if term is None:
                 continue
@@ -299,7 +323,56 @@ class _Reading:
                      frozenset(self.scoped), frozenset(self.scopes), tuple(self.units),
                      tuple(frozenset(c) for c in self.clauses), tuple(self.unit_clauses),
                      tuple(frozenset(c) for c in self.clause_negated),
-                     tuple((h, frozenset(t)) for h, t in self.denied_with.items()))
+                     tuple((h, frozenset(t)) for h, t in self.denied_with.items()),
+                     frozenset(self.conditions))
+
+
+# Nouns whose name is a claim's value: "published from the gh-pages branch" / "deployed from
+# the docs-live branch" name two branches for one slot.
+NAMED_SLOTS = frozenset("branch branches bucket buckets header headers topic queue "
+                        "registry namespace workspace".split())
+# Words before such a noun that describe it rather than name it ("a feature branch", "the
+# remote branch", "an S3 bucket").
+_NOT_NAMES = frozenset("""feature remote local shared same separate own new existing default
+    long-lived protected git s3 gcs storage http request response custom kafka message
+    dedicated single each every its their this that""".split())
+_NAME = re.compile(r"[a-z0-9][a-z0-9._/*-]*")
+_DEFINITE = frozenset("the its their our".split())
+
+
+def _names(normalised: str) -> tuple[tuple[str, str], ...]:
+    """(slot, name) for each named slot: the word before the slot noun, skipping words that
+    describe it ("the acme-builds s3 bucket"), or the name right after it ("bucket
+    acme-tfstate-prod", "header x-signature-256")."""
+    words = normalised.replace("`", " ").split()
+    words = [w.strip(".,;:()'\"") for w in words]
+    found = []
+    for at, word in enumerate(words):
+        if word not in NAMED_SLOTS:
+            continue
+        slot = word.rstrip("es") if word.endswith("hes") else word.rstrip("s")
+        back = at - 1
+        while back >= 0 and words[back] in _NOT_NAMES:
+            back -= 1
+        # a name before the noun follows "the" ("the release branch"; "keeps branches" and
+        # "a dated header" name nothing); one after it looks like a name ("bucket acme-x")
+        before = (words[back] if back >= 1 and words[back - 1] in _DEFINITE
+                  and word == slot else "")
+        after = words[at + 1] if at + 1 < len(words) else ""
+        if not any(c in after for c in "-_./*0123456789"):
+            after = ""
+        for name in (before, after):
+            if (name and _NAME.fullmatch(name) and name not in STOPWORDS
+                    and name not in _NOT_NAMES and not name.isdigit()):
+                # a name that repeats the text's own words names the subject's thing, not a
+                # value for it: "orders events go to the orders.events topic"
+                parts = set(re.split(r"[^a-z0-9]+", name)) - {""}
+                elsewhere = {w.rstrip("s") for n, w in enumerate(words) if n not in (
+                    at - 1, at + 1)}
+                if not {p.rstrip("s") for p in parts} & elsewhere:
+                    found.append((slot, name))
+                break
+    return tuple(found)
 
 
 @lru_cache(maxsize=32768)
@@ -312,9 +385,12 @@ def analyse(text: str) -> Claim:
     left neutral, so "don't edit generated files" does not deny that files are generated.
     """
     reading = _Reading()
-    for clause in _BOUNDARY.split(_normalise(text)):
+    normalised = _normalise(text)
+    for clause in _BOUNDARY.split(normalised):
         reading.clause(clause)
-    return reading.claim()
+    claim = reading.claim()
+    names = _names(normalised)
+    return replace(claim, names=names) if names else claim
 
 
 def dice(a: frozenset[str], b: frozenset[str]) -> float:
@@ -443,7 +519,7 @@ def different_values(a: Claim, b: Claim, same_anchor: bool = False) -> bool:
     if len(only_a) != 1 or len(only_b) != 1 or (only_a | only_b) & (a.scoped | b.scoped):
         return False
     kinds_a, kinds_b = {k for _, k in a.values if k}, {k for _, k in b.values if k}
-    if kinds_a and kinds_b and not kinds_a & kinds_b:
+    if kinds_a and kinds_b and not any(same_slot(x, y) for x in kinds_a for y in kinds_b):
         return False  # "8 processes" and "4 processes per CPU" are two kinds of value
     if a.terms == b.terms and a.terms:
         return True
@@ -457,35 +533,69 @@ def different_values(a: Claim, b: Claim, same_anchor: bool = False) -> bool:
         same_anchor and overlap >= SAME_ANCHOR_SUBJECT)
 
 
-def reworded_value(a: Claim, b: Claim) -> bool:
-    """The same claim in other words with another value of one kind: each text has one value
-    whose kind is known and measured (a duration, a size, an HTTP status, a port), the two
-    differ, and the texts share at least SAME_VALUE_TERMS other terms and no
-    qualifier tells them apart ("the login endpoint answers a wrong password with HTTP 401" /
-    "a bad password on login gets a 403 response")."""
-    known_a = [v for v in a.values if v[1]]
-    known_b = [v for v in b.values if v[1]]
-    if len(known_a) != 1 or len(known_b) != 1:
+def reworded_value(a: Claim, b: Claim, counts: bool = COUNTS_REWORDED) -> bool:
+    """The same claim in other words with another value in the same slot: for a measured kind
+    both texts name (a duration, a size, a rate, an HTTP status, a port, a time of day), each
+    has exactly one value of it, the two differ and no value is said on both sides; the texts
+    share SAME_VALUE_TERMS subject terms (units, frame words and qualifiers aside: "the login
+    endpoint answers a wrong password with HTTP 401" / "a bad password on login gets a 403
+    response"), or the same few; no qualifier tells them apart where the value is said, and no
+    subject word is swapped for another ("the API server" / "the metrics server")."""
+    known_a = [(i, v) for i, v in enumerate(a.values) if v[1]]
+    known_b = [(i, v) for i, v in enumerate(b.values) if v[1]]
+    if {x for x, _ in a.values} & {y for y, _ in b.values}:
+        return False  # one value said on both sides: the other is another value's claim
+    for kind in sorted({_base(v[1]) for _, v in known_a} & {_base(v[1]) for _, v in known_b}):
+        if kind.startswith("count:") and not counts:
+            # A count of things ("10 connections", "2 connections") is too often a count of
+            # another scope (per pool, per worker) to call in other words; the same words with
+            # another count still are a value contradiction (`different_values`).
+            continue
+        of_a = [(i, k) for i, (_, k) in known_a if _base(k) == kind]
+        of_b = [(i, k) for i, (_, k) in known_b if _base(k) == kind]
+        if len(of_a) != 1 or len(of_b) != 1 or not same_slot(of_a[0][1], of_b[0][1]):
+            continue
+        (index_a, _), (index_b, _) = of_a[0], of_b[0]
+        unit = {kind.removeprefix("count:").partition("/")[0]} | UNIT_TERMS
+        subject_a = a.terms - unit - STEMMED_FRAME
+        subject_b = b.terms - unit - STEMMED_FRAME
+        # "Application logs are kept for 30 days" / "we retain application logs for 90 days":
+        # the same subject (however short) framed by other verbs.
+        same = (subject_a == subject_b and bool(subject_a)) or (
+            len(subject_a & subject_b) >= SAME_VALUE_TERMS
+            and dice(subject_a, subject_b) >= SAME_VALUE_DICE)
+        near_a = a.clauses[a.value_clauses[index_a]]
+        near_b = b.clauses[b.value_clauses[index_b]]
+        if two_cases(a, b):
+            continue
+        if (same and not _apart(a, b, near_a, near_b)
+                and not one_word_apart(subject_a, subject_b)):
+            return True
+    return False
+
+
+def two_cases(a: Claim, b: Claim) -> bool:
+    """Both texts hold their claim to a condition, and the two conditions share no word: "200
+    when the cache is warm" / "503 if a migration is running" are two cases. (Conditions that
+    share words may say one thing: "when the database is up" / "is reachable".)"""
+    return bool(a.conditions and b.conditions and not a.conditions & b.conditions)
+
+
+def _base(kind: str) -> str:
+    """A value's kind without the slot it fills: "duration:every", not ":timeout"."""
+    base, _, slot = kind.rpartition(":")
+    return base if base and slot in SLOTS else kind
+
+
+def same_slot(kind_a: str, kind_b: str) -> bool:
+    """Two kinds of value fill one slot: the same kind, and the same slot where both texts say
+    what the value measures ("cached for" / "time out after" are two)."""
+    if _base(kind_a) != _base(kind_b):
         return False
-    (x, kind), (y, other_kind) = known_a[0], known_b[0]
-    if kind != other_kind or x == y or kind.startswith("count:"):
-        # A count of things ("10 connections", "2 connections") is too often a count of
-        # another scope (per pool, per worker) to call in other words; the same words with
-        # another count still are a value contradiction (`different_values`).
-        return False
-    unit = {kind.removeprefix("count:").partition("/")[0]} | UNIT_TERMS
-    subject_a, subject_b = a.terms - unit - STEMMED_FRAME, b.terms - unit - STEMMED_FRAME
-    # "Application logs are kept for 30 days" / "we retain application logs for 90 days": the
-    # same subject (however short) framed by other verbs; a swapped subject word is another
-    # thing ("the API server" / "the metrics server").
-    same = (subject_a == subject_b and bool(subject_a)) or (
-        len(subject_a & subject_b) >= SAME_VALUE_TERMS
-        and dice(subject_a, subject_b) >= SAME_VALUE_DICE)
-    known = [i for i, v in enumerate(a.values) if v[1]], [i for i, v in enumerate(b.values) if v[1]]
-    near_a = a.clauses[a.value_clauses[known[0][0]]]
-    near_b = b.clauses[b.value_clauses[known[1][0]]]
-    return (same and not _apart(a, b, near_a, near_b)
-            and not one_word_apart(subject_a, subject_b))
+    return kind_a == kind_b or kind_a == _base(kind_a) or kind_b == _base(kind_b)
+
+
+SLOTS = frozenset(DURATION_SLOTS.values())
 
 
 def check_pair(a: Claim, b: Claim, same_anchor: bool = False) -> tuple[str, str] | None:
@@ -497,7 +607,39 @@ def check_pair(a: Claim, b: Claim, same_anchor: bool = False) -> tuple[str, str]
         return "opposite", ", ".join(sorted(conflicts))
     if different_values(a, b, same_anchor):
         return "value", f"{' '.join(a.numbers)} vs {' '.join(b.numbers)}"
+    named = different_names(a, b)
+    if named:
+        return "value", named
     return None
+
+
+def different_names(a: Claim, b: Claim) -> str:
+    """"x vs y" when the texts name one slot differently ("the gh-pages branch" / "the
+    docs-live branch"): each names it once, neither name is said in the other text, and the
+    rest is one subject as for a reworded value (SAME_VALUE_TERMS shared, SAME_VALUE_DICE, no
+    qualifier or condition telling them apart, no subject word swapped)."""
+    for slot in sorted({s for s, _ in a.names} & {s for s, _ in b.names}):
+        of_a = [n for s, n in a.names if s == slot]
+        of_b = [n for s, n in b.names if s == slot]
+        if len(of_a) != 1 or len(of_b) != 1 or of_a[0] == of_b[0]:
+            continue
+        words_a = {stem(w) for w in re.split(r"[^a-z0-9]+", of_a[0]) if w}
+        words_b = {stem(w) for w in re.split(r"[^a-z0-9]+", of_b[0]) if w}
+        if words_a <= b.terms or words_b <= a.terms:
+            continue  # the other text names it too
+        # the names stay in the subject: "orders events go to the orders.events topic" and
+        # "refunds events go to the refunds.events topic" swap a subject word
+        frame = {stem(slot)} | STEMMED_FRAME
+        subject_a, subject_b = a.terms - frame, b.terms - frame
+        if not (len(subject_a & subject_b) >= SAME_VALUE_TERMS
+                and dice(subject_a, subject_b) >= SAME_VALUE_DICE):
+            continue
+        if two_cases(a, b):
+            continue
+        if _apart(a, b, a.terms, b.terms) or one_word_apart(subject_a, subject_b):
+            continue
+        return f"{slot} {of_a[0]} vs {of_b[0]}"
+    return ""
 
 
 def _anchor_keys(fact: object) -> set[tuple[str, str | None]]:
@@ -607,12 +749,16 @@ def find_all(facts: Sequence[_FactLike]) -> list[Contradiction]:
             for x, y in combinations(members, 2):
                 pair(x, y)
     # A reworded value: facts with one measured value of a kind, sharing a term.
+    # A reworded value or another name for one slot: facts with a measured value of a kind,
+    # or a named slot, sharing a term.
     valued: dict[tuple[str, str], list[str]] = {}
     for fid, claim in claims.items():
-        known = [kind for _, kind in claim.values if kind]
-        if len(known) == 1 and not known[0].startswith("count:"):
+        kinds = {_base(kind) for _, kind in claim.values
+                 if kind and not kind.startswith("count:")} | {
+            f"name:{slot}" for slot, _ in claim.names}
+        for kind in kinds:
             for term in claim.terms:
-                valued.setdefault((known[0], term), []).append(fid)
+                valued.setdefault((kind, term), []).append(fid)
     for members in valued.values():
         if len(members) <= 200:
             for x, y in combinations(members, 2):

@@ -102,14 +102,24 @@ def fuse(
 # rare words a fact shares leans on keywords; a vague paraphrase leans on vectors. Equal-weight
 # RRF (k = 60) flattened ranks so far that a fact both legs liked at #8 beat the keyword
 # leg's clear #1.
-KEYWORD_WEIGHT_MIN = 0.2
+#
+# The vector leg counts by its own evidence: a fact's cosine against the best one, over a fixed
+# COSINE_NEAR_TIE (no stretch). Stretching the cosines between the 20th and the best (issue 17's
+# third round) made a lead of 0.02 on a flat leg worth as much as a lead of 0.2: on an unseen
+# project whose every fact names it (uvicorn) the hybrid fell below its keyword leg (R@1 0.817
+# against 0.858). Now the vectors reorder within the keyword leg's near-ties and lead when
+# keywords have nothing; with a keyword match the keyword leg keeps at least KEYWORD_WEIGHT_MIN.
+# Chosen on all five fact sets (bench/retrieval.py; bench/data/SPLITS.md): the hybrid's R@1 and
+# MRR@10 at or above both legs' on every one. Not yet on the blind fact_test4 (R@1 0.733 against
+# the keyword leg's 0.792, with a vector leg at 0.550): a weak vector leg still reorders there.
+KEYWORD_WEIGHT_MIN = 0.6
 KEYWORD_WEIGHT_MAX = 0.8
-KEYWORD_STRENGTH_MID = 2.0  # BM25 / ln(N + 1) where both legs weigh the same
-KEYWORD_STRENGTH_SLOPE = 1.0
+KEYWORD_STRENGTH_MID = 2.0  # BM25 / ln(N + 1) where the share is halfway
+KEYWORD_STRENGTH_SLOPE = 4.0
 # Identifiers, versions and paths in the query are exact tokens: more weight on keywords.
 EXACT_TOKEN_SHIFT = 0.1
-# Vector scores are stretched between this rank's cosine (0) and the best (1).
-VECTOR_BASELINE_RANK = 20
+# A cosine this far below the best one adds nothing: a lead smaller than this is a near-tie.
+COSINE_NEAR_TIE = 0.08
 # The relevance floor: a fact reaches a result only if its keyword strength or its cosine
 # clears one of these (below both, it shares a word or a vague topic, nothing more).
 KEYWORD_FLOOR = 0.5
@@ -165,10 +175,7 @@ def fuse_facts(
     cosine = dict(semantic)
     best_kw = keyword[0][1] if keyword else 0.0
     share = keyword_weight(best_kw / scale, exact_tokens) if keyword else 0.0
-    cosines = [c for _, c in semantic]
-    if cosines:
-        top = cosines[0]
-        low = min(cosines[min(VECTOR_BASELINE_RANK, len(cosines) - 1)], top)
+    top = semantic[0][1] if semantic else 0.0
     out: list[FactScore] = []
     for key in dict.fromkeys([k for k, _ in keyword] + [k for k, _ in semantic]):
         kw = strength.get(key, 0.0)
@@ -176,8 +183,8 @@ def fuse_facts(
         if (key not in strength or kw < keyword_floor) and (cos is None or cos < COSINE_FLOOR):
             continue
         score = share * (strength[key] * scale / best_kw if best_kw and key in strength else 0.0)
-        if cos is not None and cosines:
-            score += (1 - share) * max(0.0, (cos - low) / ((top - low) or 1.0))
+        if cos is not None:
+            score += (1 - share) * max(0.0, 1 - (top - cos) / COSINE_NEAR_TIE)
         if confidence and key in confidence:
             score += (confidence[key] - 50) / 50 * CONFIDENCE_TIEBREAK
         parts = []

@@ -2,7 +2,8 @@
 
 A changelog is the project's own record of what changed and when; the entries that stay true
 and that a newcomer trips over are the ones that take something away or change behaviour.
-Additions and fixes are left alone: a fix is a fact about the past, not about the code now.
+Additions and fixes are left alone: a fix is a fact about the past, not about the code now
+(but a changed default stays true in any section, and so does what a security fix refuses).
 What takes something away (a deprecation, removal, relaxed requirement, move or rename)
 stays worth knowing only while recent: not from a release older than `WINDOW` before the
 newest (dated by the changelog, else by the release's git tag) nor from before the major line
@@ -23,7 +24,13 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from pathlib import Path
 
-from kenning.extract.seed.later import historical, order, overtaken, without_containers
+from kenning.extract.seed.later import (
+    historical,
+    identifiers,
+    order,
+    overtaken,
+    without_containers,
+)
 from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
 
 NAMES = re.compile(r"^(?:CHANGES|CHANGELOG|CHANGE_LOG|HISTORY|NEWS|RELEASE[-_ ]?NOTES)"
@@ -41,6 +48,7 @@ _SECTION = re.compile(r"^#{2,6}\s*(?P<name>[A-Za-z][\w -]{2,40}?)\s*:?\s*$|"
                       r"^(?P<bold>\*\*)?(?P<plain>Breaking changes?|Deprecations?|Removals?|"
                       r"Removed|Deprecated|Changed|Backwards[- ]incompatible changes?)"
                       r"(?:\*\*)?\s*:?\s*$", re.I)
+_TITLE = re.compile(r"[A-Za-z][\w ,&/'-]{2,40}")  # an underlined section title: "Bugfixes"
 _PRE = re.compile(r"[-.]?(?:a|b|rc|alpha|beta|dev)\.?\d*$")
 _BOLD_LINE = re.compile(r"^\*\*(?P<name>[^*]{3,80}?)\*\*\s*:?\s*$")
 _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*+•]|\d+[.)])\s+(?P<text>\S.*)$")
@@ -111,9 +119,11 @@ _SECTION_VERBS = {"breaking": "Breaking change", "backwards incompatible": "Brea
                   "backward incompatible": "Breaking change",
                   "removed": "Removed", "removal": "Removed", "deprecat": "Deprecated"}
 # Sections whose entries are fixes or additions, whatever words they use.
-_SKIPPED_SECTIONS = re.compile(r"\b(?:fix|fixed|fixes|bug|bugs|security|added|new features?"
+_SKIPPED_SECTIONS = re.compile(r"\b(?:fix|fixed|fixes|bug|bugs|bug ?fix\w*|security|added"
+                               r"|new features?"
                                r"|features?|documentation|docs|internal|misc|refactor\w*"
                                r"|chores?|maintenance)\b", re.I)
+_SECURITY = re.compile(r"\bsecurity\b", re.I)
 # Entries about the project's own plumbing, typos or cleanups are not knowledge about its
 # behaviour; fixes are about the past.
 _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci\b|workflow"
@@ -159,6 +169,11 @@ def entries(text: str) -> list[Entry]:
     return _read(text)[0]
 
 
+def release_dates(text: str) -> dict[str, date]:
+    """The date of each release the changelog `text` dates."""
+    return _read(text)[1]
+
+
 def _read(text: str) -> tuple[list[Entry], dict[str, date]]:
     """The entries and the date of each release that gives one."""
     reader = _Reader(text.splitlines())
@@ -201,7 +216,7 @@ class _Reader:
 
     def read(self, n: int, raw: str) -> None:
         line = raw.rstrip()
-        if self._heading(n, line) or self._section(line) or _UNDERLINE.match(line.strip()):
+        if self._heading(n, line) or self._section(n, line) or _UNDERLINE.match(line.strip()):
             return
         bullet = _BULLET.match(line)
         was_blank, self.blank = self.blank, False
@@ -252,14 +267,18 @@ class _Reader:
                 return when
         return None
 
-    def _section(self, line: str) -> bool:
+    def _section(self, n: int, line: str) -> bool:
         sec = _SECTION.match(line.strip())
         bold = _BOLD_LINE.match(line.strip())
-        if not (sec or bold) or _BULLET.match(line):
+        # reStructuredText and setext: "Bugfixes" over "~~~~~~~~" (a version's was read above)
+        following = self.lines[n] if n < len(self.lines) else ""
+        titled = _TITLE.fullmatch(line.strip()) if not line.startswith((" ", "\t")) \
+            and _UNDERLINE.match(following.strip()) else None
+        if not (sec or bold or titled) or _BULLET.match(line):
             return False
         self.flush()  # "**The following changes are also included**:" ends "**Deprecations**:"
         self.section = (sec.group("name") or sec.group("plain") or "") if sec \
-            else bold.group("name") if bold else ""
+            else bold.group("name") if bold else titled.group(0) if titled else ""
         self.section = self.section.strip().lower()
         return True
 
@@ -291,8 +310,9 @@ def classify(entry: Entry) -> str | None:
     if _DEPRECATES.search(text) and not _NOISE.search(re.sub(r"^\W*add\w*", "", text, flags=re.I)):
         return "deprecation"  # "Add deprecated warning to `X`", "Add `env`, and deprecate `Y`"
     section = (entry.section or "").replace("-", " ")
-    if _NOISE.search(entry.text) or _SKIPPED_SECTIONS.search(section):
+    if _NOISE.search(entry.text):
         return None
+    skipped = _SKIPPED_SECTIONS.search(section)
     # A bullet with nested ones must say the change itself ("Remove deprecated code:" + what);
     # a headline ("Improved flag handling:") over a list of details is not one fact.
     said = plain(entry.head) if entry.head else text
@@ -301,7 +321,14 @@ def classify(entry: Entry) -> str | None:
     live = " ".join(s for s in re.split(r"(?<=[.!?])\s+", said) if not historical(s))
     for name, pattern in _RULES:
         if pattern.search(live if name == "deprecation" else said):
+            # A fix or an addition is about the past, but a changed default is not, nor is
+            # what a security fix now refuses ("values such as `0x01` are no longer supported").
+            if skipped and not (name == "default" and pattern.search(_headline(said))
+                                or name == "breaking" and _SECURITY.search(section)):
+                return None
             return name
+    if skipped:
+        return None
     for word, rule in _SECTION_RULES.items():
         if word in section:
             return rule
@@ -318,8 +345,12 @@ _DEPRECATES = re.compile(r"^add(?:s|ed)? (?:a |the )?deprecat\w*(?: warnings?)? 
 
 
 def private(text: str) -> bool:
-    """Every piece of code `text` names is private (`_serialize`, `Field._bind`): a change
-    to the project's insides, not to what its users and contributors build on."""
+    """Every piece of code `text` names is private (`_serialize`, `Field._bind`) or reached
+    through `self` ("Use self.logger … instead of self.log_info"): a change to the project's
+    insides, not to what its users and contributors build on."""
+    named = identifiers(without_containers(text))
+    if named and all(n.startswith("self.") for n in named):
+        return True
     spans = [m.strip("()") for m in _CODE_SPAN.findall(without_containers(text))]
     return bool(spans) and all(re.search(r"\w\._(?!_)\w", s) or (
         re.fullmatch(r"_(?!_)\w+", s) and re.search(
@@ -330,7 +361,8 @@ def private(text: str) -> bool:
 _MEMBER = r"(?:method|function|attribute|override|helper|class|module|property|member)s?\b"
 
 
-_LEANS = re.compile(r"\b(?:too|as well|also|likewise|the same)\W*(?:#\d+\W*)*$", re.I)
+_LEANS = re.compile(r"\b(?:too|as well|also|likewise|the same)\W*(?:#\d+\W*)*$"
+                    r"|\bsee (?:above|below)\b|\b(?:above|below) for (?:details|more)\b", re.I)
 
 
 def whole(body: str) -> str | None:
@@ -371,7 +403,7 @@ _IMPERATIVE = {"use": "uses", "drop": "drops", "remove": "removes", "deprecate":
                "move": "moves", "make": "makes", "raise": "raises", "set": "sets",
                "allow": "allows", "disallow": "disallows", "prefer": "prefers",
                "stop": "stops", "support": "supports", "migrate": "migrates",
-               "default": "defaults", "pass": "passes", "enable": "enables",
+               "pass": "passes", "enable": "enables",
                "disable": "disables", "show": "shows", "validate": "validates",
                "treat": "treats", "ignore": "ignores", "reject": "rejects",
                "update": "updates", "bump": "bumps"}
@@ -452,8 +484,10 @@ def _history(entries: list[Entry], dates: Mapping[str, date]) -> Callable[[Entry
     first component is a year, not a line: its releases are windowed by date alone."""
     versions = [e.version for e in entries if e.version]
     dated = _dated(versions, dates)
-    oldest = recent_major(versions)
-    newest = max(dated.values(), default=None)
+    # The project's newest release, whichever file or tag says it: a HISTORY.txt that stops
+    # at 2.1.2 beside a CHANGES.txt at 3.0.2 is all history before 3.0.2's window.
+    oldest = recent_major([*versions, *dates])
+    newest = max([*dated.values(), *dates.values()], default=None)
     # A 0.x project's minor releases come fast (0.47 after seven years): by date too.
     calver = newest is not None and (oldest[0] + 1 in (newest.year, newest.year % 100)
                                      or oldest[0] == 0)
@@ -498,7 +532,8 @@ def proposals(text: str, rel: str, project: str | None = None,
         words = plain(entry.text)
         old = history(entry) and not _INSTEAD.search(words) and (
             rule in ("deprecation", "removal", "requirement", "rename")
-            or (rule == "breaking" and bool(_TAKES_AWAY.search(_headline(words)))))
+            or (rule == "breaking" and bool(_TAKES_AWAY.search(_headline(words)))
+                and not _SECURITY.search(entry.section or "")))  # what it refuses, it still does
         if old and rule != "deprecation":
             continue  # old news, long settled; "use X instead of Y" is a decision, kept
         if _due(words, newest):

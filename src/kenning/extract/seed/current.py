@@ -87,7 +87,7 @@ class Head:
 def _subject(p: Proposal) -> str:
     """The proposal's own words: after "Changed in 1.2 (CHANGES.md): ", before "(commit …"."""
     text = p.text.split(": ", 1)[1] if p.source == "changelog" else p.text
-    return text.split(" (commit ")[0]
+    return re.sub(r"\bhttps?://\S+", "", text.split(" (commit ")[0])  # a link names no code
 
 
 def _checked(p: Proposal) -> str | None:

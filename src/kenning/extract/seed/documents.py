@@ -45,6 +45,9 @@ LEANS = re.compile(r"^(?:however|but|also|so|then|otherwise|instead|therefore|th
                     r"|such|both|either|neither|(?:the )?(?:same|former|latter|rest|remaining)"
                     r"|(?:an? |the )?exceptions? (?:may|can|could|are|is|will|might|should))\b",
                     re.I)
+# Ends by pointing back: "Don't use the issue tracker for this." (for what?)
+_POINTS_BACK = re.compile(r"\b(?:for|with|about|on|to|of|like|from) (?:this|that|these|those"
+                          r"|it|them)\W*$", re.I)
 _DEICTIC = re.compile(r"^(?:for|because of|given|due to) (?:the|these|those) (?:above |stated )?"
                       r"reasons?,?\s*|^(?:therefore|thus|hence|so),?\s*", re.I)
 
@@ -152,10 +155,10 @@ def rule_proposals(text: str, rel: str, source: str) -> list[Proposal]:
     for c in requirement_candidates(text, rel, "doc", rel, None):
         body = c.text.split(": ", 1)[1] if c.text.startswith(f"{rel}: ") else c.text
         first = line_of(body, lines)
-        head = _item_head(lines, first)
+        head, body = _item_head(lines, first, body)
         if head is not None:  # a sub-point says nothing without the rule it explains
             body = f"{head} {body}" if len(head) + len(body) < 400 else ""
-        elif LEANS.match(body):
+        elif LEANS.match(body) or _POINTS_BACK.search(body):
             continue  # "However, that HTTPS requests will only succeed …": says what, of what?
         if not body:
             continue
@@ -166,19 +169,33 @@ def rule_proposals(text: str, rel: str, source: str) -> list[Proposal]:
     return out
 
 
-def _item_head(lines: list[str], n: int) -> str | None:
-    """The opening line of the list item line `n` carries on ("- Talk to us first.\n  Don't
-    waste energy on …"), None when line `n` is not such a continuation."""
+def _item_head(lines: list[str], n: int, body: str) -> tuple[str | None, str]:
+    """What the list item says before `body`, which starts on its continuation line `n`
+    ("- Talk to us first.\n  Don't waste energy on …": "Talk to us first."), None when line
+    `n` is not such a continuation; and `body`, with the words of its sentence the line
+    above holds ("- Include tests … Make sure the\n  test fails …": "Include tests …" and
+    "Make sure the test fails …", not the item's first line cut mid-sentence)."""
     line = lines[n - 1] if 0 < n <= len(lines) else ""
     if not re.match(r"\s+\S", line) or _BULLET.match(line.strip()):
-        return None
-    for above in reversed(lines[:n - 1]):
+        return None, body
+    for k in range(n - 2, -1, -1):
+        above = lines[k]
         if not above.strip() or not (_BULLET.match(above) or re.match(r"\s", above)):
-            return None
+            return None, body
         if _BULLET.match(above):
-            head = plain(_BULLET.sub("", above)).strip()
-            return head if head.endswith((".", "!", ":", ";")) else head + "."
-    return None
+            item = " ".join(x.strip() for x in [_BULLET.sub("", above), *lines[k + 1:n]])
+            words = re.findall(r"\w+", body)[:4]
+            at = re.search(r"\W+".join(map(re.escape, words)), item, re.I) if words else None
+            said = item[:at.start()] if at else _BULLET.sub("", above)
+            if at:  # "Make sure" of "Make sure the test fails", said on the line above
+                cut = max(said.rfind(mark) for mark in ".!?;:") + 1
+                said, rest = said[:cut], said[cut:].strip()
+                body = f"{rest} {body[:1].lower()}{body[1:]}" if rest else body
+            if not said.strip():
+                return None, body
+            head = plain(said).strip()
+            return (head if head.endswith((".", "!", ":", ";")) else head + "."), body
+    return None, body
 
 
 def line_of(sentence: str, lines: list[str]) -> int:

@@ -106,7 +106,7 @@ _NARRATION = re.compile(
     r"\b(?:be sure|make sure) to (?:read|check)\b|\bhave the option\b|"
     r"\bas an? (?:\w+ )?example\b|\b(?:against|enable|do|use|avoid|change|fix) (?:that|this)\b|"
     r"\b(?:this|these|those) (?!project\b|repository\b|package\b|library\b)[a-z]\w*|"
-    r"\b(?:if|when) you do (?:this|that|so)\b|^see\b|^\.\. |"
+    r"\b(?:if|when) you do (?:this|that|so)\b|\bto do (?:so|this|that)\b|^see\b|^\.\. |"
     r"\bshould be (?:simple|easy|straightforward|possible|fine|enough|okay|ok|sufficient)\b",
     re.I)
 # Opens by pointing back at what came before, in ways `LEANS` does not list.
@@ -132,6 +132,7 @@ class _Para:
     warning: bool = False
     limits: bool = False
     bullet: bool = False
+    term: str = ""  # the RST definition list term it defines ("sockets", "trusted_proxy")
 
 
 def guide_files(root: Path) -> list[Path]:
@@ -164,10 +165,12 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
     skip_indent: int | None = None  # inside a code block / directive body we skip
     warn_indent: int | None = None  # inside a warning admonition's body
     current: _Para | None = None
+    term: tuple[str, int] | None = None  # the definition list term we are under, its indent
 
     def close() -> None:
         nonlocal current
         if current is not None and current.text.strip():
+            current.term = term[0] if term else ""
             out.append(current)
         current = None
 
@@ -235,6 +238,9 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
         if note_indent is not None and line.strip() and indent <= note_indent:
             close()
             note_indent = None
+        if term is not None and line.strip() and indent <= term[1]:
+            close()
+            term = None
         nxt = lines[n] if n < len(lines) else ""
         if line.strip() and _RST_UNDERLINE.match(nxt) and not _BULLET.match(line) \
                 and len(nxt.strip()) >= len(line.strip()) - 2:
@@ -305,7 +311,9 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
         if current is not None and not current.warning and not current.bullet \
                 and indent > len(prev) - len(prev.lstrip()) and current.line == n - 1 \
                 and not re.search(r"[.!?:]$", current.text):
-            current = None  # an RST definition list's term: the definition reads alone
+            # An RST definition list's term: the definition reads alone, with its subject.
+            term = (current.text, len(prev) - len(prev.lstrip()))
+            current = None
         if current is None:
             current = _Para(n, stripped, title, section, warning=warn_indent is not None,
                             limits=bool(_LIMITS.search(section)))
@@ -317,21 +325,48 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
     return out
 
 
-def _strength(p: _Para, sentence: str, first: bool) -> tuple[int, str] | None:
+# A version that belongs to something else: "deprecated since Python 3.6" is Python's news.
+_OTHERS_VERSION = re.compile(r"\b(?P<name>[A-Z][\w-]*)\s+v?\d+\.\d+")
+_OWN_VERSION_WORDS = ("version", "release", "v")
+
+
+def _own_lifecycle(sentence: str, project: str) -> bool:
+    """A lifecycle note about the project's own versions, not another product's."""
+    m = _LIFECYCLE.search(sentence)
+    return bool(m) and not any(
+        o["name"].lower() not in (*_OWN_VERSION_WORDS, project.lower())
+        for o in _OTHERS_VERSION.finditer(m.group(0)))
+
+
+def _strength(p: _Para, sentence: str, first: bool, project: str = "") -> tuple[int, str] | None:
     """How strong a statement `sentence` is (lower first) and its rule, or None."""
     if p.warning and first:
         return 0, "guide-warning"
-    if p.limits and (p.bullet or first) and not _SECOND_PERSON_OPTIONAL.match(sentence):
+    if p.limits and (p.bullet or first) and not _SECOND_PERSON_OPTIONAL.search(sentence):
         return 1, "guide-limitation"
-    if _LIFECYCLE.search(sentence):
+    if _own_lifecycle(sentence, project):
         return 2, "guide-lifecycle"
     if _RULE.search(sentence) and _CODE.search(sentence) \
-            and not _SECOND_PERSON_OPTIONAL.match(sentence) \
+            and not _SECOND_PERSON_OPTIONAL.search(sentence) \
             and not re.search(r"\b(?:can|could|may|might) (?:not|never)\b", sentence, re.I):
         return 3, "guide-rule"
     if _DEFAULT.search(sentence) and _VALUE.search(sentence.split("efault", 1)[-1]):
         return 4, "guide-default"
     return None
+
+
+def _names_term(term: str, sentence: str) -> bool:
+    """The sentence says what the term names ("If a tuple only has one item" under
+    "('tuple', 'of', 'values')")."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z_]\w{2,}", term)}
+    return bool(words & {w.lower() for w in re.findall(r"[A-Za-z_]\w{2,}", sentence)})
+
+
+def _term(term: str) -> str:
+    """A definition list term as a subject: a name of the code in backquotes."""
+    name = plain(term).rstrip(".").strip()
+    name = name[:1].lower() + name[1:] if term.strip()[:1].islower() else name
+    return f"`{name}`" if re.fullmatch(r"[\w.-]+", name) and not name.istitle() else name
 
 
 def _reads_alone(sentence: str) -> bool:
@@ -374,7 +409,7 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
                 sentence = sentence if sentence.startswith(name) else f"{name}: {sentence}"
             if not _reads_alone(sentence):
                 continue
-            strength = _strength(p, sentence, i == 0 or (i == 1 and said[0] == body))
+            strength = _strength(p, sentence, i == 0 or (i == 1 and said[0] == body), project)
             if strength is None:
                 continue
             rank, rule = strength
@@ -385,6 +420,8 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
                 whole = f"{head} {sentence.split(': ', 1)[-1]}"
                 sentence = whole if len(whole) <= 320 else sentence
             said_plain = _EMPHASIS.sub(r"\1", plain(sentence))
+            if p.term and not named and not _names_term(p.term, said_plain):
+                said_plain = f"{_term(p.term)}: {said_plain}"  # "`sockets`: May not be used …"
             fact = f"{_lead(project, p, rel)}: {said_plain}"
             first = p.line + line_of(sentence, lines[p.line - 1:p.line + 40]) - 1 \
                 if i else p.line

@@ -84,7 +84,8 @@ def soft(text: str) -> bool:
 _DEPRECATED = re.compile(r"\bdeprecat", re.I)
 # A removal only announced ("… and will be removed in 2024") removes nothing yet.
 _PROMISED = re.compile(r"\b(?:will|to|may|might|would|shall)\s+(?:\w+\s+){0,2}?(?:be\s+)?"
-                       r"(?:remov|drop|delet)\w*", re.I)
+                       r"(?:remov|drop|delet)\w*|\b(?:pending|future|eventual|upcoming|planned)"
+                       r" (?:remov|delet)\w*", re.I)
 
 
 def order(version: str | None) -> Order:
@@ -209,6 +210,12 @@ _NOT_SUBJECT = {"defau", "longe", "chang", "value", "using", "instead", "explic"
                 "enabl", "disab", "optio", "param", "argum", "setti"}
 
 
+def defaulted_names(text: str) -> set[str]:
+    """The code named in `text`'s sentences about a default ("`send_bytes`"), lower case."""
+    said = [s for s in re.split(r"(?<=[.!?])\s+", text) if _DEFAULT_WORD.search(s)]
+    return {i.removesuffix("()").lower() for s in said for i in identifiers(s)}
+
+
 def default_words(text: str) -> set[str]:
     """What `text` says the default of is, by the longer words (code split into words) of
     its sentences about a default: "Schema output is no longer an `OrderedDict` by default"
@@ -268,6 +275,7 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
              for _, text, _ in items]
     defaults = [default_words(text) for _, text, _ in items]
     new_default = [bool(_NEW_DEFAULT.search(text)) for _, text, _ in items]
+    default_names = [defaulted_names(text) for _, text, _ in items]
     out: set[int] = set()
     plain_texts = [" ".join(re.findall(r"\w+", text.lower())) for _, text, _ in items]
     for i, (o, text, _rule, sup, dflt, build, pick, _, _) in enumerate(facts):
@@ -297,7 +305,8 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
                         and _REMOVAL.search(_PROMISED.sub("", text2))) \
                     or live & {_last(n) for n in removals[j]} \
                     or gone & added[j] \
-                    or (new_default[j] and len(defaults[i] & defaults[j]) >= 2):
+                    or (new_default[j] and (len(defaults[i] & defaults[j]) >= 2
+                                            or default_names[i] & default_names[j])):
                 out.add(i)
                 break
     return out

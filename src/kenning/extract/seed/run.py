@@ -88,6 +88,12 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
     logs = changelogs.changelog_files(root)
     name = project_name(root) if logs else None
     tagged = commits.tag_dates(root) if logs else {}
+    for log in logs:  # every changelog's releases date the others' window (HISTORY + CHANGES)
+        try:
+            tagged.update(changelogs.release_dates(
+                read_bytes(log, MAX_FILE_BYTES).decode("utf-8", "replace")))
+        except (FileProblemError, OSError):
+            continue
     out += [("changelog", p, lambda text, rel: changelogs.proposals(text, rel, name, tagged))
             for p in logs]
     out += [("docs", p, _adr) for p in documents.adr_files(root)]

@@ -11,6 +11,7 @@ to its last line, trailing comments in an indented body left out (so Python symb
 from __future__ import annotations
 
 import bisect
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,10 +71,33 @@ class Parsed:
 def parser_for(lang: str) -> Any:
     parser = _PARSERS.get(lang)
     if parser is None:
-        from tree_sitter_language_pack import get_parser
+        from tree_sitter import Parser
 
-        parser = _PARSERS[lang] = get_parser(lang)
+        parser = _PARSERS[lang] = Parser(_language(lang))
     return parser
+
+
+def _language(lang: str) -> Any:
+    """The grammar from tree-sitter-language-pack's binding for `lang`, loaded directly: the
+    pack's own `__init__` imports three grammar packages and ctypes (about 15 ms of every
+    indexing run). Any other layout goes through the pack's `get_language`."""
+    from importlib.machinery import ExtensionFileLoader
+    from importlib.util import find_spec, module_from_spec, spec_from_loader
+
+    from tree_sitter import Language
+
+    pack = find_spec("tree_sitter_language_pack")
+    if pack is not None and pack.submodule_search_locations:
+        binding = f"{next(iter(pack.submodule_search_locations))}/bindings/{lang}.abi3.so"
+        if os.path.isfile(binding):
+            name = f"tree_sitter_language_pack.bindings.{lang}"
+            loader = ExtensionFileLoader(name, binding)
+            module = module_from_spec(spec_from_loader(name, loader))
+            loader.exec_module(module)
+            return Language(module.language())
+    from tree_sitter_language_pack import get_language
+
+    return get_language(lang)
 
 
 _ALTERNATION = re.compile(r"\[((?:\s*\(\w+\))+)\s*\]")
@@ -93,6 +117,11 @@ def _known_alternatives(pattern: str, language: Any) -> str:
 def _compile(language: Any, patterns: list[str], lang: str) -> Any:
     from tree_sitter import Query, QueryError
 
+    known = [_known_alternatives(pattern, language) for pattern in patterns]
+    try:  # one compile when the grammar knows every pattern (the usual case)
+        return Query(language, "\n".join(known)) if known else None
+    except QueryError:
+        pass
     good = []
     for pattern in patterns:
         pattern = _known_alternatives(pattern, language)
