@@ -15,8 +15,9 @@ Sets (issue 12's splits):
   answerable, 80 unrelated, 10 off-topic, over the 200 facts of relevance.json) and the cited
   sets fact_test (httpx) and fact_test2 (requests; 120 questions, 60 unrelated prompts each).
   The gate's rules and its logistic weights (hooks.factdb) were chosen here.
-  fact_test3 (uvicorn) joined them in issue 17's fourth round, after its one test run.
-- test: bench/data/fact_test4 (`--test`), written blind. Reported, never tuned on.
+  fact_test3 (uvicorn) joined them in issue 17's fourth round, fact_test4 (pip-tools) in its
+  fifth, each after its one test run.
+- test: bench/data/fact_test5 (`--test`), written blind. Reported, never tuned on.
 Usage: python bench/relevance.py [--mode fts|hybrid] [--test] [--show]
 """
 
@@ -35,8 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "bench" / "data"
 RELEVANCE = ROOT / "tests" / "fixtures" / "hooks" / "relevance.json"
 CALIBRATION = ("relevance.json", "tessera", "lifecycle_test prompts", "fact_test",
-               "fact_test2", "fact_test3")
-TEST = ("fact_test4",)
+               "fact_test2", "fact_test3", "fact_test4")
+TEST = ("fact_test5",)
 BENCH_ROWS = CALIBRATION[:3]  # bench/run.py: the small sets
 
 

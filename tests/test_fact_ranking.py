@@ -19,6 +19,8 @@ from kenning.search.fusion import (
     COSINE_FLOOR,
     COSINE_NEAR_TIE,
     KEYWORD_FLOOR,
+    VECTOR_SURE_COSINE,
+    VECTOR_SURE_LEAD,
     fuse_facts,
     keyword_weight,
 )
@@ -68,10 +70,14 @@ def test_a_flat_vector_leg_does_not_overturn_a_clear_keyword_first():
     assert fuse_facts(keyword, semantic, N)[0].key == "named"
 
 
-def test_the_vectors_reorder_a_keyword_near_tie_and_lead_when_keywords_have_nothing():
+def test_the_vectors_reorder_the_keyword_leg_only_when_sure_and_lead_when_it_has_nothing():
+    # Issue 17's fifth round: a plain vector lead no longer reorders the keyword leg (on unseen
+    # projects it cost R@1 against the keyword leg); a sure one (high cosine, clear lead) does.
     keyword = [("a", 2.02 * SCALE), ("b", 2.0 * SCALE)]
-    semantic = [("b", 0.7), ("a", 0.7 - COSINE_NEAR_TIE)]
-    assert [r.key for r in fuse_facts(keyword, semantic, N)][:2] == ["b", "a"]
+    plain = [("b", 0.7), ("a", 0.7 - COSINE_NEAR_TIE), ("v", 0.69)]
+    assert [r.key for r in fuse_facts(keyword, plain, N)] == ["a", "b", "v"]
+    sure = [("b", VECTOR_SURE_COSINE + 0.05), ("a", VECTOR_SURE_COSINE - VECTOR_SURE_LEAD)]
+    assert [r.key for r in fuse_facts(keyword, sure, N)][:2] == ["b", "a"]
     alone = [r.key for r in fuse_facts([], [("x", 0.5), ("y", 0.45)], N)]
     assert alone == ["x", "y"]
 

@@ -179,6 +179,11 @@ def test_seed_proposes_a_guides_rules_once_with_its_lines(kenning, isolated: Pat
     (root / "docs" / "also.md").write_text(
         "# Also\n\nMiddleware classes should not modify their state outside of the "
         "`__init__` method.\n", encoding="utf-8")
+    # The code the guide names (a sentence naming code the project lacks is an example's).
+    (root / "middleware.py").write_text(
+        "import contextvars\n\n\nclass ServerErrorMiddleware: ...\n\n\n"
+        "class GZipMiddleware: ...\n\n\nclass BaseHTTPMiddleware:\n"
+        "    def __init__(self, app): ...\n", encoding="utf-8")
     git(root, "add", "-A")
     git(root, "commit", "-qm", "Initial import")
     result = kenning("seed", "--dry-run", "--json")
@@ -240,3 +245,18 @@ def test_a_definitions_warning_names_its_term_and_pythons_news_is_not_the_projec
          "docs/arguments.rst:14", "guide-warning"),
         ("waitress docs (Arguments › Design): The `Old` class was deprecated in version 2.0 "
          "and removed in version 3.0.", "docs/arguments.rst:23", "guide-lifecycle")]
+
+
+def test_hedges_history_motivation_and_list_fragments_are_not_a_guides_rules():
+    text = (
+        "# Pagination\n\n## Limitations\n\n"
+        "- Setting the `ordering` attribute on the `Meta` class of the model.\n"
+        "- Using `CursorPagination` with `OrderingFilter` breaks the cursor.\n\n"
+        "## Fields\n\n"
+        "Prior to Django 2.1 `models.BooleanField` fields were always `blank=True`.\n\n"
+        "Tracebacks are useful, but sometimes a compact `summary()` is required.\n\n"
+        "The default is only 1 worker, which is probably not what you want for `serve()`.\n\n"
+        "The `paginate()` method must return a `Page` instance.\n")
+    found = [p.text.split("): ", 1)[1] for p in guides.proposals(text, "docs/p.md", "demo")]
+    assert found == ["Using `CursorPagination` with `OrderingFilter` breaks the cursor.",
+                     "The `paginate()` method must return a `Page` instance."]

@@ -232,3 +232,36 @@ def test_a_module_that_warns_at_import_keeps_its_names_old_deprecations(kenning,
     # its class; `Router` is defined where nothing warns.
     assert any("`WSGIMiddleware`" in t for t in found), found
     assert not any("`Router`" in t for t in found), found
+
+
+def test_what_heads_python_floor_tools_or_code_no_longer_bear_out_is_not_proposed(
+        kenning, repo):
+    (repo / "pyproject.toml").write_text(
+        '[project]\nname = "demo"\nrequires-python = ">=3.10"\n\n[tool.ruff]\n'
+        'line-length = 88\n', encoding="utf-8")
+    (repo / "uv.lock").write_text("version = 1\n", encoding="utf-8")
+    (repo / "demo.py").write_text("def structure(value, cls):\n    return value\n",
+                                  encoding="utf-8")
+    (repo / "docs").mkdir()
+    (repo / "docs" / "usage.md").write_text(
+        "# Usage\n\n## Rules\n\n"
+        "The converter must be given a class: `structure()` never guesses the type.\n\n"
+        "Make sure you use the types from `collections.abc` on Python 3.9+, and from "
+        "`typing` on older Python versions.\n\n"
+        "A payload with the key `field_one` must be handled as `ClassA` by the strategy.\n\n"
+        "If even more customization is required, `structure()` must be copied into your "
+        "codebase.\n", encoding="utf-8")
+    (repo / "CHANGES.md").write_text(
+        "## 3.0.0 (2026-11-01)\n\n### Changed\n\n- Use ruff instead of flake8.\n"
+        "- Use PDM instead of Poetry.\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "code")
+    found = texts(seed_json(kenning, "--dry-run"))
+    assert any("`structure()` never guesses the type" in t for t in found), found
+    assert any("ruff instead of flake8" in t for t in found), found
+    # Python 3.9 is below the floor; `ClassA` is an example's name the code lacks; copying
+    # into "your codebase" is advice to users; PDM left no trace at HEAD (a uv.lock).
+    for gone in ("Python 3.9+", "`ClassA`", "your codebase", "PDM"):
+        assert not any(gone in t for t in found), (gone, found)
+    tooling = [t for t in found if "(pyproject.toml)" in t]
+    assert not any("needs" in t or "should" in t for t in tooling), tooling

@@ -93,8 +93,8 @@ def test_pyproject_settings_one_fact_each_with_the_project_file_value_and_line()
         "[tool.coverage.report]).": "pyproject.toml:24",
         "widget (pyproject.toml): Lints with ruff, line length 120 ([tool.ruff]).":
             "pyproject.toml:6",
-        "widget (pyproject.toml): Type-checks with mypy in strict mode (`strict = true` in "
-        "[tool.mypy]); new code needs full type annotations.": "pyproject.toml:12",
+        "widget (pyproject.toml): Configures mypy in strict mode (`strict = true` in "
+        "[tool.mypy]).": "pyproject.toml:12",
     }
     # Settings that are not there, or not strict, say nothing; a broken file nothing at all.
     loose = "[project]\nname = 'w'\n[tool.mypy]\nstrict = false\n[tool.pytest.ini_options]\n" \

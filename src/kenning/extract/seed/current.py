@@ -5,7 +5,11 @@ Y" only while X is. One `git ls-tree` and one `git grep` over HEAD answer for ev
 proposal of a run (no subprocess per proposal). Documentation files are not looked in: a
 changelog or a guide mentions names long after the code dropped them. The Python floor
 HEAD's packaging metadata declares (`requires-python`, `python_requires`) retires every
-older "drop Python 3.x".
+older "drop Python 3.x", and every other statement tied to a Python below that floor ("on
+Python 3.9+ use `collections.abc`" when HEAD requires 3.10). A development tool chosen
+("uses PDM instead of Poetry") is history once HEAD shows no trace of it: no file of its own
+(`pdm.lock`), no mention in the packaging, task or CI configuration. A guide sentence naming
+code HEAD's code lacks (`ClassA`, `field_one`: an example's names) is not proposed.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ class Head:
     tokens: frozenset[str]
     floor: tuple[int, int] | None = None
     warned: frozenset[str] = frozenset()  # words near a deprecation warning, lower case
+    tools: frozenset[str] = frozenset()  # the development tools HEAD's configuration shows
 
     def _module(self, name: str) -> bool:
         parts = name.split(".")
@@ -82,6 +87,43 @@ class Head:
     def has_file(self, name: str) -> bool:
         return bool(_FILE.search(name)) and any(p.rsplit("/", 1)[-1].lower() == name.lower()
                                                 for p in self.paths)
+
+
+# Development tools and the files only they use; a tool is also in use when HEAD's packaging,
+# task or CI configuration names it.
+_TOOL_FILES = {
+    "pdm": ("pdm.lock", ".pdm.toml", "pdm.toml"), "poetry": ("poetry.lock", "poetry.toml"),
+    "uv": ("uv.lock", "uv.toml"), "pipenv": ("pipfile", "pipfile.lock"),
+    "hatch": ("hatch.toml",), "flit": (), "tox": ("tox.ini",), "nox": ("noxfile.py",),
+    "black": (), "flake8": (".flake8",), "isort": (".isort.cfg",),
+    "ruff": ("ruff.toml", ".ruff.toml"), "mypy": ("mypy.ini", ".mypy.ini"), "pyright": (
+        "pyrightconfig.json",), "pylint": (".pylintrc", "pylintrc"), "yapf": (".style.yapf",),
+    "pre-commit": (".pre-commit-config.yaml",), "travis": (".travis.yml",),
+    "appveyor": ("appveyor.yml", ".appveyor.yml"), "just": ("justfile",),
+    "nose": (), "setuptools-scm": (), "bumpversion": (".bumpversion.cfg",),
+    "mkdocs": ("mkdocs.yml",)}
+_CONFIG = ("pyproject.toml", "setup.cfg", "setup.py", "tox.ini", "noxfile.py", "Makefile",
+           "Justfile", "justfile", ".pre-commit-config.yaml", "requirements*.txt",
+           "requirements/*", ".github/workflows/*", ".readthedocs.y*ml", ".travis.yml")
+
+
+def _tools_in_use(root: Path, paths: frozenset[str]) -> frozenset[str]:
+    """The tools of `_TOOL_FILES` HEAD's tracked files or configuration show in use."""
+    names = {p.rsplit("/", 1)[-1].lower() for p in paths}
+    used = {t for t, files in _TOOL_FILES.items() if names & set(files)}
+    found = subprocess.run(
+        ["git", "-C", str(root), "grep", "-I", "-h", "-o", "-i", "-w", "-E", "-e",
+         "|".join(re.escape(t.strip()) for t in _TOOL_FILES), "HEAD", "--", *_CONFIG],
+        capture_output=True, encoding="utf-8", errors="replace")
+    return frozenset(used | {t.lower() for t in found.stdout.split()})
+
+
+def _tool_gone(p: Proposal, head: Head) -> bool:
+    """"Uses PDM instead of Poetry" when HEAD shows no PDM (a `uv.lock`, a Justfile)."""
+    if p.rule not in _USED:
+        return False
+    pick = chosen(re.sub(r"^\w+", lambda m: _PRESENT.get(m.group(0), m.group(0)), _subject(p)))
+    return pick in _TOOL_FILES and pick not in head.tools
 
 
 def _subject(p: Proposal) -> str:
@@ -123,6 +165,15 @@ def python_floor(root: Path, paths: frozenset[str]) -> tuple[int, int] | None:
     return None
 
 
+def tied_below_floor(text: str, floor: tuple[int, int] | None) -> bool:
+    """`text` is said of Pythons below HEAD's floor only ("on Python 3.9+ …, on older …" when
+    HEAD requires 3.10): every Python version it names is older than the floor."""
+    if floor is None:
+        return False
+    versions = [(int(a), int(b) if b else 99) for a, b in _PY_VERSION.findall(text)]
+    return bool(versions) and all(v < floor for v in versions)
+
+
 def below_floor(text: str, floor: tuple[int, int] | None) -> bool:
     """`text` drops (or deprecates) Python versions HEAD's floor has since moved past: after
     "drop 3.7" the floor is 3.8; when HEAD requires 3.10 that entry is history. An entry
@@ -161,7 +212,8 @@ def read_head(root: Path, names: Iterable[str]) -> Head | None:
     warned = {w.lower() for w in re.findall(r"[A-Za-z_][\w-]*", near.stdout)}
     warned |= _in_deprecated_modules(root)
     paths = frozenset(listed.stdout.splitlines())
-    return Head(paths, frozenset(tokens), python_floor(root, paths), frozenset(warned))
+    return Head(paths, frozenset(tokens), python_floor(root, paths), frozenset(warned),
+                _tools_in_use(root, paths))
 
 
 def _in_deprecated_modules(root: Path) -> set[str]:
@@ -182,14 +234,23 @@ def _in_deprecated_modules(root: Path) -> set[str]:
 
 
 def _relied_on(p: Proposal) -> set[str]:
-    """The code a changelog entry relies on still being there (not what it says is removed
-    or replaced). A commit's words are checked by `_checked` alone: its subject is terse."""
+    """The code a changelog entry or a guide's sentence relies on still being there (not what
+    it says is removed or replaced). A commit's words are checked by `_checked` alone: its
+    subject is terse."""
+    if p.rule.startswith("guide-"):
+        return {n.removesuffix("()") for n in identifiers(p.text.split("): ", 1)[-1])
+                if re.fullmatch(r"[A-Za-z_]\w*(?:\.\w{2,})*", n.removesuffix("()"))}
     return live_names(_subject(p)) if p.source == "changelog" else set()
 
 
 def _holds(p: Proposal, head: Head, checked: str | None) -> bool:
     text = _subject(p)
     if below_floor(text, head.floor):
+        return False
+    if not _GONE.search(p.text) and not re.search(r"remov|drop|deprecat", p.rule) \
+            and tied_below_floor(text, head.floor):
+        return False  # said of Pythons HEAD no longer supports
+    if _tool_gone(p, head):
         return False
     deprecated = deprecated_names(text) if p.source in ("changelog", "commits") else set()
     # A soft deprecation warns about nothing: HEAD's code cannot bear it out, only its age.

@@ -107,7 +107,18 @@ _NARRATION = re.compile(
     r"\bas an? (?:\w+ )?example\b|\b(?:against|enable|do|use|avoid|change|fix) (?:that|this)\b|"
     r"\b(?:this|these|those) (?!project\b|repository\b|package\b|library\b)[a-z]\w*|"
     r"\b(?:if|when) you do (?:this|that|so)\b|\bto do (?:so|this|that)\b|^see\b|^\.\. |"
-    r"\bshould be (?:simple|easy|straightforward|possible|fine|enough|okay|ok|sufficient)\b",
+    r"\bshould be (?:simple|easy|straightforward|possible|fine|enough|okay|ok|sufficient)\b|"
+    # what motivates the next paragraph ("sometimes a more compact … is required"), and
+    # advice to the library's users about their own code ("can be copied into your codebase")
+    r"\bsometimes\b|\bif (?:even )?(?:more|further|additional|extra) \w+ (?:is|are) "
+    r"(?:required|needed)\b|\byour (?:own )?(?:code|codebase|code base)\b|\bcop(?:y|ied) "
+    r"(?:\S+ )?(?:into|to|over)\b|"
+    # history and hedges: "Prior to Django 2.1 …", "act as they always do", "most clients
+    # will", "probably", "you'll also want", "a little attention", "the quickest way to …"
+    r"\b(?:prior to|before) (?:[A-Z]\w* )?(?:version |v)?\d|\bas (?:they|it|you) (?:always|"
+    r"usually|normally) (?:do|does|would)\b|\bmost \w+(?: \w+)? will\b|\bprobably\b|"
+    r"\byou'?ll (?:also )?(?:want|need)\b|\ba little\b|\bthe (?:quickest|easiest|simplest) "
+    r"way\b|\bto learn\b|\bdon'?t forget\b|\bbehind the scenes\b|\bnot currently\b",
     re.I)
 # Opens by pointing back at what came before, in ways `LEANS` does not list.
 _BACK = re.compile(r"^(?:if|when|unless|since) (?:it|this|that|they|so|not)\b|^(?:for|in|with|"
@@ -119,6 +130,11 @@ _BACK = re.compile(r"^(?:if|when|unless|since) (?:it|this|that|they|so|not)\b|^(
 # Code that reached the text (an indented block the paragraph rules missed): not a sentence.
 _SOURCE_CODE = re.compile(r'"""|\)\s*:|\bdef \w+\(|\bclass \w+\(|\s==?\s|\[\s*$|\s#\s|'
                           r"\breturn \w+\W*$|\w\(\w+=")
+# A list item that is no sentence: "Setting the `ordering` attribute on the `Meta` class."
+_FRAGMENT = re.compile(r"^(?:(?:[Ii]f|[Ww]hen) [^,]+, )?(?:[A-Z][a-z]+ly )?[A-Za-z][a-z]+ing\b"
+                       r"(?!(?:(?!\b(?:that|which|who|whose)\b).)*\b(?:is|are|will|would|"
+                       r"may|might|can|cannot|can't|does|doesn't|do|don't|must|should|has|"
+                       r"have|won't|causes?|leads?|breaks?|prevents?|requires?)\b)")
 _SECOND_PERSON_OPTIONAL = re.compile(r"^(?:if you|when you|you can|you may|you might|"
                                      r"you could|see)\b|\byou can always\b", re.I)
 
@@ -342,7 +358,8 @@ def _strength(p: _Para, sentence: str, first: bool, project: str = "") -> tuple[
     """How strong a statement `sentence` is (lower first) and its rule, or None."""
     if p.warning and first:
         return 0, "guide-warning"
-    if p.limits and (p.bullet or first) and not _SECOND_PERSON_OPTIONAL.search(sentence):
+    if p.limits and (p.bullet or first) and not _SECOND_PERSON_OPTIONAL.search(sentence) \
+            and not _FRAGMENT.match(sentence):
         return 1, "guide-limitation"
     if _own_lifecycle(sentence, project):
         return 2, "guide-lifecycle"

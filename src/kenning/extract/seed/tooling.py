@@ -170,11 +170,11 @@ def _linters(data: dict, add) -> None:
             add(f"tool.{tool}", key, f"{verb} with {tool}, line length {length} "
                 f"([tool.{tool}]).", tool)
     if _table(data, "tool.mypy").get("strict") is True:
-        add("tool.mypy", "strict", "Type-checks with mypy in strict mode (`strict = true` in "
-            "[tool.mypy]); new code needs full type annotations.", "mypy-strict")
+        add("tool.mypy", "strict", "Configures mypy in strict mode (`strict = true` in "
+            "[tool.mypy]).", "mypy-strict")
     mode = _table(data, "tool.pyright").get("typeCheckingMode")
     if mode in ("strict", "standard", "basic"):
-        add("tool.pyright", "typeCheckingMode", f"Type-checks with pyright in {mode} mode "
+        add("tool.pyright", "typeCheckingMode", f"Configures pyright in {mode} mode "
             f"(`typeCheckingMode = \"{mode}\"` in [tool.pyright]).", "pyright")
 
 
