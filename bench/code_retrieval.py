@@ -15,6 +15,12 @@ against the reference's; checked: default MRR@10 >= 1.4 x the reference's on eve
 with one set of constants for all of them.
 
 Usage: python bench/code_retrieval.py [codebase ...]
+       python bench/code_retrieval.py --test
+
+`--test` runs the test split instead: three more codebases (boltons' source distribution, ramda's
+sources from the npm registry, the Rust crate regex-syntax as Debian ships it), chosen and
+pinned before any run, never tuned on, run once at the end of a round (bench/data/SPLITS.md).
+Neither bench/run.py nor .ci/run runs them.
 """
 
 from __future__ import annotations
@@ -51,6 +57,14 @@ ARRAYVEC = ("arrayvec", "0.7.2", "librust-arrayvec-dev",
 # BSD-3-Clause (Debian's copyright file for the package); 81 queries.
 GORILLA_MUX = ("github.com/gorilla/mux", "golang-github-gorilla-mux-dev",
                "e4a60fe0a325e90efebb5ae353eddba9e3e3fba39e23b3d2c5fa169632c69c40")
+# Test split (bench/data/SPLITS.md): BSD-3-Clause, MIT, MIT OR Apache-2.0.
+BOLTONS_SDIST = ("boltons", "24.1.0",
+                 "4a49b7d57ee055b83a458c8682a2a6f199d263a8aa517098bda9bab813554b87")
+# ramda's CommonJS sources under src/; its es/ copy and dist/ bundles are left out.
+RAMDA = ("ramda@0.30.1", "76a1e5c64d5e46c58067f90fb556f7e803bcc741228312ce8bb88035a2157d9a")
+RAMDA_EXCLUDE = re.compile(r"^(?!src/)")
+REGEX_SYNTAX = ("regex-syntax", "0.6.27", "librust-regex-syntax-dev",
+                "2ec887207d903eda229e9f5edf51f4e56591491096ab1c4c6d448fb79c41332d")
 STRICT_FACTOR = 3
 RANKERS = ("reference BM25", "keyword only", "vectors only", "hybrid --type code", "default")
 
@@ -72,11 +86,18 @@ def sources(name: str) -> dict[str, str]:
         return code_corpus.cargo_crate(*ARRAYVEC)
     if name == "gorilla-mux":
         return code_corpus.go_module(*GORILLA_MUX)
+    if name == "boltons-sdist":
+        return code_corpus.pypi_sdist(*BOLTONS_SDIST)
+    if name == "ramda":
+        return code_corpus.npm_package(*RAMDA, exclude=RAMDA_EXCLUDE)
+    if name == "regex-syntax":
+        return code_corpus.cargo_crate(*REGEX_SYNTAX)
     return code_corpus.python_package(name)
 
 
 CODEBASES = ("click", "sqlite_utils", "lodash", "rxjs", "click-sdist", "itertools", "bytes",
              "arrayvec", "gorilla-mux")
+TEST_CODEBASES = ("boltons-sdist", "ramda", "regex-syntax")  # `--test` only
 
 
 def rank_of(target: code_corpus.Target, results: list[Span], strict: bool = False) -> int | None:
@@ -236,6 +257,6 @@ def run(check: bool, names: tuple[str, ...] = CODEBASES) -> list[dict]:
 
 if __name__ == "__main__":
     os.environ.setdefault("KENNING_EMBEDDER", "bundled")
-    chosen = tuple(sys.argv[1:]) or CODEBASES
+    chosen = TEST_CODEBASES if sys.argv[1:] == ["--test"] else tuple(sys.argv[1:]) or CODEBASES
     for row in run(check=False, names=chosen):
         print(f"{row['name']}: {row['value']}" + (" (MISSED)" if not row["ok"] else ""))
