@@ -269,3 +269,13 @@ def test_hedges_history_motivation_and_list_fragments_are_not_a_guides_rules():
     assert found == ["Using `CursorPagination` with `OrderingFilter` breaks the cursor.",
                      "The `paginate()` method must return a `Page` instance.",
                      "The host loop must never call `signal.set_wakeup_fd` while demo runs."]
+
+
+def test_an_rst_roles_link_split_over_lines_continues_its_paragraph():
+    text = ("Guest mode\n==========\n\nLimitations\n-----------\n\n"
+            "Custom clocks can be used, but the :ref:`autojump clock\n"
+            "<testing-time>` and related `demo.wait_blocked` can\n"
+            "technically be used, but they only take demo tasks into account.\n")
+    found = [p.text.split("): ", 1)[1] for p in guides.proposals(text, "docs/c.rst", "demo")]
+    assert not any(t.startswith("Technically") for t in found), found
+    assert any(t.startswith("Custom clocks can be used") for t in found), found
