@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from conftest import git, init_repo
-from kenning.extract.seed import guides, tooling
+from kenning.extract.seed import changelogs, guides, tooling
 
 MIDDLEWARE_MD = """\
 # Middleware
@@ -157,6 +157,27 @@ def test_guide_files_are_topic_pages_not_history_contributing_tutorials_or_links
     found = [p.relative_to(tmp_path).as_posix() for p in guides.guide_files(tmp_path)]
     assert found == ["README.md", "docs/index.md", "docs/middleware.md",
                      "docs/howto/deploy.rst"]
+
+
+def test_a_changelog_kept_as_docs_pages_is_the_changelog_not_a_guide(tmp_path):
+    """gunicorn keeps its changelog as docs/content/news.md and yearly "2013-news.md" pages:
+    read as guides, a 2013 note had no release window; read as the changelog, it has."""
+    content = tmp_path / "docs" / "content"
+    content.mkdir(parents=True)
+    for rel in ("news.md", "2013-news.md", "2021-news.md", "deploy.md"):
+        (content / rel).write_text("# x\n", encoding="utf-8")
+    (content / "history-of-the-api.md").write_text("# Changelog - 2013\n\nYou must use "
+                                                  "`--paste` now.\n", encoding="utf-8")
+    assert [p.relative_to(tmp_path).as_posix() for p in guides.guide_files(tmp_path)] == \
+        ["docs/content/deploy.md"]
+    # a page titled as a changelog is not a guide whatever its file is called
+    assert guides.proposals("# Changelog - 2013\n\nYou must always pass `--paste` to "
+                            "`gunicorn` from now on.\n", "docs/x.md", "gunicorn") == []
+    # the page named as the changelog, not its yearly archives (which repeat it)
+    assert [p.name for p in changelogs.changelog_files(tmp_path)] == ["news.md"]
+    (content / "news.md").unlink()
+    assert [p.name for p in changelogs.changelog_files(tmp_path)] == \
+        ["2013-news.md", "2021-news.md", "history-of-the-api.md"]
 
 
 def test_a_scripts_check_is_the_message_it_fails_with():

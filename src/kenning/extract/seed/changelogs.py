@@ -18,6 +18,7 @@ underline, `v1.2.0`; Keep-a-Changelog sections (`### Removed`, `### Deprecated`,
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
@@ -155,12 +156,38 @@ class Entry:
     # Unreleased")
 
 
+# A changelog kept as pages of the docs ("docs/content/2021-news.md", "doc/release-notes-2.x.rst")
+_PAGE_PART = re.compile(r"(?:^|[-_. ])(?:changes|changelog|history|news|"
+                        r"release[-_ ]?notes?)(?:$|[-_. ])", re.I)
+MAX_PAGES = 40
+
+
 def changelog_files(root: Path) -> list[Path]:
     found = [p for p in sorted(root.iterdir()) if NAMES.match(p.name) and regular_file(p)]
     docs = root / "docs"
     if not found and regular_dir(docs):
         found = [p for p in sorted(docs.iterdir()) if NAMES.match(p.name) and regular_file(p)]
-    return found
+    return found or _changelog_pages(root)
+
+
+def _changelog_pages(root: Path) -> list[Path]:
+    """The changelog's pages under docs/ or doc/ (two folders deep at most), when the project
+    has no changelog file of its own: the page named as a changelog is, else every page of it
+    ("2013-news.md", …)."""
+    pages: list[Path] = []
+    for name in ("docs", "doc"):
+        top = root / name
+        if not regular_dir(top):
+            continue
+        for here, dirs, files in os.walk(top):  # os.walk never follows a symlinked folder
+            depth = len(Path(here).relative_to(top).parts)
+            dirs[:] = sorted(d for d in dirs if depth < 2 and not d.startswith((".", "_")))
+            pages += [Path(here) / f for f in sorted(files)
+                      if f.rpartition(".")[2].lower() in ("md", "rst", "txt", "markdown")
+                      and _PAGE_PART.search(f.rpartition(".")[0])
+                      and regular_file(Path(here) / f)]
+    whole = [p for p in pages if NAMES.match(p.name)]  # "news.md" beside its yearly archives
+    return whole or pages[:MAX_PAGES]
 
 
 def entries(text: str) -> list[Entry]:

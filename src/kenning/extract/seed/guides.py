@@ -52,6 +52,13 @@ _SKIP_NAME = re.compile(
     r"changes[-_]\w+|upgrad\w*|migrat\w*|whatsnew\w*|what[-_]s[-_]new\w*|backers|thanks|"
     r"credits|todo|roadmap|tutorial\w*|faqs?|why\w*|comparison\w*|history\w*|"
     r"installation|install|[\w.-]*announcements?|[\w.-]*release[-_]notes)$", re.I)
+# A changelog split into pages ("2013-news.md", "release-notes-2.x.rst", a page titled
+# "Changelog - 2013") is the changelog, not a guide: its entries are dated news, and a guide's
+# sentence is proposed with no release window and nothing later to overtake it.
+_CHANGELOG_PART = re.compile(r"(?:^|[-_. ])(?:changes|changelog|history|news|"
+                             r"release[-_ ]?notes?|releases?)(?:$|[-_. ])", re.I)
+_CHANGELOG_TITLE = re.compile(r"^\W*(?:change[-_ ]?log|changes|release notes|news|history|"
+                              r"what'?s new)\b", re.I)
 _SKIP_DIR = re.compile(r"^(?:_\w*|\.\w*|locales?|i18n|translations?|api|reference|"
                        r"changelog|changes|releases?|release[-_]notes|news|blog|adr|adrs|"
                        r"decisions|build|site|node_modules|img|images|static|tutorials?|examples?|"
@@ -171,7 +178,7 @@ def guide_files(root: Path) -> list[Path]:
             for f in sorted(files):
                 stem, _, ext = f.rpartition(".")
                 if ext.lower() in ("md", "rst", "markdown") and not _SKIP_NAME.match(stem) \
-                        and regular_file(Path(here) / f):
+                        and not _CHANGELOG_PART.search(stem) and regular_file(Path(here) / f):
                     pages.append(Path(here) / f)
     pages.sort(key=lambda p: (len(p.relative_to(root).parts), p.as_posix()))
     return out + pages[:MAX_PAGES - len(out)]
@@ -434,7 +441,10 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
     lifecycle notes, strongest first, at most `PER_PAGE`."""
     found: list[tuple[int, int, Proposal]] = []
     lines = text.splitlines()
-    for p in _paragraphs(text, not rel.endswith((".rst", ".txt"))):
+    paragraphs = _paragraphs(text, not rel.endswith((".rst", ".txt")))
+    if any(_CHANGELOG_TITLE.match(p.title) for p in paragraphs[:1]):
+        return []
+    for p in paragraphs:
         body = plain(re.sub(r"`([^`<]+)`_(?!\w)", r"`\1`", p.text))
         # "`minimum_size` - Do not GZip …": an option's bullet names its subject first.
         named = re.match(r"^(`[^`]+`|\*\*[^*]+\*\*)\s*[-–—:,]\s+", p.text) if p.bullet else None
