@@ -593,6 +593,20 @@ def test_a_minified_one_line_file_gives_a_bounded_chunk():
     assert result.chunks and all(len(c.text) <= 16_000 for c in result.chunks)
 
 
+def test_a_function_handed_to_a_wrapper_is_its_own_chunk_named_by_its_variable():
+    """ramda's `var add = _curry2(function add(a, b) {…})`, memoize, forwardRef: one file
+    held one module chunk, so a query for the function found a chunk several times its size."""
+    text = ("import _curry2 from './internal/_curry2.js';\n\n"
+            "/** Adds two values. */\n"
+            "var add = _curry2(function add(a, b) {\n  return Number(a) + Number(b);\n});\n\n"
+            "const Button = React.forwardRef((props, ref) => {\n  return null;\n});\n\n"
+            "var config = loadConfig('app.json');\n"
+            "export default add;\n")
+    found = rows(chunk_file("add.js", text))
+    assert ("add", "function", 3, 6) in found and ("Button", "function", 8, 10) in found
+    assert not any(name == "config" for name, *_ in found)  # a call with no function in it
+
+
 def test_empty_and_blank_files_have_no_chunks():
     for name in ("a.py", "a.md", "a.txt", "a.go"):
         assert chunk_file(name, "").chunks == ()

@@ -85,6 +85,10 @@ _JS_DEFS = {
 }
 _JS_PATTERNS = (
     f"(variable_declarator name: (identifier) value: {_JS_FUNCTION_VALUES}) @def",
+    # a function handed to a wrapper: `var add = _curry2(function add(a, b) {…})`, memoize,
+    # debounce, `React.forwardRef((props, ref) => …)`
+    f"(variable_declarator name: (identifier) value: (call_expression arguments: (arguments"
+    f" {_JS_FUNCTION_VALUES}))) @def",
     "(variable_declarator name: (identifier) value: (class)) @def",
     f"(assignment_expression left: (member_expression) right: {_JS_FUNCTION_VALUES}) @def",
 )
