@@ -156,9 +156,10 @@ class Entry:
     # Unreleased")
 
 
-# A changelog kept as pages of the docs ("docs/content/2021-news.md", "doc/release-notes-2.x.rst")
-_PAGE_PART = re.compile(r"(?:^|[-_. ])(?:changes|changelog|history|news|"
-                        r"release[-_ ]?notes?)(?:$|[-_. ])", re.I)
+# A changelog kept as pages of the docs ("docs/content/2021-news.md", "doc/release-notes-2.x.rst"):
+# read here, and never as a guide (`guides.guide_files`).
+PAGE_NAME = re.compile(r"(?:^|[-_. ])(?:changes|changelog|history|news|"
+                       r"release[-_ ]?notes?|releases?)(?:$|[-_. ])", re.I)
 MAX_PAGES = 40
 
 
@@ -184,7 +185,7 @@ def _changelog_pages(root: Path) -> list[Path]:
             dirs[:] = sorted(d for d in dirs if depth < 2 and not d.startswith((".", "_")))
             pages += [Path(here) / f for f in sorted(files)
                       if f.rpartition(".")[2].lower() in ("md", "rst", "txt", "markdown")
-                      and _PAGE_PART.search(f.rpartition(".")[0])
+                      and PAGE_NAME.search(f.rpartition(".")[0])
                       and regular_file(Path(here) / f)]
     whole = [p for p in pages if NAMES.match(p.name)]  # "news.md" beside its yearly archives
     return whole or pages[:MAX_PAGES]

@@ -34,6 +34,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from kenning.extract.seed.changelogs import PAGE_NAME
 from kenning.extract.seed.documents import LEANS, line_of
 from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
 
@@ -52,11 +53,9 @@ _SKIP_NAME = re.compile(
     r"changes[-_]\w+|upgrad\w*|migrat\w*|whatsnew\w*|what[-_]s[-_]new\w*|backers|thanks|"
     r"credits|todo|roadmap|tutorial\w*|faqs?|why\w*|comparison\w*|history\w*|"
     r"installation|install|[\w.-]*announcements?|[\w.-]*release[-_]notes)$", re.I)
-# A changelog split into pages ("2013-news.md", "release-notes-2.x.rst", a page titled
+# A changelog split into pages ("2013-news.md", `changelogs.PAGE_NAME`, or a page titled
 # "Changelog - 2013") is the changelog, not a guide: its entries are dated news, and a guide's
 # sentence is proposed with no release window and nothing later to overtake it.
-_CHANGELOG_PART = re.compile(r"(?:^|[-_. ])(?:changes|changelog|history|news|"
-                             r"release[-_ ]?notes?|releases?)(?:$|[-_. ])", re.I)
 _CHANGELOG_TITLE = re.compile(r"^\W*(?:change[-_ ]?log|changes|release notes|news|history|"
                               r"what'?s new)\b", re.I)
 _SKIP_DIR = re.compile(r"^(?:_\w*|\.\w*|locales?|i18n|translations?|api|reference|"
@@ -178,7 +177,7 @@ def guide_files(root: Path) -> list[Path]:
             for f in sorted(files):
                 stem, _, ext = f.rpartition(".")
                 if ext.lower() in ("md", "rst", "markdown") and not _SKIP_NAME.match(stem) \
-                        and not _CHANGELOG_PART.search(stem) and regular_file(Path(here) / f):
+                        and not PAGE_NAME.search(stem) and regular_file(Path(here) / f):
                     pages.append(Path(here) / f)
     pages.sort(key=lambda p: (len(p.relative_to(root).parts), p.as_posix()))
     return out + pages[:MAX_PAGES - len(out)]
