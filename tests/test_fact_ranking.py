@@ -11,18 +11,16 @@ from hypothesis import strategies as st
 
 from kenning.core import clock
 from kenning.core.paths import current_project
-from kenning.core.textutil import fact_query_terms, has_exact_tokens, prompt_words, version_terms
+from kenning.core.textutil import fact_query_terms, prompt_words, version_terms
 from kenning.hooks import factdb
 from kenning.index.db import set_meta
 from kenning.memory import Memory
 from kenning.search.fusion import (
     COSINE_FLOOR,
-    COSINE_NEAR_TIE,
+    COSINE_WEIGHT,
     KEYWORD_FLOOR,
-    VECTOR_SURE_COSINE,
-    VECTOR_SURE_LEAD,
+    fact_score,
     fuse_facts,
-    keyword_weight,
 )
 
 N = 200  # a corpus size above search.SMALL_STORE, so the keyword floor applies
@@ -36,16 +34,11 @@ def test_versions_and_numbers_stay_whole():
     assert "404" in fact_query_terms("why a 404")
 
 
-def test_identifiers_versions_and_paths_count_as_exact_tokens():
-    assert has_exact_tokens("what does follow_redirects do")
-    assert has_exact_tokens("in v0.28 what changed") and has_exact_tokens("edit api/app.py")
-    assert not has_exact_tokens("how do we handle retries, e.g. on timeouts?")
-
-
-@given(st.floats(0, 10), st.floats(0, 10), st.booleans())
-def test_the_keyword_weight_grows_with_the_match_and_stays_a_share(a, b, exact):
-    low, high = sorted((a, b))
-    assert 0 < keyword_weight(low, exact) <= keyword_weight(high, exact) <= 1
+@given(st.floats(0, 10), st.floats(0, 10), st.floats(-1, 1), st.floats(-1, 1))
+def test_a_fact_scores_higher_for_a_stronger_match_on_either_leg(a, b, c, d):
+    (low, high), (near, far) = sorted((a, b)), sorted((c, d))
+    assert fact_score(low, near) <= fact_score(high, near)
+    assert fact_score(low, near) <= fact_score(low, far)
 
 
 def test_a_fact_below_both_floors_is_not_returned():
@@ -70,14 +63,14 @@ def test_a_flat_vector_leg_does_not_overturn_a_clear_keyword_first():
     assert fuse_facts(keyword, semantic, N)[0].key == "named"
 
 
-def test_the_vectors_reorder_the_keyword_leg_only_when_sure_and_lead_when_it_has_nothing():
-    # Issue 17's fifth round: a plain vector lead no longer reorders the keyword leg (on unseen
-    # projects it cost R@1 against the keyword leg); a sure one (high cosine, clear lead) does.
-    keyword = [("a", 2.02 * SCALE), ("b", 2.0 * SCALE)]
-    plain = [("b", 0.7), ("a", 0.7 - COSINE_NEAR_TIE), ("v", 0.69)]
-    assert [r.key for r in fuse_facts(keyword, plain, N)] == ["a", "b", "v"]
-    sure = [("b", VECTOR_SURE_COSINE + 0.05), ("a", VECTOR_SURE_COSINE - VECTOR_SURE_LEAD)]
-    assert [r.key for r in fuse_facts(keyword, sure, N)][:2] == ["b", "a"]
+def test_the_vectors_decide_between_alike_keyword_scores_not_against_a_clear_lead():
+    # Issue 17's sixth round: one sum of keyword strength and COSINE_WEIGHT x cosine.
+    alike = [("a", 2.02 * SCALE), ("b", 2.0 * SCALE)]
+    semantic = [("b", 0.7), ("a", 0.5)]
+    assert [r.key for r in fuse_facts(alike, semantic, N)] == ["b", "a"]
+    lead = 2.0 + COSINE_WEIGHT * (0.9 - 0.3) + 0.1  # more than the vectors' difference
+    clear = [("a", lead * SCALE), ("b", 2.0 * SCALE)]
+    assert [r.key for r in fuse_facts(clear, [("b", 0.9), ("a", 0.3)], N)] == ["a", "b"]
     alone = [r.key for r in fuse_facts([], [("x", 0.5), ("y", 0.45)], N)]
     assert alone == ["x", "y"]
 

@@ -195,16 +195,6 @@ def query_terms(query: str) -> list[str]:
     return list(seen)
 
 
-_EXACT = (r"[A-Za-z0-9]_[A-Za-z0-9]|[a-z][A-Z]|[A-Za-z0-9]/[A-Za-z0-9]|`|"
-          r"\.[a-z]{2,5}\b|(?:^|\s)--?[a-z]")
-
-
-def has_exact_tokens(query: str) -> bool:
-    """Whether the query names something exactly: a version, an identifier (snake_case,
-    camelCase), a path, a file extension, a flag or a `quoted` name."""
-    return bool(version_terms(query) or _compiled(_EXACT).search(query))
-
-
 def fact_query_terms(query: str) -> list[str]:
     """`query_terms` with each dotted number whole instead of its parts: what the fact legs
     ask the fact index for (its `terms` column holds `version_terms` of each fact). Asking

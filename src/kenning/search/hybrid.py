@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from kenning.core.paths import Project
 from kenning.core.records import Hit
-from kenning.core.textutil import fact_query_terms, fts_or_query, has_exact_tokens, query_terms
+from kenning.core.textutil import fact_query_terms, fts_or_query, query_terms
 from kenning.search.chunks import CHUNK_LEGS, ChunkSide
 from kenning.search.code import ChunkFilter, ChunkRow
 from kenning.search.coderank import CHUNK_TYPES, factors, intent
@@ -227,7 +227,6 @@ class Search:
         the query's terms or vectors at all (above or below the floor)."""
         keyword, semantic = self.fact_leg_scores(query, allowed)
         fused = fuse_facts(keyword, semantic, len(self.facts.rows(sync=False)),
-                           exact_tokens=has_exact_tokens(query),
                            confidence={fid: views[fid].current for fid, _ in keyword + semantic})
         legs[FACT_LEG] = [f"f:{r.key}" for r in fused[:LEG_DEPTH]]
         for r in fused[:LEG_DEPTH]:
