@@ -5,10 +5,10 @@ Sets (issue 12, "Honest data splits"):
   retrieval_questions.yaml (30) and retrieval_dev_questions.yaml (40). Both chose the model's
   training recipe, the fusion and its floor, so both are development sets now.
 - development too: bench/data/fact_test/ (httpx), fact_test2/ (requests), fact_test3/
-  (uvicorn) and fact_test4/ (pip-tools), 60 cited facts + 20 distractors and 120 questions
-  each. Written blind as test sets, each run as one, then used for issue 17's third to fifth
-  rounds (the fusion's keyword weight, the vector leg's near-tie and confidence): development now.
-- test: bench/data/fact_test5/ (a fifth project, written blind, committed before any run);
+  (uvicorn), fact_test4/ (pip-tools) and fact_test5/ (loguru), 60 cited facts + 20
+  distractors and 120 questions each. Written blind as test sets, each run as one, then used
+  for issue 17's third to sixth rounds (the fusion's weights): development now.
+- test: bench/data/fact_test6/ (a sixth project, written blind, committed before any run);
   reported, never tuned on (`--test`).
 
 Rows per set: the hybrid through `kenning search --type fact --json` (what a user gets), the
@@ -34,16 +34,16 @@ import yaml
 DATA = Path(__file__).parent / "data"
 SYSTEMS = ("hybrid", "keyword leg", "vector leg", "plain BM25")
 DEV_SETS = ("retrieval_questions.yaml", "retrieval_dev_questions.yaml")
-# httpx, requests, uvicorn, pip-tools: development since issue 17's third / fourth / fifth round
-CITED_DEV_SETS = ("fact_test", "fact_test2", "fact_test3", "fact_test4")
-TEST_SET = "fact_test5"
+# httpx, requests, uvicorn, pip-tools, loguru: development since issue 17's third to sixth round
+CITED_DEV_SETS = ("fact_test", "fact_test2", "fact_test3", "fact_test4", "fact_test5")
+TEST_SET = "fact_test6"
 TEST_SETS = (TEST_SET,)
 FOLDER_SETS = (*CITED_DEV_SETS, *TEST_SETS)
 
 
 def load_dataset(questions: str = "retrieval_questions.yaml") -> tuple[list[dict], list[dict]]:
     """The facts and one question set: a development set over the tessera facts, or the
-    cited sets in their own folders (`fact_test` ... `fact_test5`), as (facts,
+    cited sets in their own folders (`fact_test` ... `fact_test6`), as (facts,
     [{q, answers}])."""
     if questions in FOLDER_SETS:
         facts = yaml.safe_load((DATA / questions / "facts.yaml").read_text(encoding="utf-8"))
