@@ -191,3 +191,15 @@ def test_the_vector_gate_needs_the_cosine_two_words_and_confidence():
     assert factdb.relevant_by_vectors([row("a", 2.5, 0.6, 0.7, matched=1)]) == []
     assert factdb.relevant_by_vectors([row("a", 2.5, 0.6, 0.7, confidence=10)],
                                       floor=50) == []
+
+
+def test_a_request_to_do_work_needs_a_stronger_match_than_a_question():
+    now = clock.now_us()
+    row = factdb.Candidate(("a", "codebase", "a", 80, None, None, "[]", "[]"), now, 2.5)
+    row.coverage, row.cosine, row.matched = 0.6, 0.7, 3
+    assert [r.id for r in factdb.relevant_by_vectors([row])] == ["a"]
+    assert factdb.relevant_by_vectors([row], request=True) == []
+    assert factdb.is_request("Add a test for the retry policy.")
+    assert factdb.is_request("please rename compute_total to total")
+    assert not factdb.is_request("Why does the retry policy add jitter?")
+    assert not factdb.is_request("")

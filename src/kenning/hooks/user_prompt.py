@@ -62,7 +62,7 @@ def handle(ctx: Ctx) -> str | None:
     now = clock.now_us()
     try:
         candidates = factdb.prompt_matches(conn, prompt[:4000], now)
-        rows = factdb.relevant_by_vectors(candidates) \
+        rows = factdb.relevant_by_vectors(candidates, request=factdb.is_request(prompt)) \
             if _cosines(ctx, conn, prompt[:4000], candidates) else factdb.relevant(candidates)
         lines = [(r.id, context.fact_line(r.id, r.kind, r.current, r.text,
                                           f"prompt match {r.score:.2f}")) for r in rows]
