@@ -203,3 +203,9 @@ def test_a_request_to_do_work_needs_a_stronger_match_than_a_question():
     assert factdb.is_request("please rename compute_total to total")
     assert not factdb.is_request("Why does the retry policy add jitter?")
     assert not factdb.is_request("")
+
+
+def test_the_gate_weighs_the_cosine_as_fact_search_does():
+    from kenning.search.fusion import COSINE_WEIGHT
+
+    assert factdb.FUSED_COSINE_WEIGHT == COSINE_WEIGHT
