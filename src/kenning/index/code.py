@@ -163,23 +163,10 @@ def index_files(
             report.reembedded = reembed(conn, embedder, skip={f.path for f in changed})
             set_meta(conn, "code_embedder", embedder_name)
             set_meta(conn, "code_embed_recipe", EMBED_RECIPE)
-        done = 0
-        for group in groups:
-            if deadline is not None and time.monotonic() > deadline:
-                report.stopped_early = True
-                report.remaining = len(changed) - done
-                break
-            # One embedding call and one transaction per group of files: per call, the
-            # tokenizer's and SQLite's fixed costs were most of the time of a small file.
-            names = [name for plan_ in group for name, _ in plan_.embed]
-            bodies = [body for plan_ in group for _, body in plan_.embed]
-            vectors = _embed_words(embedder, names, bodies, cache).astype("float16") \
-                if names else None
-            with transaction(conn):
-                _write_group(conn, group, vectors, report, stored)
-            done += len(group)
-            if progress:
-                progress(len(group))
+        done = _embed_and_write(conn, groups, embedder, cache, report, stored, deadline,
+                                progress)
+        if report.stopped_early:
+            report.remaining = len(changed) - done
     finally:
         groups.close()
     set_meta(conn, "code_embedder", embedder_name)
@@ -189,6 +176,52 @@ def index_files(
 
 
 _T = TypeVar("_T")
+
+
+def _embed_and_write(conn: sqlite3.Connection, groups: Iterable[list[_FilePlan]],
+                     embedder: Embedder, cache: dict, report: IndexReport,
+                     stored: dict[str, str], deadline: float | None,
+                     progress: Callable[[int], None] | None) -> int:
+    """Each group's vectors, then its rows in one transaction; a group is embedded in a
+    thread while the one before it is written (SQLite's FTS5 work and the tokenizer release
+    the GIL). One embedding call per group: per call, the tokenizer's and SQLite's fixed
+    costs were most of the time of a small file. Returns the number of files done; stops
+    before embedding a group once `deadline` has passed."""
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    done = 0
+    pending: tuple[list[_FilePlan], Future] | None = None
+
+    def write(group: list[_FilePlan], vectors: Future) -> None:
+        nonlocal done
+        with transaction(conn):
+            _write_group(conn, group, vectors.result(), report, stored)
+        done += len(group)
+        if progress:
+            progress(len(group))
+
+    pool = ThreadPoolExecutor(1, thread_name_prefix="kenning-embed")
+    try:
+        for group in groups:
+            if deadline is not None and time.monotonic() > deadline:
+                report.stopped_early = True
+                break
+            future = pool.submit(_group_vectors, embedder, group, cache)
+            if pending is not None:
+                write(*pending)
+            pending = (group, future)
+        if pending is not None:
+            write(*pending)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return done
+
+
+def _group_vectors(embedder: Embedder, group: list[_FilePlan], cache: dict
+                   ) -> np.ndarray | None:
+    names = [name for plan_ in group for name, _ in plan_.embed]
+    bodies = [body for plan_ in group for _, body in plan_.embed]
+    return _embed_words(embedder, names, bodies, cache).astype("float16") if names else None
 
 
 def _may_fork(changed: list[FileStat]) -> bool:
