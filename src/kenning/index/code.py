@@ -48,7 +48,7 @@ GROUP_FILES = 64  # files per embedding call and transaction
 GROUP_CHUNKS = 320
 # Changed files of at least this many bytes in all are read and chunked in a forked process
 # (Linux, a single-threaded caller) while this one loads the model, embeds and writes.
-FORK_MIN_BYTES = 200_000
+FORK_MIN_BYTES = 32_000
 EMBED_CACHE_SIZE = 20_000  # distinct texts' vectors kept during one run (~20 MB)
 DOC_LANGS = {"markdown", "rst", "txt", "text", "adoc"}
 
@@ -188,6 +188,9 @@ def _embed_and_write(conn: sqlite3.Connection, groups: Iterable[list[_FilePlan]]
     costs were most of the time of a small file. Returns the number of files done; stops
     before embedding a group once `deadline` has passed."""
     from concurrent.futures import Future, ThreadPoolExecutor
+
+    import numpy  # noqa: F401 - loaded here, not first in the thread (a memory-capped
+    # process could not map its libraries there beside the thread's own arena)
 
     done = 0
     pending: tuple[list[_FilePlan], Future] | None = None
