@@ -344,3 +344,27 @@ def test_only_a_single_threaded_linux_process_with_enough_to_chunk_forks():
     finally:
         stop.set()
         other.join()
+
+
+def test_ignore_globs_compiled_once_match_as_fnmatch_per_pattern_does():
+    import fnmatch
+
+    from kenning.core.config import DEFAULT_IGNORES
+    from kenning.index.scan import matches_any
+
+    def one_by_one(path: str, patterns: tuple[str, ...]) -> bool:
+        name = path.rsplit("/", 1)[-1]
+        return any(
+            (p.endswith("/**") and (path.startswith(p[:-3] + "/") or f"/{p[:-3]}/" in f"/{path}"))
+            or fnmatch.fnmatch(path, p) or ("/" not in p and fnmatch.fnmatch(name, p))
+            for p in patterns)
+
+    paths = [f"{d}{n}" for d in ("", "src/", "a/node_modules/b/", "dist/", "x/dist/", "docs/")
+             for n in ("a.min.js", "b.py", "c.lock", "package-lock.json", "d.map", "e.md")]
+    for patterns in (DEFAULT_IGNORES, ("*.py",), ("src/**", "docs/*.md"), ("[ab]*.py", "*.js"),
+                     ()):
+        got = {p for p in paths if matches_any(p, patterns)}
+        assert got == {p for p in paths if one_by_one(p, patterns)}, patterns
+    assert matches_any("x/dist/a.py", DEFAULT_IGNORES) is True  # a dist/ folder anywhere
+    assert matches_any("src/b.py", DEFAULT_IGNORES) is False
+    assert matches_any("a/node_modules/b/b.py", DEFAULT_IGNORES) is True
