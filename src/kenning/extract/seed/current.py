@@ -53,6 +53,7 @@ class Head:
     floor: tuple[int, int] | None = None
     warned: frozenset[str] = frozenset()  # words near a deprecation warning, lower case
     tools: frozenset[str] = frozenset()  # the development tools HEAD's configuration shows
+    made: frozenset[str] = frozenset()  # names HEAD's own code defines
 
     def _module(self, name: str) -> bool:
         parts = name.split(".")
@@ -200,8 +201,35 @@ def below_floor(text: str, floor: tuple[int, int] | None) -> bool:
     return bool(versions) and all((major, minor + 1) < floor for major, minor in versions)
 
 
-def read_head(root: Path, names: Iterable[str]) -> Head | None:
-    """Paths and the occurrences of `names` at HEAD (None: not a git work tree)."""
+# Where the project's own code is: not its docs, tests or examples.
+_OWN_CODE = (*_NOT_CODE, ":(exclude,glob)**/test*/**", ":(exclude,glob)**/test_*.py",
+             ":(exclude,glob)**/*_test.py", ":(exclude,glob)**/conftest.py",
+             ":(exclude,glob)**/example*/**", ":(exclude)docs", ":(exclude)doc")
+
+
+def _made(root: Path, names: Iterable[str]) -> frozenset[str]:
+    """Those of `names` (last parts, letter case kept) HEAD's own code defines: `def name`,
+    `class Name`, `name = …`, `name: int`, a keyword `name=…`, a key `"NAME": …`, an option
+    `"--name"`. A name only used (`os.environ`, `:status`, `h1`) is not the project's."""
+    lasts = sorted({n.rsplit(".", 1)[-1].lstrip("-") for n in names
+                    if re.fullmatch(r"-{0,2}[\w.-]+", n)} - {""})
+    if not lasts:
+        return frozenset()
+    alt = "(" + "|".join(re.escape(n) for n in lasts) + ")"
+    patterns = [rf"(def|class)[[:space:]]+{alt}[^[:alnum:]_]",
+                rf"(^|[^[:alnum:]_]){alt}[[:space:]]*(=[^=]|:[[:space:]]*[^[:space:]])",
+                rf"[\"']{alt}[\"'][[:space:]]*:", rf"[\"']--?{alt}[\"']"]
+    found = subprocess.run(
+        ["git", "-C", str(root), "grep", "-I", "-h", "-o", "-E",
+         *[a for p in patterns for a in ("-e", p)], "HEAD", "--", ".", *_OWN_CODE],
+        capture_output=True, encoding="utf-8", errors="replace")
+    said = set(re.findall(r"[\w-]+", found.stdout))
+    return frozenset(n for n in lasts if n in said)
+
+
+def read_head(root: Path, names: Iterable[str], own: Iterable[str] = ()) -> Head | None:
+    """Paths and the occurrences of `names` at HEAD, and which of `own` HEAD's own code
+    defines (None: not a git work tree)."""
     listed = subprocess.run(["git", "-C", str(root), "ls-tree", "-r", "--name-only", "HEAD"],
                             capture_output=True, encoding="utf-8", errors="replace")
     if listed.returncode != 0:
@@ -223,7 +251,7 @@ def read_head(root: Path, names: Iterable[str]) -> Head | None:
     warned |= _in_deprecated_modules(root)
     paths = frozenset(listed.stdout.splitlines())
     return Head(paths, frozenset(tokens), python_floor(root, paths), frozenset(warned),
-                _tools_in_use(root, paths))
+                _tools_in_use(root, paths), _made(root, own))
 
 
 def _in_deprecated_modules(root: Path) -> set[str]:
@@ -253,8 +281,35 @@ def _relied_on(p: Proposal) -> set[str]:
     return live_names(_subject(p)) if p.source == "changelog" else set()
 
 
+def _ruled(p: Proposal) -> tuple[str, set[str]]:
+    """A guide's rule: its sentence, and the code it names ("`trusted_proxy`", "--reload")."""
+    said = p.text.split("): ", 1)[-1]
+    spans = re.findall(r"`([^`]+)`", said)  # whole names only: not `:status`, `a == b`
+    spans = [re.sub(r"^([A-Za-z_]\w*)=.*", r"\1", n) for n in spans]  # `many=True`
+    names = {n.removeprefix("@").removesuffix("()") for n in spans
+             if re.fullmatch(r"@?[A-Za-z_][\w.]*(?:\(\))?|--?[a-z][\w-]*", n)}
+    bare = re.sub(r"`[^`]*`", "", said)
+    names |= {n.removesuffix("()") for n in identifiers(bare)}
+    names |= set(re.findall(r"\b[A-Z][a-z]+[A-Z]\w*\b", bare))  # ValidationError
+    names |= set(re.findall(r"(?<![\w-])--[a-z][\w-]+", said))
+    return said, names
+
+
+def _projects_rule(p: Proposal, head: Head) -> bool:
+    """A guide's must / should / always is the project's when it names the project or code
+    the project defines; "Trailers MUST NOT include pseudo-headers (`:status`)", "Ensure
+    your project is on `PYTHONPATH`" are HTTP's and Python's."""
+    said, names = _ruled(p)
+    project = re.split(r" docs \(| README\b", p.text, maxsplit=1)[0]
+    if project and re.search(rf"(?<![\w-]){re.escape(project)}(?![\w-])", said, re.I):
+        return True
+    return any(n.rsplit(".", 1)[-1].lstrip("-") in head.made for n in names)
+
+
 def _holds(p: Proposal, head: Head, checked: str | None) -> bool:
     text = _subject(p)
+    if p.rule == "guide-rule" and not _projects_rule(p, head):
+        return False
     if below_floor(text, head.floor):
         return False
     if not _GONE.search(p.text) and not re.search(r"remov|drop|deprecat", p.rule) \
@@ -279,7 +334,8 @@ def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
     about, a name the text relies on that HEAD lacks, a Python floor HEAD has passed."""
     names = {p.key: n for p in found if (n := _checked(p))}
     relied = {n for p in found for n in _relied_on(p)}
-    head = read_head(root, [*names.values(), *relied])
+    ruled = {n for p in found if p.rule == "guide-rule" for n in _ruled(p)[1]}
+    head = read_head(root, [*names.values(), *relied], ruled)
     if head is None:
         return found
     return [p for p in found if _holds(p, head, names.get(p.key))]

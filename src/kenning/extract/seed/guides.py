@@ -79,6 +79,13 @@ _WARNING_KINDS = ("warning", "danger", "caution", "important", "attention", "err
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#\.)\s+")
 _LIMITS = re.compile(r"\b(?:limitations?|caveats?|gotchas?|pitfalls?|known (?:issues|problems|"
                      r"bugs)|common mistakes)\b", re.I)
+# A section named for what it holds, not its subject: said with the heading above it.
+_GENERIC_SECTION = re.compile(r"^(?:(?:known |current )?(?:limitations?|caveats?|gotchas?|"
+                              r"pitfalls?|issues|problems|notes?|warnings?)|usage|examples?|"
+                              r"overview|introduction|details|options|arguments|parameters|"
+                              r"settings|configuration|best practices|advantages|"
+                              r"disadvantages|error handling|api|api reference|security|"
+                              r"performance|testing|installation|summary)$", re.I)
 _EMPHASIS = re.compile(r"(?<![\w*`])[*_](\w[^*_`]*?)[*_](?![\w*`])")
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*_(\"'])")
 
@@ -202,13 +209,23 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
             out.append(current)
         current = None
 
-    def heading(name: str, level: int) -> None:
+    above: dict[int, str] = {}  # the headings over the current one, by level
+    rst_marks: list[str] = []  # RST's underline characters in the order the page uses them
+
+    def heading(name: str, level: int, depth: int) -> None:
         nonlocal title, section
         name = plain(name).rstrip(".")
+        for deeper in [d for d in above if d >= depth]:
+            del above[deeper]
+        parent = next((above[d] for d in sorted(above, reverse=True) if above[d] != title), "")
+        above[depth] = name
         if level == 1 and not title:
             title = name
-        else:
-            section = name
+        else:  # "Limitations" under "Stash" are the stash's: "Stash › Limitations"
+            section = f"{parent} › {name}" if parent and _GENERIC_SECTION.match(name) else name
+
+    def prev_line(n: int) -> str:
+        return lines[n - 2] if n > 1 else ""
 
     myst: str | None = None  # the mark that closes the MyST directive we are in
     myst_skip = myst_warn = False
@@ -273,13 +290,17 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
         if line.strip() and _RST_UNDERLINE.match(nxt) and not _BULLET.match(line) \
                 and len(nxt.strip()) >= len(line.strip()) - 2:
             close()
-            heading(line.strip(), 1 if nxt.strip()[0] in "=#*" and not title else 2)
+            mark = nxt.strip()[0] + ("o" if _RST_UNDERLINE.match(prev_line(n)) else "")
+            if mark not in rst_marks:
+                rst_marks.append(mark)
+            heading(line.strip(), 1 if nxt.strip()[0] in "=#*" and not title else 2,
+                    rst_marks.index(mark) + 1)
             continue
         if _RST_UNDERLINE.match(line):
             continue
         if m := _MD_HEADING.match(line):
             close()
-            heading(m.group("title"), len(m.group("hashes")))
+            heading(m.group("title"), len(m.group("hashes")), len(m.group("hashes")))
             continue
         if m := (_MK_ADMONITION.match(line) or _GH_ADMONITION.match(line)):
             close()
@@ -468,9 +489,10 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
                 continue  # "avoid instantiating ssl.SSLContext directly": Python's advice
             if named and i == 0 and rule == "guide-rule":
                 continue  # an option's description ("a list of origins that should …")
-            if named and i > 0 and rule == "guide-default":  # "`x`: Defaults to `9`." of what?
-                head = re.sub(r"^(`[^`]+`)\s*[-–—:,]\s+", r"\1: ", _SPLIT.split(body)[0])
-                whole = f"{head} {sentence.split(': ', 1)[-1]}"
+            if named and i > 0:  # "`x`: Defaults to `9`." of what? Said with what `x` is.
+                head = re.sub(r"^(`[^`]+`|\*\*[^*]+\*\*)\s*[-–—:,]\s+", r"\1: ",
+                              _SPLIT.split(body)[0])
+                whole = f"{head} {said[i].strip()}"
                 sentence = whole if len(whole) <= 320 else sentence
             said_plain = _EMPHASIS.sub(r"\1", plain(sentence))
             if p.term and not named and not _names_term(p.term, said_plain):
