@@ -118,7 +118,8 @@ _NARRATION = re.compile(
     r"\bsimply\b|\bjust\b|^there seems?\b|\beg\.|\bshould be able\b|"
     r"\b(?:that|which|who|whether) (?:\w+ ){0,2}should\b|"
     r"\b(?:be sure|make sure) to (?:read|check)\b|\bhave the option\b|"
-    r"\bas an? (?:\w+ )?example\b|\b(?:against|enable|do|use|avoid|change|fix) (?:that|this)\b|"
+    r"\bas an? (?:\w+ )?example\b|\b(?:against|enables?|do|does|uses?|avoids?|changes?|fix|"
+    r"fixes|prevents?|solves?) (?:that|this)\b|"
     r"\b(?:this|these|those) (?!project\b|repository\b|package\b|library\b)[a-z]\w*|"
     r"\b(?:if|when) you do (?:this|that|so)\b|\bto do (?:so|this|that)\b|^see\b|^\.\. |"
     r"\bshould be (?:simple|easy|straightforward|possible|fine|enough|okay|ok|sufficient)\b|"
@@ -267,8 +268,8 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
                 continue
             close()
             quoted = False
-        if _FENCE.match(line):
-            close()
+        if _FENCE.match(line) and (markdown or not _RST_UNDERLINE.match(line)):
+            close()  # (RST has no fences: its "~~~~~" underlines a heading)
             fence = not fence
             continue
         if fence:
@@ -427,6 +428,9 @@ def _only_stdlib(sentence: str, project: str) -> bool:
 def _names_term(term: str, sentence: str) -> bool:
     """The sentence says what the term names ("If a tuple only has one item" under
     "('tuple', 'of', 'values')")."""
+    code = re.match(r"^`*(-{1,2}[\w-]+|[A-Za-z_][\w.]*(?=`))", term.strip())
+    if code:  # "``--port=PORT``" is named by `--port`, not by the word "port"
+        return code.group(1) in sentence
     words = {w.lower() for w in re.findall(r"[A-Za-z_]\w{2,}", term)}
     return bool(words & {w.lower() for w in re.findall(r"[A-Za-z_]\w{2,}", sentence)})
 
