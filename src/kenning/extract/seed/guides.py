@@ -137,6 +137,7 @@ _NARRATION = re.compile(
     # a hedge ("in general, almost all … should work") and a comparison that tells a story
     # ("follows a more structured system, where you can …")
     r"\bin general\b|\balmost (?:all|every|always)\b|\bshould (?:\w+ )?work\b|"
+    r"\bthe most common way\b|\boccasionally\b|\byou might (?:need|want)\b|"
     r"\bwhere you (?:can|could|may)\b|\ba (?:more|less) \w+ (?:system|approach|model|design"
     r"|way)\b",
     re.I)
@@ -144,8 +145,10 @@ _NARRATION = re.compile(
 _BACK = re.compile(r"^(?:if|when|unless|since) (?:it|this|that|they|so|not)\b|^(?:for|in|with|"
                    r"under) (?:these|those|this|that|such)\b|^(?:note that )?(?:this|that|it)\b|"
                    r"^in (?:any|either|both|each|that|this|such) cases?\b|"
-                   r"^because (?:the|these|those|this|that|of)\b|^the (?:method|function|class|"
-                   r"callback|object|result|other|two|first|second|next|previous)\b",
+                   r"^because (?:the|these|those|this|that|of)\b|^the (?:methods?|functions?|"
+                   r"class|classes|callbacks?|objects?|result|other|two|first|second|next|"
+                   r"previous)\b|^(?:and|or|nor|as with)\b|^by default,? (?:that'?s|this is|"
+                   r"that is)\b",
                    re.I)
 # Code that reached the text (an indented block the paragraph rules missed): not a sentence.
 _SOURCE_CODE = re.compile(r'"""|\)\s*:|\bdef \w+\(|\bclass \w+\(|\s==?\s|\[\s*$|\s#\s|'
@@ -450,7 +453,8 @@ def _reads_alone(sentence: str) -> bool:
     if _NARRATION.search(s) or _SOURCE_CODE.search(re.sub(r"`[^`]*`", "", s)):
         return False
     letters = sum(c.isalpha() for c in s)
-    return letters >= 0.6 * len(s) and not s.startswith(("(", "[", "-", "*", "`$"))
+    return letters >= 0.6 * len(s) and not s.startswith(("(", "[", "-", "*", "`$", "\\")) \
+        and not re.search(r"<br\s*/?>|</?(?:p|div|span|td|tr|th|table|b|i|em|strong|a)>", s)
 
 
 def _lead(project: str, p: _Para, rel: str) -> str:
