@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import subprocess
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kenning.extract.seed.later import (
@@ -54,6 +54,7 @@ class Head:
     warned: frozenset[str] = frozenset()  # words near a deprecation warning, lower case
     tools: frozenset[str] = frozenset()  # the development tools HEAD's configuration shows
     made: frozenset[str] = frozenset()  # names HEAD's own code defines
+    warns: frozenset[str] = frozenset()  # words near a warning HEAD's code raises, lower case
 
     def _module(self, name: str) -> bool:
         parts = name.split(".")
@@ -249,9 +250,14 @@ def read_head(root: Path, names: Iterable[str], own: Iterable[str] = ()) -> Head
         capture_output=True, encoding="utf-8", errors="replace")
     warned = {w.lower() for w in re.findall(r"[A-Za-z_][\w-]*", near.stdout)}
     warned |= _in_deprecated_modules(root)
+    raised = subprocess.run(
+        ["git", "-C", str(root), "grep", "-I", "-h", "-C", str(_WARNED_LINES), "-E", "-e",
+         r"warnings\.warn\(|(Pending)?DeprecationWarning|FutureWarning", "HEAD", "--", ".",
+         *_OWN_CODE], capture_output=True, encoding="utf-8", errors="replace")
+    warns = {w.lower() for w in re.findall(r"[A-Za-z_][\w-]*", raised.stdout)}
     paths = frozenset(listed.stdout.splitlines())
     return Head(paths, frozenset(tokens), python_floor(root, paths), frozenset(warned),
-                _tools_in_use(root, paths), _made(root, own))
+                _tools_in_use(root, paths), _made(root, own), frozenset(warns))
 
 
 def _in_deprecated_modules(root: Path) -> set[str]:
@@ -338,4 +344,28 @@ def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
     head = read_head(root, [*names.values(), *relied], ruled)
     if head is None:
         return found
-    return [p for p in found if _holds(p, head, names.get(p.key))]
+    return [_warning(p, head) for p in found if _holds(p, head, names.get(p.key))]
+
+
+def _warning(p: Proposal, head: Head) -> Proposal:
+    """A changelog's deprecation HEAD's code still raises a warning for says so: "Deprecates
+    `on_startup` and `on_shutdown` events (it warns)." is what a user meets, a
+    `DeprecationWarning`, and what they ask about ("now that the old hooks warn")."""
+    if p.rule != "changelog-deprecation" or re.search(r"\bwarn", p.text, re.I):
+        return p
+    names = deprecated_names(_subject(p))
+    if not names or not all(n.rsplit(".", 1)[-1].lower() in head.warns for n in names):
+        return p
+    lead, sep, said = p.text.partition("): ")
+    m = re.search(r"\bdeprecat\w*", said, re.I)
+    if m is None or said[m.end():m.end() + 1] == ")":
+        return p  # "(which is deprecated)": an aside
+    after = re.match(r"\s*(?:[.,;:]|$|(?:and|in|since|as|pending|for|from|now|with|by)\b)",
+                     said[m.end():])
+    if m.group(0).lower() == "deprecated" and after:  # "is deprecated (it warns) and …"
+        at = m.end()
+    else:  # "Deprecates `x` events (it warns).", "is now a deprecated alias (it warns)."
+        stop = re.search(r"\.(?=\s+[A-Z`*]|\s*$)", said[m.end():])
+        at = m.end() + stop.start() if stop else len(said)
+    said = f"{said[:at]} (it warns){said[at:]}"
+    return replace(p, text=f"{lead}{sep}{said}")
