@@ -579,3 +579,14 @@ def test_a_releases_own_prose_explains_the_entry_it_is_about():
             # one name in common: the prose is not about it
             "starlette 0.21.0 (docs/release-notes.md): Drops support for Python 3.6 in "
             "`TestClient`."]
+
+
+def test_a_bare_link_left_at_the_end_of_an_entry_is_dropped():
+    text = ("Deprecations\n~~~~~~~~~~~~\n\n1.3.0 (2019-04-22)\n------------------\n\n"
+            "Deprecations\n~~~~~~~~~~~~\n\n- The ``send_bytes`` adjustment is deprecated\n"
+            "  pending removal in a future release.\n"
+            "  and https://github.com/Pylons/waitress/pull/246\n\n"
+            "- ``serve_forever`` is deprecated, see https://example.org/serve.\n")
+    assert [p.text.split(": ", 1)[1] for p in changelogs.proposals(text, "HISTORY.txt")] == [
+        "The `send_bytes` adjustment is deprecated pending removal in a future release.",
+        "`serve_forever` is deprecated."]
