@@ -208,24 +208,37 @@ _OWN_CODE = (*_NOT_CODE, ":(exclude,glob)**/test*/**", ":(exclude,glob)**/test_*
              ":(exclude,glob)**/example*/**", ":(exclude)docs", ":(exclude)doc")
 
 
-def _made(root: Path, names: Iterable[str]) -> frozenset[str]:
+_DEFINES = re.compile(r"(?:def|class)[ \t]+([A-Za-z_]\w*)|(?<![\w-])([A-Za-z_][\w-]*)[ \t]*"
+                      r"(?:=(?!=)|:[ \t]*\S)|[\"']([\w-]+)[\"'][ \t]*:|[\"']--?([\w-]+)[\"']")
+
+
+def _own_code(path: str) -> bool:
+    """A Python file of the project's own code: not its tests, docs or examples."""
+    *folders, name = path.lower().split("/")
+    return name.endswith((".py", ".pyi")) and not name.startswith("test_") \
+        and not name.endswith("_test.py") and name != "conftest.py" \
+        and not any(f in ("test", "tests") or f.startswith(("doc", "example")) for f in folders)
+
+
+_MADE_BYTES = 32 * 1024 * 1024  # read at most this much of HEAD's code
+
+
+def _made(root: Path, names: Iterable[str], paths: Iterable[str]) -> frozenset[str]:
     """Those of `names` (last parts, letter case kept) HEAD's own code defines: `def name`,
     `class Name`, `name = …`, `name: int`, a keyword `name=…`, a key `"NAME": …`, an option
-    `"--name"`. A name only used (`os.environ`, `:status`, `h1`) is not the project's."""
-    lasts = sorted({n.rsplit(".", 1)[-1].lstrip("-") for n in names
-                    if re.fullmatch(r"-{0,2}[\w.-]+", n)} - {""})
-    if not lasts:
+    `"--name"`. A name only used (`os.environ`, `:status`, `h1`) is not the project's. One
+    `git cat-file --batch` reads the code; the names are read out of it here."""
+    lasts = {n.rsplit(".", 1)[-1].lstrip("-") for n in names
+             if re.fullmatch(r"-{0,2}[\w.-]+", n)} - {""}
+    code = sorted(p for p in paths if _own_code(p))
+    if not lasts or not code:
         return frozenset()
-    alt = "(" + "|".join(re.escape(n) for n in lasts) + ")"
-    patterns = [rf"(def|class)[[:space:]]+{alt}[^[:alnum:]_]",
-                rf"(^|[^[:alnum:]_]){alt}[[:space:]]*(=[^=]|:[[:space:]]*[^[:space:]])",
-                rf"[\"']{alt}[\"'][[:space:]]*:", rf"[\"']--?{alt}[\"']"]
-    found = subprocess.run(
-        ["git", "-C", str(root), "grep", "-I", "-h", "-o", "-E",
-         *[a for p in patterns for a in ("-e", p)], "HEAD", "--", ".", *_OWN_CODE],
-        capture_output=True, encoding="utf-8", errors="replace")
-    said = set(re.findall(r"[\w-]+", found.stdout))
-    return frozenset(n for n in lasts if n in said)
+    read = subprocess.run(["git", "-C", str(root), "cat-file", "--batch"],
+                          input="".join(f"HEAD:{p}\n" for p in code).encode("utf-8"),
+                          capture_output=True)
+    text = read.stdout[:_MADE_BYTES].decode("utf-8", "replace")
+    said = {name for m in _DEFINES.finditer(text) for name in m.groups() if name}
+    return frozenset(lasts & said)
 
 
 def read_head(root: Path, names: Iterable[str], own: Iterable[str] = ()) -> Head | None:
@@ -257,7 +270,7 @@ def read_head(root: Path, names: Iterable[str], own: Iterable[str] = ()) -> Head
     warns = {w.lower() for w in re.findall(r"[A-Za-z_][\w-]*", raised.stdout)}
     paths = frozenset(listed.stdout.splitlines())
     return Head(paths, frozenset(tokens), python_floor(root, paths), frozenset(warned),
-                _tools_in_use(root, paths), _made(root, own), frozenset(warns))
+                _tools_in_use(root, paths), _made(root, own, paths), frozenset(warns))
 
 
 def _in_deprecated_modules(root: Path) -> set[str]:
@@ -301,14 +314,21 @@ def _ruled(p: Proposal) -> tuple[str, set[str]]:
     return said, names
 
 
+_NOT_PACKAGES = ("testing", "scripts", "tools", "benchmarks", "bench", "utils", "src")
+
+
 def _projects_rule(p: Proposal, head: Head) -> bool:
     """A guide's must / should / always is the project's when it names the project or code
     the project defines; "Trailers MUST NOT include pseudo-headers (`:status`)", "Ensure
     your project is on `PYTHONPATH`" are HTTP's and Python's."""
     said, names = _ruled(p)
     project = re.split(r" docs \(| README\b", p.text, maxsplit=1)[0]
-    if project and re.search(rf"(?<![\w-]){re.escape(project)}(?![\w-])", said, re.I):
-        return True
+    packages = {m.group(1) for path in head.paths
+                if (m := re.match(r"^(?:src/)?([A-Za-z_]\w*)/__init__\.py$", path))
+                and _own_code(path) and m.group(1).lower() not in _NOT_PACKAGES}
+    if any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", said, re.I)
+           for name in {project, *packages} - {""}):
+        return True  # the project by name, or its package ("`from rest_framework import …`")
     return any(n.rsplit(".", 1)[-1].lstrip("-") in head.made for n in names)
 
 
