@@ -9,7 +9,10 @@ older "drop Python 3.x", and every other statement tied to a Python below that f
 Python 3.9+ use `collections.abc`" when HEAD requires 3.10). A development tool chosen
 ("uses PDM instead of Poetry") is history once HEAD shows no trace of it: no file of its own
 (`pdm.lock`), no mention in the packaging, task or CI configuration. A guide sentence naming
-code HEAD's code lacks (`ClassA`, `field_one`: an example's names) is not proposed.
+code HEAD's code lacks (`ClassA`, `field_one`: an example's names) is not proposed, and a
+guide's rule is the project's only when it names the project or code the project's own
+Python files define (one `git cat-file --batch` reads them). A changelog deprecation HEAD's
+code still raises a warning for says "(it warns)".
 """
 
 from __future__ import annotations

@@ -13,11 +13,13 @@ A sentence is proposed when it says one of these explicitly, and reads alone:
   Pitfalls or Known issues;
 - a rule: must / must not / never / always / do not / should (not), with the project as
   its subject or an imperative ("You should use `TestClient` as a context manager …"), not
-  a walkthrough's "you should see …";
+  a walkthrough's "you should see …"; `current` keeps it only when it names the project or
+  code the project defines (not HTTP's `:status`, Python's `PYTHONPATH`);
 - a default with its value ("Defaults to `500`", "The default thread pool size is 40");
 - a lifecycle note with its version ("deprecated in version 0.15.0, and removed in 0.17.0").
 
-Each proposal names the project, the page title and the section, so it reads on its own:
+Each proposal names the project, the page title and the section (a generic one,
+"Limitations", with the heading above it: "Stash › Limitations"), so it reads on its own:
 "starlette docs (Lifespan › Running lifespan in tests): You should use `TestClient` as a
 context manager, to ensure that the lifespan is called." A sentence that opens by pointing
 back ("This", "However", "It") is left out, and so is one that points forward to what
