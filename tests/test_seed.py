@@ -434,6 +434,17 @@ def test_a_changelog_entry_too_long_to_quote_whole_is_not_cut():
         "Changed in 2.0.0 (CHANGES.rst): Remove the `legacy` API."]
 
 
+def test_a_bug_fix_or_a_preview_styles_entry_is_no_removal_or_breaking_change():
+    text = ("## 2.1.0\n\n### Preview style\n\n- Remove parentheses around `except` types.\n\n"
+            "### Changed\n\n- Bugfix: Relative links will always render with a trailing "
+            "slash, removed the `../..` form.\n"
+            "- Compatibility with Jinja2 3.1.0: due to a breaking change in Jinja2, `build` "
+            "would crash with an `AttributeError`.\n"
+            "- Removed the `legacy` API.\n")
+    assert [p.text for p in changelogs.proposals(text, "CHANGES.md")] == [
+        "Changed in 2.1.0 (CHANGES.md): Removed the `legacy` API."]
+
+
 def test_a_deprecation_whose_name_head_no_longer_holds_is_not_proposed(kenning, repo):
     (repo / "pkg").mkdir()
     (repo / "pkg" / "api.py").write_text(

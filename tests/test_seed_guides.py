@@ -108,9 +108,6 @@ def test_a_guide_gives_its_rules_warnings_defaults_and_limits_with_page_and_sect
         ("starlette docs (Middleware › Limitations): Middleware classes should not modify "
          "their state outside of the `__init__` method.", "docs/middleware.md:33",
          "guide-limitation"),
-        # A bullet's later sentence is said with what its name is; the emphasis is gone.
-        ("starlette docs (Middleware): `ServerErrorMiddleware`: Returns a custom 500 page. "
-         "This is always the outermost layer.", "docs/middleware.md:5", "guide-rule"),
         # An option's default is said with what the option is.
         ("starlette docs (Middleware › GZipMiddleware): `minimum_size`: Do not GZip responses "
          "smaller than this size in bytes. Defaults to `500`.", "docs/middleware.md:12",
@@ -128,10 +125,7 @@ def test_rst_and_myst_pages_warnings_lifecycle_and_definitions_without_code():
         ("widget docs (GraphQL › Writing a resolver): The resolver must not block: it runs on "
          "the event loop.", "docs/graphql.rst:13", "guide-warning"),
         ("widget docs (GraphQL): GraphQL support was deprecated in version 0.15.0, and removed "
-         "in version 0.17.0.", "docs/graphql.rst:4", "guide-lifecycle"),
-        # A definition list's term is left off its definition.
-        ("widget docs (GraphQL › Writing a resolver): `true` is always true and `false` is "
-         "always false.", "docs/graphql.rst:21", "guide-rule")]
+         "in version 0.17.0.", "docs/graphql.rst:4", "guide-lifecycle")]
     found = texts(guides.proposals(MYST_MD, "docs/console-output.md", "structlog"))
     assert found == [
         ("structlog docs (Console output): For pretty exceptions to work, `format_exc_info` "
@@ -287,9 +281,9 @@ def test_hedges_history_motivation_and_list_fragments_are_not_a_guides_rules():
     found = [p.text.split("): ", 1)[1] for p in guides.proposals(text, "docs/p.md", "demo")]
     # Python's own advice (`ssl.…` alone) is not the project's; the same standard-library
     # name said of the project is.
-    assert found == ["Using `CursorPagination` with `OrderingFilter` breaks the cursor.",
-                     "The `paginate()` method must return a `Page` instance.",
-                     "The host loop must never call `signal.set_wakeup_fd` while demo runs."]
+    # A guide's must / should is not proposed, however much it names the project's code
+    # (round 10: 8 good of 14 judged).
+    assert found == ["Using `CursorPagination` with `OrderingFilter` breaks the cursor."]
 
 
 def test_an_rst_roles_link_split_over_lines_continues_its_paragraph():
@@ -325,8 +319,7 @@ def test_a_generic_section_is_said_with_the_heading_above_it():
         "ignored."]
 
 
-def test_a_guides_rule_is_the_projects_when_it_names_the_project_or_its_code(kenning,
-                                                                             isolated: Path):
+def test_a_guides_must_or_should_is_not_proposed(kenning, isolated: Path):
     root = init_repo(isolated)
     (root / "docs").mkdir()
     (root / "docs" / "deploy.md").write_text(
@@ -349,7 +342,7 @@ def test_a_guides_rule_is_the_projects_when_it_names_the_project_or_its_code(ken
     result = kenning("seed", "--dry-run", "--json")
     assert result.code == 0, result.err
     said = sorted(i["provenance"] for i in json.loads(result.out)["items"]
-                  if i["action"] == "proposed" and i["rule"] == "guide-rule")
-    # kept: the project's own setting, the project by name, a keyword its code defines;
-    # left out: Python's `PYTHONPATH` (only used, or defined by a test), HTTP's `:status`
-    assert said == ["docs/deploy.md:17", "docs/deploy.md:21", "docs/deploy.md:5"]
+                  if i["action"] == "proposed" and i["provenance"].startswith("docs/"))
+    # A guide's must / should is not proposed, not even the project's own setting, the project
+    # by name or a keyword its code defines (round 10: 8 good of 14 judged rules).
+    assert said == []

@@ -258,7 +258,10 @@ def test_what_heads_python_floor_tools_or_code_no_longer_bear_out_is_not_propose
         "codebase.\n", encoding="utf-8")
     (repo / "CHANGES.md").write_text(
         "## 3.0.0 (2026-11-01)\n\n### Changed\n\n- Use ruff instead of flake8.\n"
-        "- Use PDM instead of Poetry.\n", encoding="utf-8")
+        "- Use PDM instead of Poetry.\n"
+        "- Removes patching of `click` that mitigated errors on Python 3.6.\n"
+        "- Removes support for pre-Python 3.7 `async` as a variable name.\n",
+        encoding="utf-8")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "code")
     for subject in ("Don't inherit from AbstractContextManager since that breaks 3.8",
@@ -266,7 +269,12 @@ def test_what_heads_python_floor_tools_or_code_no_longer_bear_out_is_not_propose
                     "Never vendor `six` because the wheel must stay pure-Python"):
         git(repo, "commit", "-q", "--allow-empty", "-m", subject)
     found = texts(seed_json(kenning, "--dry-run"))
-    assert any("`structure()` never guesses the type" in t for t in found), found
+    # A guide's must / should is not proposed at all (round 10: 8 good of 14 judged).
+    assert not any("`structure()` never guesses the type" in t for t in found), found
+    # A removal about running on a Python below the floor is a one-off fix; what the project
+    # reads of older Pythons' code is not.
+    assert not any("patching of `click`" in t for t in found), found
+    assert any("pre-Python 3.7 `async`" in t for t in found), found
     # A bare "3.8" is a Python below the floor; a fix for a warning is no lasting rule.
     assert any("vendor `six`" in t for t in found), found
     assert not any("AbstractContextManager" in t or "`hash`" in t for t in found), found

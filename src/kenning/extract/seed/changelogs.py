@@ -125,8 +125,12 @@ _SKIPPED_SECTIONS = re.compile(r"\b(?:fix|fixed|fixes|bug|bugs|bug ?fix\w*|secur
                                r"|features?|documentation|docs|internal|misc|refactor\w*"
                                r"|chores?|maintenance)\b", re.I)
 _SECURITY = re.compile(r"\bsecurity\b", re.I)
+# A preview style's or an experimental feature's entry ("### Preview style" + "- Remove
+# parentheses around …") is not what the project does: said as a plain change it misleads.
+_PREVIEW = re.compile(r"\b(?:preview|experimental|unstable)\b", re.I)
 # Entries about the project's own plumbing, typos or cleanups are not knowledge about its
-# behaviour; fixes are about the past.
+# behaviour; fixes are about the past ("Bugfix: …", "… MkDocs would crash with …"), whatever
+# they remove.
 _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci\b|workflow"
                     r"|pre-commit|dependabot|test suite|tests? (?:fix|for)|coverage"
                     r"|version bump|bump(?:ed)? |unused|unnecessary|outdated|dead code|shim"
@@ -135,7 +139,9 @@ _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci
                     r"|^\W*(?:\w+ ){0,3}internal(?:ly)?\b"
                     r"|(?:since|as|because) (?:it|they) (?:is|are|was|were) (?:no longer|not"
                     r"|never) (?:used|needed))"
-                    r"|^(?:fix(?:e[sd])?|add(?:s|ed)?|improve[sd]?|document(?:s|ed)?)\b"
+                    r"|^\W*(?:fix(?:e[sd])?|bug ?fix(?:e[sd])?|hot ?fix(?:e[sd])?|add(?:s|ed)?"
+                    r"|improve[sd]?|document(?:s|ed)?)\b"
+                    r"|\bwould (?:crash|fail|hang|raise|error|break)\b"
                     r"|>>>|```|^\.\. |\bstray\b|\b(?:incorrect|wrong)(?:ly)?\b|\bregression\b"
                     r"|\bno longer (?:crash|raise|render|fail|break|hang|leak|error|warn|trigger"
                     r"|gets?|points?|mutate|close|drop|show|print|emit|loses?)\w*", re.I)
@@ -362,6 +368,8 @@ def classify(entry: Entry) -> str | None:
     text = plain(entry.text)
     if len(entry.text) > MAX_ENTRY * 2 or len(text.split()) < (3 if "`" in text else 4) \
             or not _NAMED.search(text[1:]) or private(text):
+        return None
+    if _PREVIEW.search(entry.section or ""):
         return None
     if _DEPRECATES.search(text) and not _NOISE.search(re.sub(r"^\W*add\w*", "", text, flags=re.I)):
         return "deprecation"  # "Add deprecated warning to `X`", "Add `env`, and deprecate `Y`"

@@ -189,6 +189,21 @@ def tied_below_floor(text: str, floor: tuple[int, int] | None, bare: bool = Fals
     return bool(versions) and all(v < floor for v in versions)
 
 
+_RUNS_ON = re.compile(r"\b(?:on|under|with|for)\s+(?:python|py|cpython)\s*(\d)(?:\.(\d+))?\b",
+                      re.I)
+
+
+def runs_below_floor(text: str, floor: tuple[int, int] | None) -> bool:
+    """`text`, whatever it removes or deprecates, is about running on Pythons below HEAD's
+    floor only ("a workaround for errors on Python 3.6"): a one-off fix, stale once the floor
+    passed it. Only its first sentence counts ("… is deprecated. Please use `importlib.metadata`
+    (for Python 3.7: …)" is not about 3.7). What it says of code the project reads
+    ("pre-Python 3.7 `async` as a name") is not tied to the Python it runs on."""
+    headline = re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", text)[0]  # not an aside after it
+    versions = [(int(a), int(b) if b else 99) for a, b in _RUNS_ON.findall(headline)]
+    return floor is not None and bool(versions) and all(v < floor for v in versions)
+
+
 def below_floor(text: str, floor: tuple[int, int] | None) -> bool:
     """`text` drops (or deprecates) Python versions HEAD's floor has since moved past: after
     "drop 3.7" the floor is 3.8; when HEAD requires 3.10 that entry is history. An entry
@@ -344,6 +359,9 @@ def _holds(p: Proposal, head: Head, checked: str | None) -> bool:
     if not _GONE.search(p.text) and not re.search(r"remov|drop|deprecat", p.rule) \
             and tied_below_floor(text, head.floor, p.source in ("changelog", "commits")):
         return False  # said of Pythons HEAD no longer supports
+    if p.source == "changelog" and support_subject(text) not in ("python", "py", "cpython") \
+            and runs_below_floor(text, head.floor):
+        return False  # "Removes patching of Click that mitigated errors on Python 3.6"
     if _tool_gone(p, head):
         return False
     deprecated = deprecated_names(text) if p.source in ("changelog", "commits") else set()

@@ -407,7 +407,7 @@ def _strength(p: _Para, sentence: str, first: bool, project: str = "") -> tuple[
     if _RULE.search(sentence) and _CODE.search(sentence) \
             and not _SECOND_PERSON_OPTIONAL.search(sentence) \
             and not re.search(r"\b(?:can|could|may|might) (?:not|never)\b", sentence, re.I):
-        return 3, "guide-rule"
+        return None  # a guide's must / should: 8 good of 14 judged (SPLITS.md), below the bar
     if _DEFAULT.search(sentence) and _VALUE.search(sentence.split("efault", 1)[-1]):
         return 4, "guide-default"
     return None
