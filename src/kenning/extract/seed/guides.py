@@ -11,20 +11,20 @@ A sentence is proposed when it says one of these explicitly, and reads alone:
   admonition (also danger, caution, important, attention);
 - a limitation: a bullet or sentence under a heading named Limitations, Caveats, Gotchas,
   Pitfalls or Known issues;
-- a rule: must / must not / never / always / do not / should (not), with the project as
-  its subject or an imperative ("You should use `TestClient` as a context manager …"), not
-  a walkthrough's "you should see …"; `current` keeps it only when it names the project or
-  code the project defines (not HTTP's `:status`, Python's `PYTHONPATH`);
 - a default with its value ("Defaults to `500`", "The default thread pool size is 40");
 - a lifecycle note with its version ("deprecated in version 0.15.0, and removed in 0.17.0").
 
+A rule (must / must not / never / always / do not / should (not)) is not proposed: judged
+8 good of 14 (bench/data/SPLITS.md, round 10), too many restate the obvious ("pages must be
+authored in Markdown") or a one-off ("the plugin should detect the `blackd` executable").
+
 Each proposal names the project, the page title and the section (a generic one,
 "Limitations", with the heading above it: "Stash › Limitations"), so it reads on its own:
-"starlette docs (Lifespan › Running lifespan in tests): You should use `TestClient` as a
-context manager, to ensure that the lifespan is called." A sentence that opens by pointing
+"starlette docs (Middleware › GZipMiddleware): `minimum_size`: Do not GZip responses smaller
+than this size in bytes. Defaults to `500`." A sentence that opens by pointing
 back ("This", "However", "It") is left out, and so is one that points forward to what
 follows ("the following", "as shown below", a trailing colon). At most `PER_PAGE` per page
-(warnings first, then limitations, lifecycle notes, rules and defaults) and `MAX_PAGES`
+(warnings first, then limitations, lifecycle notes and defaults) and `MAX_PAGES`
 pages, the shorter paths first.
 """
 
