@@ -108,9 +108,9 @@ def test_a_guide_gives_its_rules_warnings_defaults_and_limits_with_page_and_sect
         ("starlette docs (Middleware › Limitations): Middleware classes should not modify "
          "their state outside of the `__init__` method.", "docs/middleware.md:33",
          "guide-limitation"),
-        # The bullet's name stands in for "This"; the emphasis is gone.
-        ("starlette docs (Middleware): `ServerErrorMiddleware` is always the outermost layer.",
-         "docs/middleware.md:5", "guide-rule"),
+        # A bullet's later sentence is said with what its name is; the emphasis is gone.
+        ("starlette docs (Middleware): `ServerErrorMiddleware`: Returns a custom 500 page. "
+         "This is always the outermost layer.", "docs/middleware.md:5", "guide-rule"),
         # An option's default is said with what the option is.
         ("starlette docs (Middleware › GZipMiddleware): `minimum_size`: Do not GZip responses "
          "smaller than this size in bytes. Defaults to `500`.", "docs/middleware.md:12",
@@ -300,3 +300,56 @@ def test_an_rst_roles_link_split_over_lines_continues_its_paragraph():
     found = [p.text.split("): ", 1)[1] for p in guides.proposals(text, "docs/c.rst", "demo")]
     assert not any(t.startswith("Technically") for t in found), found
     assert any(t.startswith("Custom clocks can be used") for t in found), found
+
+
+def test_a_generic_section_is_said_with_the_heading_above_it():
+    """gunicorn's "Limitations" under "Stash" are the stash's, not the whole page's."""
+    page = ("# Dirty Arbiters\n\n## Stash\n\nShared state.\n\n### Limitations\n\n"
+            "- No persistence: data lives only in arbiter memory.\n\n## Workers\n\n"
+            "### Limitations\n\n- A worker never outlives its arbiter process.\n\n"
+            "## Allowed IPs\n\nBy default, protocol requests are only accepted from the "
+            "local host (`127.0.0.1` and `::1`).\n")
+    assert texts(guides.proposals(page, "docs/dirty.md", "gunicorn")) == [
+        ("gunicorn docs (Dirty Arbiters › Stash › Limitations): No persistence: data lives "
+         "only in arbiter memory.", "docs/dirty.md:9", "guide-limitation"),
+        ("gunicorn docs (Dirty Arbiters › Workers › Limitations): A worker never outlives its "
+         "arbiter process.", "docs/dirty.md:15", "guide-limitation"),
+        # IPv6's `::1` is not RST's "Example::"
+        ("gunicorn docs (Dirty Arbiters › Allowed IPs): By default, protocol requests are only "
+         "accepted from the local host (`127.0.0.1` and `::1`).", "docs/dirty.md:19",
+         "guide-default")]
+    rst = ("Guide\n=====\n\nProxies\n-------\n\nUsage\n~~~~~\n\n.. warning::\n\n"
+           "   The `trusted_proxy` must be set, or headers are ignored.\n")
+    assert [t for t, _, _ in texts(guides.proposals(rst, "docs/g.rst", "w"))] == [
+        "w docs (Guide › Proxies › Usage): The `trusted_proxy` must be set, or headers are "
+        "ignored."]
+
+
+def test_a_guides_rule_is_the_projects_when_it_names_the_project_or_its_code(kenning,
+                                                                             isolated: Path):
+    root = init_repo(isolated)
+    (root / "docs").mkdir()
+    (root / "docs" / "deploy.md").write_text(
+        "# Deploying\n\n## Proxies\n\nYou must configure `trusted_proxy` to hold the "
+        "proxy's address.\n\n## Django\n\nEnsure your project is on `PYTHONPATH` first."
+        "\n\n## HTTP/2\n\nTrailers MUST NOT include pseudo-headers (`:status`, `:path`)."
+        "\n\n## Clocks\n\nYou should not assume that Widget's clock matches "
+        "`time.monotonic`.\n\n## Hooks\n\nEvery hook must be passed `many=True` when it takes a "
+        "list.\n", encoding="utf-8")
+    (root / "widget.py").write_text(
+        "import os\nimport time\n\n\nclass Server:\n    trusted_proxy = time.monotonic()\n\n"
+        "    def status(self):\n        return os.environ['PYTHONPATH']\n\n\n"
+        "def hook(items, many=False):\n    return items\n", encoding="utf-8")
+    (root / "pyproject.toml").write_text('[project]\nname = "widget"\n', encoding="utf-8")
+    (root / "tests").mkdir()
+    (root / "tests" / "test_x.py").write_text("PYTHONPATH = 'defined only by a test'\n",
+                                              encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "Initial import")
+    result = kenning("seed", "--dry-run", "--json")
+    assert result.code == 0, result.err
+    said = sorted(i["provenance"] for i in json.loads(result.out)["items"]
+                  if i["action"] == "proposed" and i["rule"] == "guide-rule")
+    # kept: the project's own setting, the project by name, a keyword its code defines;
+    # left out: Python's `PYTHONPATH` (only used, or defined by a test), HTTP's `:status`
+    assert said == ["docs/deploy.md:17", "docs/deploy.md:21", "docs/deploy.md:5"]

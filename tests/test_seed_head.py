@@ -30,11 +30,14 @@ def test_a_deprecation_head_no_longer_warns_about_and_advice_about_gone_code_are
         "def old_load():\n    warnings.warn('old_load is deprecated', DeprecationWarning)\n"
         "    return load()\n\n\n"
         "def read_config():  # kept: it calls load now\n"
-        "    return load()\n\n\nclass App:\n    json_module = None\n", encoding="utf-8")
+        "    return load()\n\n\nclass App:\n    json_module = None\n\n\n"
+        "def legacy_read():\n    \"\"\"Read.\n\n    .. deprecated:: 2.0\n    \"\"\"\n"
+        "    return load()\n", encoding="utf-8")
     (repo / "CHANGES.md").write_text(
         "## 2.0.0\n\n"
         "- `old_load()` is deprecated. Use `load()` instead.\n"
         "- `read_config()` is deprecated. Use `load()` instead.\n"
+        "- Deprecate `legacy_read()`, which reads twice.\n"
         "- JSON no longer uses simplejson. To use another JSON module, override "
         "`App.json_encoder`.\n"
         "- JSON support no longer uses pickle. To use another module, set "
@@ -42,7 +45,9 @@ def test_a_deprecation_head_no_longer_warns_about_and_advice_about_gone_code_are
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "code")
     found = [t.split(": ", 1)[1] for t in texts(seed_json(kenning, "--dry-run"))]
-    assert found == ["`old_load()` is deprecated. Use `load()` instead.",
+    # what HEAD's code raises a warning for says so; a docstring's mark is no warning
+    assert found == ["`old_load()` is deprecated (it warns). Use `load()` instead.",
+                     "Deprecates `legacy_read()`, which reads twice.",
                      "JSON support no longer uses pickle. To use another module, set "
                      "`App.json_module`."]
     assert project_name(repo) == "demo"

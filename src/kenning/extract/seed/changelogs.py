@@ -152,6 +152,7 @@ class Entry:
     last: int
     yanked: bool = False
     head: str | None = None  # the bullet's own words when nested bullets follow
+    intro: str = ""  # its release's own prose, above the release's sections
     upcoming: str | None = None  # an unreleased entry's version-to-be ("Version 3.2.0\n
     # Unreleased")
 
@@ -208,8 +209,30 @@ def _read(text: str) -> tuple[list[Entry], dict[str, date]]:
     for n, raw in enumerate(reader.lines, 1):
         reader.read(n, raw)
     reader.flush()
-    return ([replace(e, yanked=True) if e.version in reader.yanked else e for e in reader.out],
-            reader.dates)
+    return ([replace(e, yanked=True, intro=reader.intros.get(e.version or "", ""))
+             if e.version in reader.yanked else replace(e, intro=reader.intros.get(
+                 e.version or "", "")) for e in reader.out], reader.dates)
+
+
+_SHORTCODE = re.compile(r"\s*:(?P<name>[a-z_]+):\s*")
+
+
+def _explained(body: str, intro: str) -> str:
+    """`body` with the first sentence of its release's own prose when that sentence is about
+    it (two names of the code in common): "Replaces `requests` with `httpx` in `TestClient`.
+    This release replaces the underlying HTTP client used on the `TestClient` (`requests` →
+    `httpx`), and as those clients differ a bit on their API, your test suite will likely
+    break." What a release note says of its headline change is the why a reader asks."""
+    if not intro:
+        return body
+    intro = _SHORTCODE.sub(lambda m: " → " if "arrow" in m["name"] else " ", intro)
+    first = re.split(r"(?<=[.!?])\s+(?=[A-Z])", plain(intro))[0]
+    first = re.sub(r"(?<![\w`])_([^_`]+)_(?![\w`])", r"\1", first)  # "_a bit_"
+    names = {n.lower() for n in re.findall(r"`([^`]+)`", body)}
+    shared = names & {n.lower() for n in re.findall(r"`([^`]+)`", first)}
+    if len(shared) < 2 or len(body) + len(first) > 400 or first.lower() in body.lower():
+        return body
+    return f"{body.rstrip()} {first}"
 
 
 class _Reader:
@@ -229,6 +252,7 @@ class _Reader:
         self.upcoming: str | None = None
         self.heading_line = 0
         self.dates: dict[str, date] = {}
+        self.intros: dict[str, str] = {}  # a release's own prose, above its sections
 
     def flush(self) -> None:
         if self.current:
@@ -262,6 +286,10 @@ class _Reader:
             if not self.current and _YANKED.search(line):
                 self.yanked.add(self.version)
             self.flush()
+            if self.version and self.section is None and not line.startswith((" ", "\t")) \
+                    and not _UNDERLINE.match(line.strip()):
+                said = self.intros.get(self.version, "")
+                self.intros[self.version] = f"{said} {line.strip()}".strip()
 
     def _heading(self, n: int, line: str) -> bool:
         """A release heading (or "Unreleased") starts a new release."""
@@ -572,6 +600,7 @@ def proposals(text: str, rel: str, project: str | None = None,
         if body is None or " ".join(body.lower().split()) in said:
             continue
         said.add(" ".join(body.lower().split()))
+        body = _explained(body, entry.intro)
         out.append(Proposal(
             source="changelog", kind="decision" if rule == "instead" else "codebase",
             text=said_of(project, _release(entry), rel, _verb(entry.section), body),
