@@ -18,10 +18,13 @@ Splits (decided by the lead, issue 16):
 - NEW DEVELOPMENT (round 5): dougnukem__orpheus (2), nakamura-shuta__tij (2): real sessions
   from Entire checkpoint branches, labelled blind for round 5 and first scored with main's code
   (their "before" rows below are what unseen sessions looked like), then read and used.
-- TEST (`--split test`, round 5): ClusterCockpit__cc-backend (2), punt-labs__langlearn-tts
-  (2), in `data/extraction_test/` (apart, so no glob over the dev folders reads them);
-  committed before any run, never read, run once at the end. Only `--split test` runs them;
-  the default and `bench/run.py` run `dev`.
+- FORMER TEST (round 5): ClusterCockpit__cc-backend (2), punt-labs__langlearn-tts (2), run
+  once with round 5's final code (bench/data/SPLITS.md), then moved into the dev folders and
+  read for round 6: development data since.
+- TEST (`--split test`, round 6): the folders named in `SPLITS["test"]`, in
+  `data/extraction_test/` (apart, so no glob over the dev folders reads them); committed
+  before any run, never read, run once at the end. Only `--split test` runs them; the default
+  and `bench/run.py` run `dev`.
 
 Which development data guided which choice: entireio's `mise run …` sessions gave the
 verification workflow and the rule that another task of a runner is not a fix (`mise run lint`
@@ -193,9 +196,11 @@ TEST = HERE / "data" / "extraction_test"  # the test split: labels/ and transcri
 SPLITS = {
     "dev": ("entireio__cli", "JanDeDobbeleer__oh-my-posh", "PackmindHub__context-evaluator",
             "FSM1__cipher-box", "obra__episodic-memory", "d-kimuson__claude-code-viewer",
-            "dougnukem__orpheus", "nakamura-shuta__tij"),
-    # Issue 16 round 5: labelled blind, committed before any run, run once at the end.
-    "test": ("ClusterCockpit__cc-backend", "punt-labs__langlearn-tts"),
+            "dougnukem__orpheus", "nakamura-shuta__tij",
+            # Round 5's test split, run once then; development since round 6.
+            "ClusterCockpit__cc-backend", "punt-labs__langlearn-tts"),
+    # Issue 16 round 6: labelled blind, committed before any run, run once at the end.
+    "test": (),
 }
 # score.py's rapidfuzz-only constants.
 MATCH_FUZZ_ONLY = 65.0
