@@ -25,6 +25,7 @@ from dataclasses import replace
 from kenning.core.textutil import STOPWORDS, words
 from kenning.extract.anchors import find_anchors
 from kenning.extract.commands import command_fixes, norm_command
+from kenning.extract.comments import comment_candidates
 from kenning.extract.conclusions import conclusion_candidates
 from kenning.extract.diagnoses import diagnosis_candidates
 from kenning.extract.documents import (
@@ -149,6 +150,7 @@ def extract_candidates(
     if findings:
         out.extend(conclusion_candidates(turns))
         out.extend(diagnosis_candidates(turns))
+        out.extend(comment_candidates(turns))
     return _ordered_unique(out, turns, root_str, [_content_terms(t) for t in injected_texts])
 
 
