@@ -51,7 +51,11 @@ _MARKER = re.compile(
     r"\b(?:because|since|so that|which means|that means|only (?:when|if|works|from|after"
     r"|once|runs?)|returns? early|falls? back|can't|cannot|won't work|doesn't work|silently"
     r"|instead of|rather than|is what|are what"
-    r"|the (?:problem|issue|bug|catch|trap|key|gotcha|cause) (?:is|was) that)\b|, so\b|: so\b",
+    r"|the (?:problem|issue|bug|catch|trap|key|gotcha|cause) (?:is|was) that)\b|, so\b|: so\b"
+    # A limit on what the code does: "`git diff HEAD` only shows tracked files", "X never
+    # exists there"; and a correction in one sentence: "it isn't nil — it's closed".
+    r"|(?<!\bthe )\bonly (?!when|if|works|from|after|once|runs?)[a-z]+s\b|\bnever [a-z]+s\b"
+    r"|\b(?:isn't|aren't|is not|are not)\b[^.;]*[—;,-]+\s*(?:it's|they're|it is)\b",
     _I,
 )
 # A narrative label in front ("Resolving it:", "Sweep in:", "Hydration handling is correct —")
