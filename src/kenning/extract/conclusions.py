@@ -186,6 +186,14 @@ def finding_text(sentence: str) -> str | None:
     return s if s.endswith((".", "!")) else s + "."
 
 
+def states_code(line: str) -> bool:
+    """True when a summary's bullet states how named code is: a code name and a present
+    tense (or a finding's marker), no hedge, no change report or state of the run."""
+    return bool(_NAMES_CODE.search(line) and (_PRESENT.search(line) or _MARKER.search(line))
+                and not _HEDGE.search(line) and not _SESSION_STATE.search(line)
+                and len(line.split()) >= 6)
+
+
 def conclusion_candidates(turns: Sequence[Turn]) -> list[Candidate]:
     """The agent's findings in the main conversation and its compaction summaries, the later
     word winning. A subagent's prose is its exploration, not a conclusion: left out."""
