@@ -199,9 +199,13 @@ SPLITS = {
             "dougnukem__orpheus", "nakamura-shuta__tij",
             # Round 5's test split, run once then; development since round 6.
             "ClusterCockpit__cc-backend", "punt-labs__langlearn-tts"),
-    # Issue 16 round 6: labelled blind, committed before any run, run once at the end.
-    "test": (),
+    # Issue 16 round 6: four local-web-services sessions labelled blind by two labellers
+    # (lws-a, lws-b: a label folder each), committed before any run, run once at the end.
+    "test": ("lws-a", "lws-b"),
 }
+# The transcripts of a test label folder (several label folders may share one project).
+TEST_TRANSCRIPTS = {"lws-a": "local-web-services__local-web-services",
+                    "lws-b": "local-web-services__local-web-services"}
 # score.py's rapidfuzz-only constants.
 MATCH_FUZZ_ONLY = 65.0
 NEG_MARGIN = 5.0
@@ -290,7 +294,8 @@ def _session_of(path: Path) -> str | None:
 def _folders(project: str) -> tuple[Path, Path]:
     """(labels, transcripts) of `project`: the test split keeps its own, apart."""
     if project in SPLITS["test"]:
-        return TEST / "labels" / project, TEST / "transcripts" / project
+        return (TEST / "labels" / project,
+                TEST / "transcripts" / TEST_TRANSCRIPTS.get(project, project))
     return LABELS / project, REFERENCE / project
 
 
