@@ -323,3 +323,12 @@ def test_a_statement_taken_back_later_in_the_session_is_never_stored(tmp_path: P
     texts = [c.text for c in _candidates(t.path)]
     assert not any(x.startswith("Always run the importer tests") for x in texts)
     assert "Never push directly to main." in texts
+
+
+def test_a_technical_concept_the_session_later_takes_back_is_not_stored(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("go on")
+    t.user(CONCEPTS, isCompactSummary=True, isVisibleInTranscriptOnly=True)
+    t.assistant("I was wrong: `uv.lock` is not gitignored in this project, CI resolves "
+                "dependencies from the lockfile.")
+    assert [c for c in _candidates(t.path) if c.rule == "summary-concept"] == []

@@ -194,6 +194,25 @@ def states_code(line: str) -> bool:
                 and len(line.split()) >= 6)
 
 
+def still_stands(turns: Sequence[Turn], found: Sequence[Candidate]) -> list[Candidate]:
+    """`found` (statements of how the code is, from elsewhere in the session: a summary's
+    concepts) without those the rest of the session took back, as for a finding. (A later
+    edit of a file they name is not a fix here: a summary lists how the code works, and on
+    the development set both concepts that test dropped were labelled facts.)"""
+    position = {t.uuid: i for i, t in enumerate(turns)}
+    said: list[tuple[int, set[str]]] = []
+    for i, turn in enumerate(turns):
+        if turn.is_sidechain or turn.role not in ("assistant", "user", "summary"):
+            continue
+        said.extend((i, _terms(s)) for s in prose_sentences(turn.text) if _RETRACTION.search(s))
+    out = []
+    for c in found:
+        i = position.get(c.evidence, len(turns))
+        if not _withdrawn(i, _terms(c.text), said):
+            out.append(c)
+    return out
+
+
 def conclusion_candidates(turns: Sequence[Turn]) -> list[Candidate]:
     """The agent's findings in the main conversation and its compaction summaries, the later
     word winning. A subagent's prose is its exploration, not a conclusion: left out."""

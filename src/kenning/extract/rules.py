@@ -26,7 +26,7 @@ from kenning.core.textutil import STOPWORDS, words
 from kenning.extract.anchors import find_anchors
 from kenning.extract.commands import command_fixes, norm_command
 from kenning.extract.comments import comment_candidates
-from kenning.extract.conclusions import conclusion_candidates
+from kenning.extract.conclusions import conclusion_candidates, still_stands
 from kenning.extract.diagnoses import diagnosis_candidates
 from kenning.extract.documents import (
     document_source,
@@ -141,7 +141,9 @@ def extract_candidates(
     reader = _SessionReader(root_str)
     for turn in turns:
         reader.read(turn)
-    out = reader.out
+    concepts = [c for c in reader.out if c.rule == "summary-concept"]
+    kept = {id(c) for c in still_stands(turns, concepts)} if findings else set()
+    out = [c for c in reader.out if c.rule != "summary-concept" or id(c) in kept]
     fixes = command_fixes(turns)
     out.extend(fixes)
     fixed = {c.evidence for c in fixes}
