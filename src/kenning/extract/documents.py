@@ -230,6 +230,7 @@ MAX_SUMMARY_FACT = 400
 # The summary's "Key Technical Concepts": the summarizer's own list of how the code works,
 # read by the test a finding passes (`conclusions.states_code`).
 _CONCEPTS = re.compile(r"\btechnical (?:concepts|details)\b", re.I)
+MAX_CONCEPTS = 6  # a summary's concepts passing the test were at most 4 on the development set
 
 
 def _sections(text: str) -> dict[str, list[str]]:
@@ -254,13 +255,14 @@ def summary_candidates(text: str, evidence: str, session: str | None) -> list[Ca
     written at compaction from the whole conversation, so a claim withdrawn before it is
     already gone from it (last word wins); an error still open is not a fact."""
     out: list[Candidate] = []
+    concepts: list[Candidate] = []
     for name, bullets in _sections(text).items():
         if _CONCEPTS.search(name):
-            out.extend(Candidate(kind="codebase", text=line, evidence=evidence,
-                                 rule="summary-concept", session=session)
-                       for line in (" ".join(_BOLD.sub("", b).split()) for b in bullets)
-                       if states_code(line) and not _RETRACTED.search(line)
-                       and len(line) <= MAX_SUMMARY_FACT)
+            concepts.extend(Candidate(kind="codebase", text=line, evidence=evidence,
+                                      rule="summary-concept", session=session)
+                            for line in (" ".join(_BOLD.sub("", b).split()) for b in bullets)
+                            if states_code(line) and not _RETRACTED.search(line)
+                            and len(line) <= MAX_SUMMARY_FACT)
             continue
         if "error" not in name or "fix" not in name:
             continue
@@ -276,4 +278,4 @@ def summary_candidates(text: str, evidence: str, session: str | None) -> list[Ca
                 plain = cut[: cut.rfind(". ") + 1] if ". " in cut else cut.rsplit(" ", 1)[0]
             out.append(Candidate(kind="codebase", text=plain, evidence=evidence,
                                  rule="summary-fix", session=session))
-    return out[:MAX_PER_SOURCE]
+    return out[:MAX_PER_SOURCE] + concepts[:MAX_CONCEPTS]
