@@ -193,6 +193,9 @@ Change log, round 6 (issue 16; score.py with MiniLM on `--out`; dev = the ten pr
   of every compaction-summary section: 720, 201 (0.28); a setup step added in front of the
   command that failed (`mise trust && …`): 6, 1; the workflow fact reworded ("Quality gate
   before committing: …"): no gain.
+- test split (local-web-services, 4 sessions, run once with this code and main's): main 7
+  extracted, 2 matched (0.29), weighted recall 0.04, 1 negative; this code 10, 5 (0.50), 0.10,
+  1 negative (bench/data/SPLITS.md).
 
 Scoring follows the reference `score.py`: text normalised (lowercase, punctuation and a few
 stop words out), an extracted fact with fewer than 4 content words never matches, rapidfuzz
