@@ -9,9 +9,16 @@ import yaml
 
 from kenning.core.paths import current_project
 from kenning.core.records import Anchor
-from kenning.lifecycle.consolidate import AUTO_MIN_FACTS, after_extraction, consolidate, judge
+from kenning.lifecycle.consolidate import (
+    AUTO_MIN_FACTS,
+    FEWER_NUMBERS_COSINE,
+    VALUE_COSINE,
+    after_extraction,
+    consolidate,
+    judge,
+)
 from kenning.lifecycle.contradictions import find_all
-from kenning.lifecycle.dedup import normalise, numbers_in
+from kenning.lifecycle.dedup import fewer_numbers, normalise, numbers_in, same_values
 from kenning.memory import Memory
 
 FIXTURE = Path(__file__).parent / "fixtures" / "lifecycle" / "consolidation_80.yaml"
@@ -237,3 +244,46 @@ def test_a_rewording_that_only_adds_words_still_merges():
                  0.99)[0] == "duplicate"
     assert judge("Snapshots are cached for 60 seconds after they are read.",
                  "Snapshots read are cached for 60 seconds.", 0.95)[0] == "duplicate"
+
+
+def test_numbers_said_in_words_or_other_units_are_the_same_values():
+    assert numbers_in(normalise("Uploads over twenty-five megabytes are refused.")) == ["25"]
+    assert numbers_in(normalise("Devices older than iOS sixteen.")) == ["16"]
+    assert same_values(normalise("Tokens expire after 24 hours."),
+                       normalise("A token stops working one day after it was minted."))
+    assert same_values(normalise("Messages larger than 25 MB are rejected."),
+                       normalise("Anything over twenty-five megabytes is refused."))
+    # a status code and its reason phrase, read only against the other text's number
+    assert same_values(normalise("The healthcheck returns 503 when the database is down."),
+                       normalise("/healthz responds with Service Unavailable without Postgres."))
+    assert not same_values(normalise("Uploads over 25 MB are rejected."),
+                           normalise("Uploads over 25 GB are rejected."))
+    assert not same_values(normalise("Login answers 401."), normalise("Login answers 403."))
+
+
+def test_a_rewording_in_other_words_with_the_same_values_is_offered_not_merged():
+    a, b = ("Postwick rejects messages larger than 25 MB.",
+            "Anything over twenty-five megabytes is refused by the mail relay.")
+    assert judge(a, b, VALUE_COSINE + 0.05)[0] == "borderline"
+    assert judge(a, b, VALUE_COSINE - 0.05)[0] == "distinct"
+    # a name with a digit in it is no value ("urllib3", "UART0")
+    assert judge("keelson writes its debug log to UART0.", "keelson's GPS is wired to UART0.",
+                 VALUE_COSINE + 0.05)[0] == "distinct"
+    # other values in other words stay apart
+    assert judge("Postwick rejects messages larger than 25 MB.",
+                 "Anything over thirty-five megabytes is refused by the mail relay.",
+                 0.99)[0] == "distinct"
+
+
+def test_a_rewording_that_leaves_out_a_version_is_offered_only_when_close():
+    a = ("Uvicorn closes idle keep-alive connections after 5 seconds by default "
+         "(--timeout-keep-alive 5; added in 0.20.0).")
+    b = "An idle keep-alive connection is closed by uvicorn after five seconds."
+    assert fewer_numbers(normalise(a), normalise(b))
+    assert judge(a, b, FEWER_NUMBERS_COSINE + 0.05)[0] == "borderline"
+    assert judge(a, b, FEWER_NUMBERS_COSINE - 0.05)[0] == "distinct"
+    # a number of its own on each side is a conflict, and no number on one side is not offered
+    assert judge("Keep-alive connections close after 5 seconds (0.20.0).",
+                 "Keep-alive connections close after 10 seconds.", 0.99)[0] == "distinct"
+    assert judge("Keep-alive connections close after 5 seconds.",
+                 "Keep-alive connections close when idle.", 0.99)[0] == "distinct"

@@ -4,8 +4,8 @@ bench/data/lifecycle_test/ and lifecycle_test2/ were written blind to kenning an
 before any run; since issue 17's third round their pairs are development data (their texts
 were read and the contradiction rules worked on them, bench/data/SPLITS.md), so the assertions
 on them hold a development level. bench/data/lifecycle_test3/ was the test split of that round
-(run once, development since issue 17's fourth round); bench/data/lifecycle_test4/ is the test
-split of the fourth round: run once at its end, and asserted here at what that one run measured.
+(run once, development since issue 17's fourth round); bench/data/lifecycle_test4/ was the test
+split of the fourth round (run once at its end; development since issue 17's sixth round).
 The bars are issue 17's acceptance: contradiction precision >= 0.8; paraphrases found (merged
 or offered for review) >= 0.6 with no near-miss or opposite merged; at most 5 % of unrelated
 prompts given a fact.
@@ -64,12 +64,13 @@ def test_no_distinct_pair_of_the_first_split_is_merged():
 
 @pytest.mark.model
 def test_paraphrases_on_the_test_split_are_found():
-    """Issue 17's bar is 0.6 and is open (bench/lifecycle_bench.py reports it): 19 of the 32
-    test paraphrases are found, merged or queued (17 before the review threshold went from
-    cosine 0.55 to 0.5 on hard_pairs_dev.yaml), since the bundled static model puts rewrites
-    in other words at cosine 0.2-0.75. This holds today's level so it cannot slip unseen."""
+    """Issue 17's bar is 0.6: 19 of the 32 paraphrases were found, merged or queued (17
+    before the review threshold went from cosine 0.55 to 0.5 on hard_pairs_dev.yaml), since
+    the bundled static model puts rewrites in other words at cosine 0.2-0.75; 20 since issue
+    17's sixth round ("returns 503" / "responds with Service Unavailable": the same values)."""
     found = [v != "distinct" for p, v in _duplicate_verdicts() if p["duplicate"]]
-    assert sum(found) / len(found) >= 19 / 32
+    assert sum(found) >= 20
+    assert sum(found) / len(found) >= 0.6
 
 
 @pytest.mark.model
@@ -122,10 +123,13 @@ def test_the_fourth_split_flags_contradictions_at_its_one_runs_precision():
 def test_the_fourth_split_merges_no_distinct_pair():
     """Its one run: no distinct pair merged (of 13 near-miss, opposite, number, scope and
     generalisation pairs each; 34 queued for review); paraphrases found 23 of 45 (5 merged,
-    18 queued): issue 17's 0.6 bar is missed there, the bundled static model puts rewrites in
-    other words below the review cosine."""
+    18 queued), below issue 17's 0.6. Development since issue 17's sixth round, which read its
+    misses: numbers in words and other units, a status's reason phrase, the same values at a
+    lower cosine (`consolidate.VALUE_COSINE`) find 28 of 45, no distinct pair merged, 34 of
+    65 queued."""
     verdicts = _duplicate_verdicts(SPLIT4)
     merged = [p["why"] for p, v in verdicts if not p["duplicate"] and v == "duplicate"]
     assert not merged, merged
     found = [v != "distinct" for p, v in verdicts if p["duplicate"]]
-    assert sum(found) >= 23
+    assert sum(found) >= 28
+    assert sum(v != "distinct" for p, v in verdicts if not p["duplicate"]) <= 34
