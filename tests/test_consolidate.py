@@ -287,3 +287,11 @@ def test_a_rewording_that_leaves_out_a_version_is_offered_only_when_close():
                  "Keep-alive connections close after 10 seconds.", 0.99)[0] == "distinct"
     assert judge("Keep-alive connections close after 5 seconds.",
                  "Keep-alive connections close when idle.", 0.99)[0] == "distinct"
+
+
+def test_an_amount_of_one_unit_and_thousands_are_values():
+    assert same_values("Sessions expire after an hour.", "Sessions expire after 60 minutes.")
+    assert same_values("Batches hold 1,000 rows.", "Batches hold 1000 rows.")
+    # "once a day" is how often, not an amount: it does not meet "every 24 hours" as a value
+    assert not same_values("The index is rebuilt once a day.",
+                           "The index is rebuilt every 24 hours.")

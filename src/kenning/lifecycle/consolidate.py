@@ -122,8 +122,8 @@ def judge(text_a: str, text_b: str, cosine: float) -> tuple[str, float, str]:
     from rapidfuzz import fuzz
 
     norm_a, norm_b = _prepared(text_a), _prepared(text_b)
-    if not same_numbers(norm_a, norm_b):
-        if not (cosine >= FEWER_NUMBERS_COSINE and fewer_numbers(norm_a, norm_b)):
+    if not same_numbers(text_a, text_b):
+        if not (cosine >= FEWER_NUMBERS_COSINE and fewer_numbers(text_a, text_b)):
             return "distinct", 0.0, "different numbers"
         lexical = fuzz.token_sort_ratio(norm_a, norm_b)
         verdict, reason = "borderline", f"cosine {cosine:.2f}, numbers left out"
@@ -133,8 +133,8 @@ def judge(text_a: str, text_b: str, cosine: float) -> tuple[str, float, str]:
         verdict, reason = "duplicate", f"cosine {cosine:.2f}, edit similarity {lexical:.0f}"
     elif cosine >= BORDER_COSINE or fuzz.token_set_ratio(norm_a, norm_b) >= BORDER_LEXICAL:
         verdict, reason = "borderline", f"cosine {cosine:.2f}, edit similarity {lexical:.0f}"
-    elif cosine >= VALUE_COSINE and states_a_quantity(norm_a + " " + norm_b) and same_values(
-            norm_a, norm_b):
+    elif cosine >= VALUE_COSINE and (states_a_quantity(text_a) or states_a_quantity(text_b)) \
+            and same_values(text_a, text_b):
         verdict, reason = "borderline", f"cosine {cosine:.2f}, the same values"
     else:
         return "distinct", lexical, f"cosine {cosine:.2f}"

@@ -80,13 +80,16 @@ def numbers_in(normalised: str) -> list[str]:
 
 def values_in(normalised: str) -> list[str]:
     """The numbers a text states, each in its unit's base when a unit follows it: "24 hours"
-    and "one day" are one value, "25 MB" and "twenty-five megabytes" another."""
+    and "one day" are one value, "25 MB" and "twenty-five megabytes" another, "an hour" and
+    "60 minutes" a third (not "once a day": a rate, not an amount)."""
     words = _number_words(normalised.split())
     out = []
     for n, word in enumerate(words):
+        unit = _UNITS.get(words[n + 1]) if n + 1 < len(words) else None
+        if word in ("a", "an") and unit and (n == 0 or words[n - 1] not in _RATE_WORDS):
+            word = "1"
         if not any(c.isdigit() for c in word):
             continue
-        unit = _UNITS.get(words[n + 1]) if n + 1 < len(words) else None
         if unit and word.isdigit():
             out.append(f"{round(int(word) * unit[1], 3):f}".rstrip("0").rstrip(".") + unit[0])
         else:
@@ -94,31 +97,33 @@ def values_in(normalised: str) -> list[str]:
     return sorted(out)
 
 
+_RATE_WORDS = frozenset("once twice times per".split())
+
+
 def same_numbers(a: str, b: str) -> bool:
-    """Whether two normalised texts state the same numbers: as written, or as values
-    (`same_values`)."""
+    """Whether two texts state the same numbers: as written, or as values (`same_values`)."""
     return _numbers(a)[0] == _numbers(b)[0] or same_values(a, b)
 
 
 def same_values(a: str, b: str) -> bool:
-    """Whether two normalised texts state the same values: numbers in their units' base, or a
-    status code on one side and its reason phrase on the other ("404" / "not found")."""
-    values_a, values_b = _numbers(a)[1], _numbers(b)[1]
+    """Whether two texts state the same values: numbers in their units' base, or a status
+    code on one side and its reason phrase on the other ("404" / "not found")."""
+    (_, values_a, norm_a), (_, values_b, norm_b) = _numbers(a), _numbers(b)
     if values_a == values_b:
         return True
     phrased_a = {code for code, phrase in STATUS_PHRASES.items()
-                 if code in values_b and code not in values_a and f" {phrase} " in f" {a} "}
+                 if code in values_b and code not in values_a and f" {phrase} " in norm_a}
     phrased_b = {code for code, phrase in STATUS_PHRASES.items()
-                 if code in values_a and code not in values_b and f" {phrase} " in f" {b} "}
+                 if code in values_a and code not in values_b and f" {phrase} " in norm_b}
     return bool(phrased_a or phrased_b) and sorted([*values_a, *phrased_a]) == sorted(
         [*values_b, *phrased_b])
 
 
 def fewer_numbers(a: str, b: str) -> bool:
-    """Whether one normalised text states only numbers the other states too (a version, an
-    issue number left out), none of its own."""
+    """Whether one text states only numbers the other states too (a version, an issue number
+    left out), none of its own."""
     for first, second in ((a, b), (b, a)):
-        (numbers_1, values_1), (numbers_2, values_2) = _numbers(first), _numbers(second)
+        (numbers_1, values_1, _), (numbers_2, values_2, _) = _numbers(first), _numbers(second)
         if numbers_1 and (set(numbers_1) <= set(numbers_2) or set(values_1) <= set(values_2)):
             return True
     return False
@@ -127,14 +132,20 @@ def fewer_numbers(a: str, b: str) -> bool:
 _QUANTITY = re.compile(r"\d[\d.]*[sb]?")
 
 
-def states_a_quantity(normalised: str) -> bool:
+def states_a_quantity(text: str) -> bool:
     """Whether a text states a number as such (not only inside a name: "urllib3", "UART0")."""
-    return any(_QUANTITY.fullmatch(v) for v in _numbers(normalised)[1])
+    return any(_QUANTITY.fullmatch(v) for v in _numbers(text)[1])
+
+
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 
 
 @lru_cache(maxsize=32768)
-def _numbers(normalised: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    return tuple(numbers_in(normalised)), tuple(values_in(normalised))
+def _numbers(text: str) -> tuple[tuple[str, ...], tuple[str, ...], str]:
+    """The numbers of a text as written, its values, and its normalised form padded with
+    spaces; "1,000" is one number."""
+    normalised = normalise(_THOUSANDS.sub("", text))
+    return tuple(numbers_in(normalised)), tuple(values_in(normalised)), f" {normalised} "
 
 
 def same_claim_words(a: str, b: str) -> bool:
@@ -250,7 +261,7 @@ def find_duplicate(text: str, candidates: Iterable[_HasText]) -> str | None:
         query, texts, scorer=fuzz.token_sort_ratio, processor=utils.default_process,
         score_cutoff=DUPLICATE_RATIO, limit=5
     ):
-        if same_numbers(query, normalise(texts[fact_id])) and not opposite(
+        if same_numbers(text, texts[fact_id]) and not opposite(
                 analyse(text), analyse(texts[fact_id])) and same_claim_words(
                 text, texts[fact_id]) and safe_to_merge(text, texts[fact_id]):
             return fact_id
