@@ -47,7 +47,7 @@ _UNITS = {word: ("s", factor) for words, factor in (
         ("mb megabyte megabytes", 1e6), ("mib", 1024 ** 2), ("gb gigabyte gigabytes", 1e9),
         ("gib", 1024 ** 3), ("tb terabyte terabytes", 1e12)) for word in words.split()}
 # The reason phrase of an HTTP status: "returns 503" and "responds with Service Unavailable"
-# state one value. Read only against the other text's number (`same_numbers`): "accepted"
+# state one value. Read only against the other text's number (`same_values`): "accepted"
 # alone is no status.
 STATUS_PHRASES = {
     "200": "ok", "201": "created", "202": "accepted", "204": "no content",
