@@ -18,7 +18,13 @@ from kenning.lifecycle.consolidate import (
     judge,
 )
 from kenning.lifecycle.contradictions import find_all
-from kenning.lifecycle.dedup import fewer_numbers, normalise, numbers_in, same_values
+from kenning.lifecycle.dedup import (
+    fewer_numbers,
+    names_in,
+    normalise,
+    numbers_in,
+    same_values,
+)
 from kenning.memory import Memory
 
 FIXTURE = Path(__file__).parent / "fixtures" / "lifecycle" / "consolidation_80.yaml"
@@ -300,9 +306,10 @@ def test_an_amount_of_one_unit_and_thousands_are_values():
 @pytest.mark.model
 def test_whole_stores_review_their_paraphrases_without_flooding_the_queue():
     """consolidate.plan on real stores, as `kenning review` runs it: the 300 tessera facts hold
-    no duplicate and queued 46 pairs before issue 17's sixth round (49 since: the same values
-    from cosine 0.35); fact_test to fact_test4 (80 facts each) hide 5 paraphrases each, of
-    which 9 were found before and 13 since (a rewording that leaves out a version)."""
+    no duplicate and queued 46 pairs before issue 17's sixth round (42 since: the same values
+    from cosine 0.35 added 3, texts naming other things in code took 7 away); fact_test to
+    fact_test4 (80 facts each) hide 5 paraphrases each, of which 9 were found before and 13
+    since (a rewording that leaves out a version)."""
     from itertools import combinations
     from types import SimpleNamespace
 
@@ -329,7 +336,7 @@ def test_whole_stores_review_their_paraphrases_without_flooding_the_queue():
         (data / "retrieval_facts.yaml").read_text(encoding="utf-8"))]
     queued, merged = queued_and_merged(list(dict.fromkeys(tessera)))
     assert not merged
-    assert len(queued) <= 50
+    assert len(queued) <= 45
     found = 0
     for name in ("fact_test", "fact_test2", "fact_test3", "fact_test4"):
         facts = yaml.safe_load((data / name / "facts.yaml").read_text(encoding="utf-8"))
@@ -340,3 +347,17 @@ def test_whole_stores_review_their_paraphrases_without_flooding_the_queue():
         assert not merged - paraphrases
         found += len(paraphrases & (queued | merged))
     assert found >= 13
+
+
+def test_texts_naming_other_things_in_code_are_not_offered_as_duplicates():
+    assert names_in("Unit tests for orders live in tests/orders/.") == {"tests/orders"}
+    assert not names_in("It will not retry on read/write errors, e.g. a reset.")
+    for a, b in [("Unit tests for orders live in tests/orders/.",
+                  "Unit tests for shipping live in tests/shipping/."),
+                 ("Orders events are published to the orders.events Kafka topic.",
+                  "Refunds events are published to the refunds.events Kafka topic.")]:
+        assert judge(a, b, 0.95) == ("distinct", judge(a, b, 0.95)[1], "names other things")
+    # one name within the other is one thing
+    assert judge("Session.should_strip_auth drops the Authorization header on redirects.",
+                 "On redirects should_strip_auth drops the Authorization header.",
+                 0.9)[0] != "distinct"

@@ -13,8 +13,8 @@ texts, then judged:
   values at cosine >= VALUE_COSINE, or one leaves out some of the other's numbers at cosine
   >= FEWER_NUMBERS_COSINE; also clear duplicates of different kinds, and clear duplicates
   where a word was swapped or the polarity words differ.
-- distinct otherwise; and always when the numbers conflict, the releases or periods differ or
-  the pair contradicts.
+- distinct otherwise; and always when the numbers conflict, the releases or periods differ, the
+  two name other things in code (`dedup.other_names`) or the pair contradicts.
 
 Duplicates are grouped by union-find and each group merges into its oldest fact: it keeps its
 id, text and anchors (gaining the others' anchors and tags), its confidence becomes the
@@ -37,6 +37,7 @@ from kenning.lifecycle.dedup import (
     DUPLICATE_RATIO,
     fewer_numbers,
     normalise,
+    other_names,
     safe_to_merge,
     same_claim_words,
     same_numbers,
@@ -138,6 +139,8 @@ def judge(text_a: str, text_b: str, cosine: float) -> tuple[str, float, str]:
         verdict, reason = "borderline", f"cosine {cosine:.2f}, the same values"
     else:
         return "distinct", lexical, f"cosine {cosine:.2f}"
+    if other_names(text_a, text_b):
+        return "distinct", lexical, "names other things"
     claim_a, claim_b = analyse(text_a), analyse(text_b)
     if different_scope(claim_a, claim_b):
         return "distinct", lexical, "different releases or periods"

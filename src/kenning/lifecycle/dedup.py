@@ -148,6 +148,43 @@ def _numbers(text: str) -> tuple[tuple[str, ...], tuple[str, ...], str]:
     return tuple(numbers_in(normalised)), tuple(values_in(normalised)), f" {normalised} "
 
 
+# A name in code: a path ("src/api/orders.py", "~/.cache/acme", "tests/orders/", "/v2/orders"),
+# a dotted name ("orders.events", "com.pinecrest.app") or a snake_case identifier. Not a pair
+# of words with a slash ("read/write", "client/server"), nor "e.g." or a version.
+_NAME = re.compile(r"[\w$~./-]*\w/?")
+_DOTTED = re.compile(r"[a-z][a-z0-9-]+(?:\.[a-z][a-z0-9-]*)+")
+
+
+def names_in(text: str) -> frozenset[str]:
+    """The names in code a text gives (`_NAME`), lower case, without a leading "$", "~", "./"
+    or a trailing dot."""
+    found = set()
+    for token in _NAME.findall(text.lower()):
+        token = token.strip(".")
+        if not any(c.isalpha() for c in token):
+            continue
+        path = token.count("/") >= 2 or (token.count("/") == 1 and (
+            token[0] in "/~.$" or "." in token.rpartition("/")[2]))
+        if path or "_" in token.strip("_") or _DOTTED.fullmatch(token):
+            found.add(token.lstrip("$~./").rstrip("/"))
+    return frozenset(found)
+
+
+def other_names(a: str, b: str) -> bool:
+    """Both texts name things in code and no name of one is within a name of the other
+    ("tests/orders/" / "tests/shipping/", "orders.events" / "refunds.events"): two facts about
+    two things, however alike their words ("should_strip_auth" is within
+    "session.should_strip_auth": one thing)."""
+    names_a, names_b = _names(a), _names(b)
+    return bool(names_a and names_b) and not any(
+        x in y or y in x for x in names_a for y in names_b)
+
+
+@lru_cache(maxsize=32768)
+def _names(text: str) -> frozenset[str]:
+    return names_in(text)
+
+
 def same_claim_words(a: str, b: str) -> bool:
     """One text's content words lie within the other's: a rewording that adds or drops words,
     not one that swaps a subject or scope ("the admin endpoints" / "the public endpoints",
