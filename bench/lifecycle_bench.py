@@ -240,7 +240,7 @@ def judgements(splits: dict | None = None) -> dict[str, dict[str, float]]:
     import yaml
 
     from kenning.index.embed import load_embedder
-    from kenning.lifecycle.consolidate import judge
+    from kenning.lifecycle.consolidate import CANDIDATE_COSINE, judge
     from kenning.lifecycle.contradictions import analyse, check_pair
 
     embedder = load_embedder("bundled")
@@ -269,7 +269,10 @@ def judgements(splits: dict | None = None) -> dict[str, dict[str, float]]:
             verdicts = []
             for p in pairs:
                 va, vb = embedder.encode([p["a"], p["b"]])
-                verdicts.append(judge(p["a"], p["b"], float(va @ vb))[0])
+                cosine = float(va @ vb)
+                # below CANDIDATE_COSINE consolidation never judges the pair
+                verdicts.append(judge(p["a"], p["b"], cosine)[0]
+                                if cosine >= CANDIDATE_COSINE else "distinct")
             dups = [v for p, v in zip(pairs, verdicts, strict=True) if is_dup(p)]
             row["paraphrases found"] = sum(v != "distinct" for v in dups) / len(dups)
             row["paraphrases merged"] = sum(v == "duplicate" for v in dups) / len(dups)

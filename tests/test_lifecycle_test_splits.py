@@ -42,14 +42,17 @@ def test_contradictions_on_the_test_split_are_right_at_least_four_times_in_five(
 
 
 def _duplicate_verdicts(split: Path = SPLIT) -> list[tuple[dict, str]]:
+    """Each pair's verdict as consolidation reaches it: never judged below CANDIDATE_COSINE."""
     from kenning.index.embed import load_embedder
-    from kenning.lifecycle.consolidate import judge
+    from kenning.lifecycle.consolidate import CANDIDATE_COSINE, judge
 
     embedder = load_embedder("bundled")
     verdicts = []
     for p in _pairs("duplicate_pairs.yaml", split):
         va, vb = embedder.encode([p["a"], p["b"]])
-        verdicts.append((p, judge(p["a"], p["b"], float(va @ vb))[0]))
+        cosine = float(va @ vb)
+        verdicts.append((p, judge(p["a"], p["b"], cosine)[0] if cosine >= CANDIDATE_COSINE
+                         else "distinct"))
     return verdicts
 
 
