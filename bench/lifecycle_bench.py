@@ -287,6 +287,17 @@ def judgements(splits: dict | None = None) -> dict[str, dict[str, float]]:
             row["distinct pairs merged"] = len(wrong)
             for why in sorted(set(wrong)):
                 row[f"distinct pairs merged: {why}"] = wrong.count(why)
+            # the same texts as one store, as `kenning consolidate` / `kenning review` see them
+            merged, queued = _plan_pairs(embedder, [t for p in pairs for t in (p["a"], p["b"])])
+            labelled = {frozenset((p["a"], p["b"])): p for p in pairs}
+            row["one store: paraphrases found"] = sum(
+                key in merged | queued for key, p in labelled.items() if is_dup(p)) / len(dups)
+            row["one store: distinct pairs merged"] = sum(
+                key in merged for key, p in labelled.items() if not is_dup(p))
+            row["one store: distinct pairs queued"] = sum(
+                key in queued for key, p in labelled.items() if not is_dup(p))
+            row["one store: other pairs merged"] = len(merged - set(labelled))
+            row["one store: other pairs queued"] = len(queued - set(labelled))
         out[name] = row
     return out
 
@@ -311,34 +322,40 @@ def _stores() -> dict[str, tuple[list[str], list[tuple[str, str]], list[tuple[st
     return out
 
 
+def _plan_pairs(embedder, texts: list[str]) -> tuple[set[frozenset], set[frozenset]]:
+    """`consolidate.plan` over `texts` as one store: the pairs it merges and queues."""
+    from itertools import combinations
+
+    import numpy as np
+
+    from kenning.lifecycle.consolidate import plan
+
+    texts = list(dict.fromkeys(texts))
+    ids = [f"F{n:05d}" for n in range(len(texts))]
+    views = [SimpleNamespace(row=SimpleNamespace(id=i, store="project", kind="codebase",
+                                                 text=t, created=i), current=100)
+             for i, t in zip(ids, texts, strict=True)]
+    result = plan(views, ids, embedder.encode(texts).astype(np.float32))
+    text = dict(zip(ids, texts, strict=True))
+    merged = {frozenset((text[a], text[b])) for m in result.merges
+              for a, b in combinations((m.survivor, *m.absorbed), 2)}
+    return merged, {frozenset((text[p.a], text[p.b])) for p in result.borderline}
+
+
 def review_pairs() -> dict[str, dict[str, float]]:
     """`consolidate.plan` on whole stores, as `kenning consolidate` and `kenning review` run it
     (each fact's ten nearest neighbours, bundled model): the paraphrase distractors found
     (merged or queued), near-miss distractors merged or queued, and every other pair queued or
     merged: the review queue's noise, since these stores hold no other duplicate."""
-    from itertools import combinations
-
-    import numpy as np
-
     from kenning.index.embed import load_embedder
-    from kenning.lifecycle.consolidate import plan
 
     embedder = load_embedder("bundled")
     out: dict[str, dict[str, float]] = {}
     for name, (texts, paraphrases, near) in _stores().items():
-        texts = list(dict.fromkeys(texts))
-        ids = [f"F{n:05d}" for n in range(len(texts))]
-        views = [SimpleNamespace(row=SimpleNamespace(id=i, store="project", kind="codebase",
-                                                     text=t, created=i), current=100)
-                 for i, t in zip(ids, texts, strict=True)]
-        result = plan(views, ids, embedder.encode(texts).astype(np.float32))
-        text = dict(zip(ids, texts, strict=True))
-        merged = {frozenset((text[a], text[b])) for m in result.merges
-                  for a, b in combinations((m.survivor, *m.absorbed), 2)}
-        queued = {frozenset((text[p.a], text[p.b])) for p in result.borderline}
+        merged, queued = _plan_pairs(embedder, texts)
         wanted = {frozenset(p) for p in paraphrases}
         out[name] = {
-            "facts": len(texts),
+            "facts": len(set(texts)),
             "paraphrases found": sum(p in merged | queued for p in wanted),
             "paraphrases": len(wanted),
             "near-misses merged": sum(frozenset(p) in merged for p in near),
