@@ -208,3 +208,28 @@ def test_add_reports_a_contradiction_at_write_time(kenning, repo):
     result = kenning("add", "Never run the linter before committing")
     assert result.code == 0
     assert f"contradicts {first}" in result.out
+
+
+def test_each_command_is_found_in_the_module_the_lazy_group_imports_for_it():
+    import click
+
+    from kenning.cli.app import COMMAND_MODULES, cli, load_commands
+
+    load_commands()
+    owners = {name: module for module, names in COMMAND_MODULES.items() for name in names}
+    assert set(cli.commands) == set(owners)
+    for name, command in cli.commands.items():
+        assert command.callback.__module__ == f"kenning.cli.{owners[name]}", name
+    assert isinstance(cli.commands["graph"], click.Group)
+
+
+def test_kenning_index_imports_no_other_command_module(repo):
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom kenning.cli import main\n"
+             "try:\n    main(['index', '--json'])\nexcept SystemExit:\n    pass\n"
+             "print(sorted(m for m in sys.modules if m.startswith('kenning.cli.')))")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=repo, capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    assert out[-1] == "['kenning.cli.admin', 'kenning.cli.app']"

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import git
 from kenning.core.paths import current_project
 
@@ -240,3 +242,129 @@ def test_a_new_embed_recipe_reembeds_unchanged_files_once(repo):
     assert get_meta(conn, "code_generation") != generation  # searchers reload the matrix
     assert memory.index_code().reembedded == 0
     memory.close()
+
+
+def _index_rows(repo: Path) -> list[list[tuple]]:
+    return [db_rows(repo, sql) for sql in (
+        "SELECT path, start_line, end_line, kind, symbol, lang, doc, text, terms FROM chunks "
+        "ORDER BY id", "SELECT chunk_id, vec FROM chunk_vectors ORDER BY chunk_id",
+        "SELECT name, qualname, kind, path, start_line, end_line, body_hash FROM symbols "
+        "ORDER BY id", "SELECT path, target FROM imports ORDER BY rowid",
+        "SELECT path, lang, kind, size, hash FROM files ORDER BY path")]
+
+
+def _many_files(repo: Path) -> None:
+    """Enough files for several groups (GROUP_FILES), one with a secret to scrub."""
+    for n in range(70):
+        (repo / f"mod{n}.py").write_text(PY.replace("InvoiceBuilder", f"Builder{n}"), "utf-8")
+    (repo / "keys.py").write_text('API_KEY = "sk-ant-REDACTEDREDACTEDREDACTEDREDACTED"\n',
+                                  "utf-8")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "many")
+
+
+def test_files_chunked_in_a_forked_process_give_the_same_index_as_in_a_thread(repo,
+                                                                               monkeypatch):
+    import os
+    import shutil
+
+    import kenning.index.code as code
+    from kenning.memory import Memory
+
+    make_repo(repo)
+    _many_files(repo)
+    project = current_project(repo)
+    forks = []
+    real_fork = os.fork
+
+    def counted_fork() -> int:
+        forks.append(1)
+        return real_fork()
+
+    monkeypatch.setattr(code.os, "fork", counted_fork)
+    indexes = []
+    for fork in (False, True):
+        monkeypatch.setattr(code, "_may_fork", lambda changed, fork=fork: fork)
+        shutil.rmtree(project.index_path.parent, ignore_errors=True)
+        memory = Memory(project, "fake")
+        report = memory.index_code()
+        memory.close()
+        assert report.indexed == 75 and report.skipped == 1  # logo.png
+        indexes.append(_index_rows(repo))
+    assert forks == [1]
+    assert indexes[0] == indexes[1]
+    assert "[REDACTED:anthropic_key]" in str(indexes[1][0])
+    with pytest.raises(ChildProcessError):  # the chunking process was reaped
+        os.waitpid(-1, os.WNOHANG)
+
+
+def test_an_error_in_the_forked_chunker_is_raised_and_a_deadline_stops_it(repo, monkeypatch):
+    import os
+
+    import kenning.index.code as code
+    from kenning.memory import Memory
+
+    _many_files(repo)
+    monkeypatch.setattr(code, "_may_fork", lambda changed: True)
+
+    def failing(text: str):
+        if 'API_KEY' in text:
+            raise ValueError("scanner broke")
+        return []
+
+    monkeypatch.setattr(code, "find_secrets", failing)
+    memory = Memory(current_project(repo), "fake")
+    with pytest.raises(ValueError, match="scanner broke"):
+        memory.index_code()
+    monkeypatch.setattr(code, "find_secrets", lambda text: [])
+    report = memory.index_code(time_limit=1e-9)
+    memory.close()
+    assert report.stopped_early and report.remaining > 0
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+def test_only_a_single_threaded_linux_process_with_enough_to_chunk_forks():
+    import threading
+
+    from kenning.index.code import FORK_MIN_BYTES, _may_fork
+    from kenning.index.scan import FileStat
+
+    big = [FileStat("a.py", FORK_MIN_BYTES, 0)]
+    small = [FileStat("a.py", FORK_MIN_BYTES - 1, 0)]
+    alone = sys.platform == "linux" and threading.active_count() == 1 \
+        and "tokenizers" not in sys.modules
+    assert _may_fork(big) is alone
+    assert _may_fork(small) is False
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert _may_fork(big) is False
+    finally:
+        stop.set()
+        other.join()
+
+
+def test_ignore_globs_compiled_once_match_as_fnmatch_per_pattern_does():
+    import fnmatch
+
+    from kenning.core.config import DEFAULT_IGNORES
+    from kenning.index.scan import matches_any
+
+    def one_by_one(path: str, patterns: tuple[str, ...]) -> bool:
+        name = path.rsplit("/", 1)[-1]
+        return any(
+            (p.endswith("/**") and (path.startswith(p[:-3] + "/") or f"/{p[:-3]}/" in f"/{path}"))
+            or fnmatch.fnmatch(path, p) or ("/" not in p and fnmatch.fnmatch(name, p))
+            for p in patterns)
+
+    paths = [f"{d}{n}" for d in ("", "src/", "a/node_modules/b/", "dist/", "x/dist/", "docs/")
+             for n in ("a.min.js", "b.py", "c.lock", "package-lock.json", "d.map", "e.md")]
+    for patterns in (DEFAULT_IGNORES, ("*.py",), ("src/**", "docs/*.md"), ("[ab]*.py", "*.js"),
+                     ()):
+        got = {p for p in paths if matches_any(p, patterns)}
+        assert got == {p for p in paths if one_by_one(p, patterns)}, patterns
+    assert matches_any("x/dist/a.py", DEFAULT_IGNORES) is True  # a dist/ folder anywhere
+    assert matches_any("src/b.py", DEFAULT_IGNORES) is False
+    assert matches_any("a/node_modules/b/b.py", DEFAULT_IGNORES) is True

@@ -111,8 +111,9 @@ COMMANDS = ["add", "analyze", "confirm", "consolidate", "contradictions", "decay
 
 
 def test_the_command_list_covers_every_cli_command():
-    from kenning.cli.app import cli
+    from kenning.cli.app import cli, load_commands
 
+    load_commands()
     listed = {name.split()[0] for name in COMMANDS}
     assert set(cli.commands) <= listed
 

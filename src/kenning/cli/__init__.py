@@ -1,9 +1,10 @@
 """The `kenning` command: parse, make one library call, render. No logic lives here.
 
 `app` holds the main group and the helpers every command shares; `facts` the fact verbs
-(add, search, show, list, edit, confirm, restore, forget); `admin`, `lifecycle`, `insight`
-and `extract` register the upkeep and feature commands. This module wires them together and
-holds `main`, which turns every failure a user caused into one `Error: ...` line.
+(add, search, show, list, edit, confirm, restore, forget); `admin`, `lifecycle`, `insight`,
+`extract` and `seed` register the upkeep and feature commands. The group imports a command's
+module when the command runs (`app.COMMAND_MODULES`). This module holds `main`, which turns
+every failure a user caused into one `Error: ...` line.
 
 May import: every layer but hooks and mcp (it is an entry point); nothing imports it but
 `kenning.__main__`.
@@ -15,12 +16,8 @@ import sys
 
 import click
 
-from kenning.cli import admin, extract, facts, insight, lifecycle, seed  # noqa: F401
 from kenning.cli.app import cli
 from kenning.core.errors import KenningError
-
-for _module in (admin, lifecycle, insight, extract, seed):
-    _module.register(cli)
 
 
 def main(argv: list[str] | None = None) -> None:

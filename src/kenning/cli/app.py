@@ -1,11 +1,14 @@
 """The main `kenning` group and the helpers every command module shares.
 
-Command modules import from here; nothing here imports a command module, so the package has
-no cycle. The helpers are the only place a command finds its project, config and clock.
+Command modules import from here; this module imports a command module only when that
+module's command runs (or a help page lists it), by name, so the package has no cycle and
+`kenning index` does not import the fact, lifecycle or insight commands. The helpers are the
+only place a command finds its project, config and clock.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -16,8 +19,47 @@ import click
 from kenning import __version__
 from kenning.core.errors import KenningError
 
+# The module (under kenning.cli) that defines each top-level command; a test checks this
+# table against what the modules register.
+COMMAND_MODULES = {
+    "admin": ("doctor", "index", "init", "merge-fact", "projects", "rebuild", "status", "trace"),
+    "extract": ("extract", "save", "sessions"),
+    "facts": ("add", "confirm", "edit", "forget", "list", "restore", "search", "show"),
+    "insight": ("analyze", "export", "git-sync", "graph", "import", "report"),
+    "lifecycle": ("consolidate", "contradictions", "decay", "review", "stale", "supersede"),
+    "seed": ("seed",),
+}
+_MODULE_OF = {name: module for module, names in COMMAND_MODULES.items() for name in names}
+_loaded: set[str] = set()
 
-@click.group()
+
+class LazyGroup(click.Group):
+    """A group whose commands' modules are imported on first use (click, numpy and the
+    rest of a command's imports were most of a small command's start-up)."""
+
+    def list_commands(self, ctx: click.Context | None) -> list[str]:
+        return sorted({*self.commands, *_MODULE_OF})
+
+    def get_command(self, ctx: click.Context | None, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            # An unknown name loads everything: click suggests the closest of `commands`.
+            load_commands((_MODULE_OF[cmd_name],) if cmd_name in _MODULE_OF
+                          else tuple(COMMAND_MODULES))
+        return self.commands.get(cmd_name)
+
+
+def load_commands(modules: tuple[str, ...] = tuple(COMMAND_MODULES)) -> None:
+    """Import these command modules (all by default) and add their commands to `cli`."""
+    for module in modules:
+        if module not in _loaded:
+            _loaded.add(module)
+            register = getattr(importlib.import_module(f"kenning.cli.{module}"), "register",
+                               None)
+            if register is not None:  # `facts` adds its commands as it is imported
+                register(cli)
+
+
+@click.group(cls=LazyGroup)
 @click.version_option(__version__, prog_name="kenning")
 @click.option("-C", "--project", "project_dir", type=click.Path(file_okay=False),
               help="Run as if started in this directory (default: current directory).")

@@ -13,9 +13,12 @@ stored chunks hold a secret are re-indexed once.
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
+import sys
+import threading
 import time
-from collections.abc import Callable, Collection, Generator, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -43,6 +46,9 @@ REDACTION_VERSION = "1"
 _REEMBED_BATCH = 512
 GROUP_FILES = 64  # files per embedding call and transaction
 GROUP_CHUNKS = 320
+# Changed files of at least this many bytes in all are read and chunked in a forked process
+# (Linux, a single-threaded caller) while this one loads the model, embeds and writes.
+FORK_MIN_BYTES = 32_000
 EMBED_CACHE_SIZE = 20_000  # distinct texts' vectors kept during one run (~20 MB)
 DOC_LANGS = {"markdown", "rst", "txt", "text", "adoc"}
 
@@ -144,10 +150,12 @@ def index_files(
     from kenning.index.chunking import chunk_file, language_for
 
     stored = dict(conn.execute("SELECT path, hash FROM files").fetchall())
-    # Files are read and chunked one group ahead, in a thread, while the previous group is
-    # embedded and written (tree-sitter, the tokenizer and SQLite release the GIL); the
-    # embedder loads while the first group is chunked.
-    groups = _read_ahead(_groups(stored, root, changed, rechunk, chunk_file, language_for))
+    plans = _groups(stored, root, changed, rechunk, chunk_file, language_for)
+    # Files are read, chunked and scanned for secrets one group ahead of the group being
+    # embedded and written: in a forked process when there is enough to do (tree-sitter's
+    # parse and the Python passes over each chunk hold the GIL, so a thread barely overlaps
+    # them), else in a thread. The child starts before the model loads.
+    groups = _ForkedPlans(plans) if _may_fork(changed) else _ThreadedPlans(plans)
     try:
         embedder = embedder_factory()
         cache: dict = {}
@@ -155,21 +163,10 @@ def index_files(
             report.reembedded = reembed(conn, embedder, skip={f.path for f in changed})
             set_meta(conn, "code_embedder", embedder_name)
             set_meta(conn, "code_embed_recipe", EMBED_RECIPE)
-        done = 0
-        for group in groups:
-            if deadline is not None and time.monotonic() > deadline:
-                report.stopped_early = True
-                report.remaining = len(changed) - done
-                break
-            # One embedding call and one transaction per group of files: per call, the
-            # tokenizer's and SQLite's fixed costs were most of the time of a small file.
-            items = [item for plan_ in group if plan_.chunks for item in plan_.items()]
-            vectors = embed_chunks(embedder, items, cache).astype("float16") if items else None
-            with transaction(conn):
-                _write_group(conn, group, vectors, report, stored)
-            done += len(group)
-            if progress:
-                progress(len(group))
+        done = _embed_and_write(conn, groups, embedder, cache, report, stored, deadline,
+                                progress)
+        if report.stopped_early:
+            report.remaining = len(changed) - done
     finally:
         groups.close()
     set_meta(conn, "code_embedder", embedder_name)
@@ -181,16 +178,149 @@ def index_files(
 _T = TypeVar("_T")
 
 
-def _read_ahead(items: Iterator[_T]) -> Generator[_T, None, None]:
-    """`items`, each computed in a worker thread while the caller works on the one before."""
-    from concurrent.futures import ThreadPoolExecutor
+def _embed_and_write(conn: sqlite3.Connection, groups: Iterable[list[_FilePlan]],
+                     embedder: Embedder, cache: dict, report: IndexReport,
+                     stored: dict[str, str], deadline: float | None,
+                     progress: Callable[[int], None] | None) -> int:
+    """Each group's vectors, then its rows in one transaction; a group is embedded in a
+    thread while the one before it is written (SQLite's FTS5 work and the tokenizer release
+    the GIL). One embedding call per group: per call, the tokenizer's and SQLite's fixed
+    costs were most of the time of a small file. Returns the number of files done; stops
+    before embedding a group once `deadline` has passed."""
+    from concurrent.futures import Future, ThreadPoolExecutor
 
-    done = object()
-    with ThreadPoolExecutor(1, thread_name_prefix="kenning-chunk") as pool:
-        future = pool.submit(next, items, done)
+    import numpy  # noqa: F401 - loaded here, not first in the thread (a memory-capped
+    # process could not map its libraries there beside the thread's own arena)
+
+    done = 0
+    pending: tuple[list[_FilePlan], Future] | None = None
+
+    def write(group: list[_FilePlan], vectors: Future) -> None:
+        nonlocal done
+        with transaction(conn):
+            _write_group(conn, group, vectors.result(), report, stored)
+        done += len(group)
+        if progress:
+            progress(len(group))
+
+    pool = ThreadPoolExecutor(1, thread_name_prefix="kenning-embed")
+    try:
+        for group in groups:
+            if deadline is not None and time.monotonic() > deadline:
+                report.stopped_early = True
+                break
+            future = pool.submit(_group_vectors, embedder, group, cache)
+            if pending is not None:
+                write(*pending)
+            pending = (group, future)
+        if pending is not None:
+            write(*pending)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return done
+
+
+def _group_vectors(embedder: Embedder, group: list[_FilePlan], cache: dict
+                   ) -> np.ndarray | None:
+    names = [name for plan_ in group for name, _ in plan_.embed]
+    bodies = [body for plan_ in group for _, body in plan_.embed]
+    return _embed_words(embedder, names, bodies, cache).astype("float16") if names else None
+
+
+def _may_fork(changed: list[FileStat]) -> bool:
+    """Fork only where it is safe and pays: Linux (fork without exec elsewhere is not), no
+    other thread (a lock it held would stay held in the child), no tokenizer used yet (its
+    thread pool warns in a forked child), and enough bytes to chunk."""
+    return (sys.platform == "linux" and threading.active_count() == 1
+            and "tokenizers" not in sys.modules
+            and sum(f.size for f in changed) >= FORK_MIN_BYTES)
+
+
+class _ThreadedPlans:
+    """`items`, each computed in a worker thread while the caller works on the one before."""
+
+    def __init__(self, items: Iterator[_T]) -> None:
+        self._items = items
+        self._pool = None
+
+    def __iter__(self) -> Iterator[_T]:
+        from concurrent.futures import ThreadPoolExecutor
+
+        done = object()
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="kenning-chunk")
+        future = self._pool.submit(next, self._items, done)
         while (item := future.result()) is not done:
-            future = pool.submit(next, items, done)
+            future = self._pool.submit(next, self._items, done)
             yield item  # type: ignore[misc]
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+class _ForkedPlans:
+    """`items` computed in a forked child process from now on, received in order through a
+    pipe (pickled). The child never returns into the caller's code: it exits with
+    `os._exit`, so no cleanup of the parent's (its SQLite connection, locks) runs twice;
+    `close` stops and reaps it."""
+
+    def __init__(self, items: Iterator[_T]) -> None:
+        read_fd, write_fd = os.pipe()
+        self._pid = os.fork()
+        if self._pid == 0:  # the child
+            os.close(read_fd)
+            _serve(items, write_fd)
+        os.close(write_fd)
+        self._pipe = os.fdopen(read_fd, "rb")
+
+    def __iter__(self) -> Iterator[_T]:
+        import pickle
+
+        while True:
+            try:
+                kind, value = pickle.load(self._pipe)
+            except EOFError:
+                raise RuntimeError("the chunking process ended early") from None
+            if kind == "done":
+                return
+            if kind == "error":
+                raise value
+            yield value
+
+    def close(self) -> None:
+        import signal
+
+        self._pipe.close()
+        if self._pid:
+            try:
+                os.kill(self._pid, signal.SIGKILL)  # a no-op once it has exited
+            except ProcessLookupError:
+                pass
+            os.waitpid(self._pid, 0)
+            self._pid = 0
+
+
+def _serve(items: Iterator[object], fd: int) -> None:
+    """The forked child: send each item, then "done" (or the error that stopped it); exit."""
+    import pickle
+
+    status = 1
+    try:
+        with os.fdopen(fd, "wb") as out:
+            try:
+                for item in items:
+                    pickle.dump(("item", item), out, pickle.HIGHEST_PROTOCOL)
+            except Exception as exc:  # noqa: BLE001 - raised again in the parent
+                try:
+                    message = pickle.dumps(("error", exc))
+                except Exception:  # noqa: BLE001 - an exception that cannot be pickled
+                    message = pickle.dumps(("error", RuntimeError(f"chunking failed: {exc!r}")))
+                out.write(message)
+            else:
+                pickle.dump(("done", None), out)
+        status = 0
+    finally:
+        os._exit(status)
 
 
 def _write_group(conn: sqlite3.Connection, group: list[_FilePlan], vectors: np.ndarray | None,
@@ -201,7 +331,7 @@ def _write_group(conn: sqlite3.Connection, group: list[_FilePlan], vectors: np.n
     next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM chunks").fetchone()[0]
     for plan_ in group:
         report.scanned += 1
-        if plan_.text is None:
+        if not plan_.kept:
             if plan_.stat.path in stored:
                 remove_file(conn, plan_.stat.path)
             report.skipped += 1
@@ -237,10 +367,20 @@ def embed_chunks(embedder: Embedder, items: list[tuple[str, str]],
     without a symbol (module-level code) is its body alone. Identifiers are spelled out as
     words (see `identifier_words`); long bodies are cut, as pooling cost is linear in tokens.
     """
+    pairs = [embed_words(symbol, text) for symbol, text in items]
+    return _embed_words(embedder, [n for n, _ in pairs], [b for _, b in pairs], cache)
+
+
+def embed_words(symbol: str, text: str) -> tuple[str, str]:
+    """What `embed_chunks` embeds for a chunk: its name's words and its body's head, spelled
+    out (computed with the chunk, where files are chunked)."""
+    return name_words(symbol), identifier_words(text[:EMBED_CHARS])
+
+
+def _embed_words(embedder: Embedder, names: list[str], bodies: list[str],
+                 cache: dict[str, np.ndarray] | None = None) -> np.ndarray:
     import numpy as np
 
-    names = [name_words(symbol) for symbol, _ in items]
-    bodies = [identifier_words(text[:EMBED_CHARS]) for _, text in items]
     cache = {} if cache is None else cache
     # Each distinct text is embedded once per run: names repeat (`__init__`, `new`), and so
     # do licence headers and copied code.
@@ -274,17 +414,17 @@ def reembed(conn: sqlite3.Connection, embedder: Embedder, skip: set[str]) -> int
 
 @dataclass
 class _FilePlan:
-    """One changed file, read and (if its content changed) chunked, before its transaction."""
+    """One changed file, read and (if its content changed) chunked, before its transaction;
+    all a file's rows need but its vectors, so it can be made in another process."""
 
     stat: FileStat
-    text: str | None  # None: a binary, generated or data file, kept out
+    kept: bool  # False: a binary, generated or data file, kept out
     digest: str = ""
     lang: str = "text"
-    result: object | None = None  # ChunkResult; None with text: content unchanged
+    result: object | None = None  # ChunkResult; None when kept: content unchanged
     chunks: list[tuple[object, str]] = field(default_factory=list)  # (chunk, scrubbed text)
-
-    def items(self) -> list[tuple[str, str]]:
-        return [(chunk.symbol or "", text) for chunk, text in self.chunks]
+    terms: list[str] = field(default_factory=list)  # each chunk's extra search terms
+    embed: list[tuple[str, str]] = field(default_factory=list)  # see `embed_words`
 
 
 def _groups(stored: dict[str, str], root: Path, pending: list[FileStat],
@@ -298,20 +438,23 @@ def _groups(stored: dict[str, str], root: Path, pending: list[FileStat],
             yield group
             group, chunks = [], 0
         text = read_text(root / stat.path)
-        if text is not None and generated_reason(stat.path, text):
-            text = None  # kept out like a binary: its rows, if any, are removed
-        if text is None:
-            group.append(_FilePlan(stat, None))
+        if text is None or generated_reason(stat.path, text):
+            group.append(_FilePlan(stat, False))  # kept out: its rows, if any, are removed
             continue
         digest = hashlib.sha1(text.encode("utf-8")).hexdigest()
         if stored.get(stat.path) == digest and stat.path not in rechunk:
-            group.append(_FilePlan(stat, text, digest))
+            group.append(_FilePlan(stat, True, digest))
             continue
         result = chunk_file(stat.path, text)
         # One scan of the whole file; only files with a secret pay per-chunk redaction.
         scrub = bool(find_secrets(text))
-        plan_ = _FilePlan(stat, text, digest, language_for(stat.path) or "text", result,
+        plan_ = _FilePlan(stat, True, digest, language_for(stat.path) or "text", result,
                           [(c, redact(c.text) if scrub else c.text) for c in result.chunks])
+        for chunk, scrubbed in plan_.chunks:
+            symbol = chunk.symbol or ""
+            plan_.terms.append(" ".join(identifier_terms(f"{symbol} {chunk.path} {scrubbed}")
+                                        + spelled_out(symbol)))
+            plan_.embed.append(embed_words(symbol, scrubbed))
         chunks += len(plan_.chunks)
         group.append(plan_)
     if group:
@@ -333,10 +476,9 @@ def _write_file(conn, plan_: _FilePlan, vectors, first_id: int) -> None:
         "INSERT INTO chunks(id, path, start_line, end_line, kind, symbol, lang, doc, text, "
         "terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(first_id + n, chunk.path, chunk.start_line, chunk.end_line, chunk.kind,
-          chunk.symbol or "", chunk.lang, is_doc, text,
-          " ".join(identifier_terms(f"{chunk.symbol or ''} {chunk.path} {text}")
-                   + spelled_out(chunk.symbol or "")))
-         for n, (chunk, text) in enumerate(plan_.chunks)])
+          chunk.symbol or "", chunk.lang, is_doc, text, terms)
+         for n, ((chunk, text), terms) in enumerate(zip(plan_.chunks, plan_.terms,
+                                                        strict=True))])
     if plan_.chunks:
         conn.executemany("INSERT INTO chunk_vectors(chunk_id, vec) VALUES (?, ?)",
                          [(first_id + n, vectors[n].tobytes())

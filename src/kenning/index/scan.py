@@ -8,9 +8,11 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import stat
 import subprocess
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 BINARY_SNIFF_BYTES = 8192
@@ -100,17 +102,34 @@ def walk_files(root: Path) -> list[str]:
 
 def matches_any(path: str, patterns: Iterable[str]) -> bool:
     """Glob match on the whole relative path, and on the file name for slash-free patterns."""
-    name = path.rsplit("/", 1)[-1]
-    for pattern in patterns:
-        if pattern.endswith("/**"):
-            prefix = pattern[:-3]
-            if path.startswith(prefix + "/") or f"/{prefix}/" in f"/{path}":
-                return True
-        if fnmatch.fnmatch(path, pattern):
+    return _matcher(tuple(patterns))(path)
+
+
+@lru_cache(maxsize=32)
+def _matcher(patterns: tuple[str, ...]) -> Callable[[str], bool]:
+    """`matches_any` for these patterns, compiled once: `fnmatch` per pattern and file was
+    a tenth of a no-change re-index of 600 files. The same matches: one alternation of the
+    patterns `fnmatch` translates (paths and patterns case-folded as it folds them)."""
+    prefixes = tuple(p[:-3] for p in patterns if p.endswith("/**"))
+
+    def alternation(chosen: list[str]) -> Callable[[str], object] | None:
+        if not chosen:
+            return None
+        body = "|".join(f"(?:{fnmatch.translate(os.path.normcase(p))})" for p in chosen)
+        return re.compile(body).match
+
+    whole = alternation(list(patterns))
+    named = alternation([p for p in patterns if "/" not in p])
+
+    def matches(path: str) -> bool:
+        if any(path.startswith(f"{prefix}/") or f"/{prefix}/" in f"/{path}"
+               for prefix in prefixes):
             return True
-        if "/" not in pattern and fnmatch.fnmatch(name, pattern):
+        if whole is not None and whole(os.path.normcase(path)):
             return True
-    return False
+        return named is not None and bool(named(os.path.normcase(path.rsplit("/", 1)[-1])))
+
+    return matches
 
 
 def candidate_files(root: Path, ignore: Iterable[str], max_bytes: int) -> Iterator[FileStat]:
@@ -118,22 +137,22 @@ def candidate_files(root: Path, ignore: Iterable[str], max_bytes: int) -> Iterat
     names = git_files(root)
     if names is None:
         names = walk_files(root)
-    ignore = tuple(ignore)
+    ignored = _matcher(tuple(ignore))
     real_root = os.path.realpath(root)
     for rel in names:
-        if matches_any(rel, ignore) or not _utf8(rel):
+        if ignored(rel) or not _utf8(rel):
             continue
         full = root / rel
         try:
             st = full.lstat()
-            if os.path.islink(full):
+            if stat.S_ISLNK(st.st_mode):
                 target = os.path.realpath(full)
                 if not target.startswith(real_root + os.sep):
                     continue
                 st = full.stat()
         except OSError:
             continue
-        if not os.path.isfile(full) or st.st_size > max_bytes or st.st_size == 0:
+        if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes or st.st_size == 0:
             continue
         yield FileStat(rel, st.st_size, st.st_mtime_ns)
 

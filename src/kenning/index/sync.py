@@ -24,7 +24,6 @@ from kenning.core.textutil import cjk_terms, identifier_terms, version_terms
 from kenning.index.db import get_meta, set_meta, transaction
 from kenning.store import events as eventlog
 from kenning.store.events import FileTouch
-from kenning.store.factfile import MAX_FILE_BYTES, format_time, parse_fact
 
 if TYPE_CHECKING:
     from kenning.index.embed import Embedder
@@ -104,6 +103,8 @@ def embed_text(fact: Fact) -> str:
 
 
 def fact_row(fact: Fact, path: str, store: str) -> dict[str, object]:
+    from kenning.store.factfile import format_time
+
     anchors = " ".join(f"{a.file} {a.symbol or ''}" for a in fact.about)
     said = " ".join([fact.text, fact.rationale or "", anchors])
     terms = version_terms(said) + identifier_terms(said)
@@ -195,6 +196,9 @@ def _embed_source(row: sqlite3.Row) -> str:
 
 
 def _index_file(conn, path, store, mtime_ns, size, old, report, to_embed) -> None:
+    # Imported here: a sync with nothing changed (every fresh search) needs no YAML parser.
+    from kenning.store.factfile import MAX_FILE_BYTES, parse_fact
+
     problem: FileProblemError | None = None
     try:
         if "\\udc" in path and not os.path.lexists(path):  # `display` escaped the name
