@@ -434,6 +434,17 @@ def test_a_changelog_entry_too_long_to_quote_whole_is_not_cut():
         "Changed in 2.0.0 (CHANGES.rst): Remove the `legacy` API."]
 
 
+def test_a_bug_fix_or_a_preview_styles_entry_is_no_removal_or_breaking_change():
+    text = ("## 2.1.0\n\n### Preview style\n\n- Remove parentheses around `except` types.\n\n"
+            "### Changed\n\n- Bugfix: Relative links will always render with a trailing "
+            "slash, removed the `../..` form.\n"
+            "- Compatibility with Jinja2 3.1.0: due to a breaking change in Jinja2, `build` "
+            "would crash with an `AttributeError`.\n"
+            "- Removed the `legacy` API.\n")
+    assert [p.text for p in changelogs.proposals(text, "CHANGES.md")] == [
+        "Changed in 2.1.0 (CHANGES.md): Removed the `legacy` API."]
+
+
 def test_a_deprecation_whose_name_head_no_longer_holds_is_not_proposed(kenning, repo):
     (repo / "pkg").mkdir()
     (repo / "pkg" / "api.py").write_text(
@@ -561,3 +572,32 @@ Version 1.0.0
         "- Removed the `compat` shim for `attr.s` users.\n\n- Removed `Thing.frob()` support.\n"
     found = changelogs.proposals(calver, "CHANGELOG.md")
     assert [p.text.split(" (")[0] for p in found] == ["Changed in 25.3.0", "Changed in 24.1.0"]
+
+
+def test_a_releases_own_prose_explains_the_entry_it_is_about():
+    """starlette 0.21.0 says above its sections why the `TestClient` change breaks suites."""
+    text = ("# Release notes\n\n## 0.21.0 (September 26, 2022)\n\n"
+            "This release replaces the underlying HTTP client used on the `TestClient` "
+            "(`requests` :arrow_right: `httpx`), and as those clients [differ _a bit_ on their "
+            "API](https://example.org), your test suite will likely break. Use the tool.\n\n"
+            "### Changed\n* Replace `requests` with `httpx` in `TestClient` [#1376](x).\n"
+            "* Drop support for Python 3.6 in `TestClient` [#1377](x).\n")
+    assert [p.text for p in changelogs.proposals(text, "docs/release-notes.md", "starlette")] \
+        == ["starlette 0.21.0 (docs/release-notes.md): Replaces `requests` with `httpx` in "
+            "`TestClient`. This release replaces the underlying HTTP client used on the "
+            "`TestClient` (`requests` → `httpx`), and as those clients differ a bit on their "
+            "API, your test suite will likely break.",
+            # one name in common: the prose is not about it
+            "starlette 0.21.0 (docs/release-notes.md): Drops support for Python 3.6 in "
+            "`TestClient`."]
+
+
+def test_a_bare_link_left_at_the_end_of_an_entry_is_dropped():
+    text = ("Deprecations\n~~~~~~~~~~~~\n\n1.3.0 (2019-04-22)\n------------------\n\n"
+            "Deprecations\n~~~~~~~~~~~~\n\n- The ``send_bytes`` adjustment is deprecated\n"
+            "  pending removal in a future release.\n"
+            "  and https://github.com/Pylons/waitress/pull/246\n\n"
+            "- ``serve_forever`` is deprecated, see https://example.org/serve.\n")
+    assert [p.text.split(": ", 1)[1] for p in changelogs.proposals(text, "HISTORY.txt")] == [
+        "The `send_bytes` adjustment is deprecated pending removal in a future release.",
+        "`serve_forever` is deprecated."]

@@ -108,9 +108,6 @@ def test_a_guide_gives_its_rules_warnings_defaults_and_limits_with_page_and_sect
         ("starlette docs (Middleware › Limitations): Middleware classes should not modify "
          "their state outside of the `__init__` method.", "docs/middleware.md:33",
          "guide-limitation"),
-        # The bullet's name stands in for "This"; the emphasis is gone.
-        ("starlette docs (Middleware): `ServerErrorMiddleware` is always the outermost layer.",
-         "docs/middleware.md:5", "guide-rule"),
         # An option's default is said with what the option is.
         ("starlette docs (Middleware › GZipMiddleware): `minimum_size`: Do not GZip responses "
          "smaller than this size in bytes. Defaults to `500`.", "docs/middleware.md:12",
@@ -128,10 +125,7 @@ def test_rst_and_myst_pages_warnings_lifecycle_and_definitions_without_code():
         ("widget docs (GraphQL › Writing a resolver): The resolver must not block: it runs on "
          "the event loop.", "docs/graphql.rst:13", "guide-warning"),
         ("widget docs (GraphQL): GraphQL support was deprecated in version 0.15.0, and removed "
-         "in version 0.17.0.", "docs/graphql.rst:4", "guide-lifecycle"),
-        # A definition list's term is left off its definition.
-        ("widget docs (GraphQL › Writing a resolver): `true` is always true and `false` is "
-         "always false.", "docs/graphql.rst:21", "guide-rule")]
+         "in version 0.17.0.", "docs/graphql.rst:4", "guide-lifecycle")]
     found = texts(guides.proposals(MYST_MD, "docs/console-output.md", "structlog"))
     assert found == [
         ("structlog docs (Console output): For pretty exceptions to work, `format_exc_info` "
@@ -287,9 +281,9 @@ def test_hedges_history_motivation_and_list_fragments_are_not_a_guides_rules():
     found = [p.text.split("): ", 1)[1] for p in guides.proposals(text, "docs/p.md", "demo")]
     # Python's own advice (`ssl.…` alone) is not the project's; the same standard-library
     # name said of the project is.
-    assert found == ["Using `CursorPagination` with `OrderingFilter` breaks the cursor.",
-                     "The `paginate()` method must return a `Page` instance.",
-                     "The host loop must never call `signal.set_wakeup_fd` while demo runs."]
+    # A guide's must / should is not proposed, however much it names the project's code
+    # (round 10: 8 good of 14 judged).
+    assert found == ["Using `CursorPagination` with `OrderingFilter` breaks the cursor."]
 
 
 def test_an_rst_roles_link_split_over_lines_continues_its_paragraph():
@@ -300,3 +294,55 @@ def test_an_rst_roles_link_split_over_lines_continues_its_paragraph():
     found = [p.text.split("): ", 1)[1] for p in guides.proposals(text, "docs/c.rst", "demo")]
     assert not any(t.startswith("Technically") for t in found), found
     assert any(t.startswith("Custom clocks can be used") for t in found), found
+
+
+def test_a_generic_section_is_said_with_the_heading_above_it():
+    """gunicorn's "Limitations" under "Stash" are the stash's, not the whole page's."""
+    page = ("# Dirty Arbiters\n\n## Stash\n\nShared state.\n\n### Limitations\n\n"
+            "- No persistence: data lives only in arbiter memory.\n\n## Workers\n\n"
+            "### Limitations\n\n- A worker never outlives its arbiter process.\n\n"
+            "## Allowed IPs\n\nBy default, protocol requests are only accepted from the "
+            "local host (`127.0.0.1` and `::1`).\n")
+    assert texts(guides.proposals(page, "docs/dirty.md", "gunicorn")) == [
+        ("gunicorn docs (Dirty Arbiters › Stash › Limitations): No persistence: data lives "
+         "only in arbiter memory.", "docs/dirty.md:9", "guide-limitation"),
+        ("gunicorn docs (Dirty Arbiters › Workers › Limitations): A worker never outlives its "
+         "arbiter process.", "docs/dirty.md:15", "guide-limitation"),
+        # IPv6's `::1` is not RST's "Example::"
+        ("gunicorn docs (Dirty Arbiters › Allowed IPs): By default, protocol requests are only "
+         "accepted from the local host (`127.0.0.1` and `::1`).", "docs/dirty.md:19",
+         "guide-default")]
+    rst = ("Guide\n=====\n\nProxies\n-------\n\nUsage\n~~~~~\n\n.. warning::\n\n"
+           "   The `trusted_proxy` must be set, or headers are ignored.\n")
+    assert [t for t, _, _ in texts(guides.proposals(rst, "docs/g.rst", "w"))] == [
+        "w docs (Guide › Proxies › Usage): The `trusted_proxy` must be set, or headers are "
+        "ignored."]
+
+
+def test_a_guides_must_or_should_is_not_proposed(kenning, isolated: Path):
+    root = init_repo(isolated)
+    (root / "docs").mkdir()
+    (root / "docs" / "deploy.md").write_text(
+        "# Deploying\n\n## Proxies\n\nYou must configure `trusted_proxy` to hold the "
+        "proxy's address.\n\n## Django\n\nEnsure your project is on `PYTHONPATH` first."
+        "\n\n## HTTP/2\n\nTrailers MUST NOT include pseudo-headers (`:status`, `:path`)."
+        "\n\n## Clocks\n\nYou should not assume that Widget's clock matches "
+        "`time.monotonic`.\n\n## Hooks\n\nEvery hook must be passed `many=True` when it takes a "
+        "list.\n", encoding="utf-8")
+    (root / "widget.py").write_text(
+        "import os\nimport time\n\n\nclass Server:\n    trusted_proxy = time.monotonic()\n\n"
+        "    def status(self):\n        return os.environ['PYTHONPATH']\n\n\n"
+        "def hook(items, many=False):\n    return items\n", encoding="utf-8")
+    (root / "pyproject.toml").write_text('[project]\nname = "widget"\n', encoding="utf-8")
+    (root / "tests").mkdir()
+    (root / "tests" / "test_x.py").write_text("PYTHONPATH = 'defined only by a test'\n",
+                                              encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "Initial import")
+    result = kenning("seed", "--dry-run", "--json")
+    assert result.code == 0, result.err
+    said = sorted(i["provenance"] for i in json.loads(result.out)["items"]
+                  if i["action"] == "proposed" and i["provenance"].startswith("docs/"))
+    # A guide's must / should is not proposed, not even the project's own setting, the project
+    # by name or a keyword its code defines (round 10: 8 good of 14 judged rules).
+    assert said == []

@@ -125,8 +125,12 @@ _SKIPPED_SECTIONS = re.compile(r"\b(?:fix|fixed|fixes|bug|bugs|bug ?fix\w*|secur
                                r"|features?|documentation|docs|internal|misc|refactor\w*"
                                r"|chores?|maintenance)\b", re.I)
 _SECURITY = re.compile(r"\bsecurity\b", re.I)
+# A preview style's or an experimental feature's entry ("### Preview style" + "- Remove
+# parentheses around …") is not what the project does: said as a plain change it misleads.
+_PREVIEW = re.compile(r"\b(?:preview|experimental|unstable)\b", re.I)
 # Entries about the project's own plumbing, typos or cleanups are not knowledge about its
-# behaviour; fixes are about the past.
+# behaviour; fixes are about the past ("Bugfix: …", "… MkDocs would crash with …"), whatever
+# they remove.
 _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci\b|workflow"
                     r"|pre-commit|dependabot|test suite|tests? (?:fix|for)|coverage"
                     r"|version bump|bump(?:ed)? |unused|unnecessary|outdated|dead code|shim"
@@ -135,7 +139,9 @@ _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci
                     r"|^\W*(?:\w+ ){0,3}internal(?:ly)?\b"
                     r"|(?:since|as|because) (?:it|they) (?:is|are|was|were) (?:no longer|not"
                     r"|never) (?:used|needed))"
-                    r"|^(?:fix(?:e[sd])?|add(?:s|ed)?|improve[sd]?|document(?:s|ed)?)\b"
+                    r"|^\W*(?:fix(?:e[sd])?|bug ?fix(?:e[sd])?|hot ?fix(?:e[sd])?|add(?:s|ed)?"
+                    r"|improve[sd]?|document(?:s|ed)?)\b"
+                    r"|\bwould (?:crash|fail|hang|raise|error|break)\b"
                     r"|>>>|```|^\.\. |\bstray\b|\b(?:incorrect|wrong)(?:ly)?\b|\bregression\b"
                     r"|\bno longer (?:crash|raise|render|fail|break|hang|leak|error|warn|trigger"
                     r"|gets?|points?|mutate|close|drop|show|print|emit|loses?)\w*", re.I)
@@ -152,6 +158,7 @@ class Entry:
     last: int
     yanked: bool = False
     head: str | None = None  # the bullet's own words when nested bullets follow
+    intro: str = ""  # its release's own prose, above the release's sections
     upcoming: str | None = None  # an unreleased entry's version-to-be ("Version 3.2.0\n
     # Unreleased")
 
@@ -208,8 +215,30 @@ def _read(text: str) -> tuple[list[Entry], dict[str, date]]:
     for n, raw in enumerate(reader.lines, 1):
         reader.read(n, raw)
     reader.flush()
-    return ([replace(e, yanked=True) if e.version in reader.yanked else e for e in reader.out],
-            reader.dates)
+    return ([replace(e, yanked=True, intro=reader.intros.get(e.version or "", ""))
+             if e.version in reader.yanked else replace(e, intro=reader.intros.get(
+                 e.version or "", "")) for e in reader.out], reader.dates)
+
+
+_SHORTCODE = re.compile(r"\s*:(?P<name>[a-z_]+):\s*")
+
+
+def _explained(body: str, intro: str) -> str:
+    """`body` with the first sentence of its release's own prose when that sentence is about
+    it (two names of the code in common): "Replaces `requests` with `httpx` in `TestClient`.
+    This release replaces the underlying HTTP client used on the `TestClient` (`requests` →
+    `httpx`), and as those clients differ a bit on their API, your test suite will likely
+    break." What a release note says of its headline change is the why a reader asks."""
+    if not intro:
+        return body
+    intro = _SHORTCODE.sub(lambda m: " → " if "arrow" in m["name"] else " ", intro)
+    first = re.split(r"(?<=[.!?])\s+(?=[A-Z])", plain(intro))[0]
+    first = re.sub(r"(?<![\w`])_([^_`]+)_(?![\w`])", r"\1", first)  # "_a bit_"
+    names = {n.lower() for n in re.findall(r"`([^`]+)`", body)}
+    shared = names & {n.lower() for n in re.findall(r"`([^`]+)`", first)}
+    if len(shared) < 2 or len(body) + len(first) > 400 or first.lower() in body.lower():
+        return body
+    return f"{body.rstrip()} {first}"
 
 
 class _Reader:
@@ -229,6 +258,7 @@ class _Reader:
         self.upcoming: str | None = None
         self.heading_line = 0
         self.dates: dict[str, date] = {}
+        self.intros: dict[str, str] = {}  # a release's own prose, above its sections
 
     def flush(self) -> None:
         if self.current:
@@ -262,6 +292,10 @@ class _Reader:
             if not self.current and _YANKED.search(line):
                 self.yanked.add(self.version)
             self.flush()
+            if self.version and self.section is None and not line.startswith((" ", "\t")) \
+                    and not _UNDERLINE.match(line.strip()):
+                said = self.intros.get(self.version, "")
+                self.intros[self.version] = f"{said} {line.strip()}".strip()
 
     def _heading(self, n: int, line: str) -> bool:
         """A release heading (or "Unreleased") starts a new release."""
@@ -334,6 +368,8 @@ def classify(entry: Entry) -> str | None:
     text = plain(entry.text)
     if len(entry.text) > MAX_ENTRY * 2 or len(text.split()) < (3 if "`" in text else 4) \
             or not _NAMED.search(text[1:]) or private(text):
+        return None
+    if _PREVIEW.search(entry.section or ""):
         return None
     if _DEPRECATES.search(text) and not _NOISE.search(re.sub(r"^\W*add\w*", "", text, flags=re.I)):
         return "deprecation"  # "Add deprecated warning to `X`", "Add `env`, and deprecate `Y`"
@@ -572,6 +608,7 @@ def proposals(text: str, rel: str, project: str | None = None,
         if body is None or " ".join(body.lower().split()) in said:
             continue
         said.add(" ".join(body.lower().split()))
+        body = _explained(body, entry.intro)
         out.append(Proposal(
             source="changelog", kind="decision" if rule == "instead" else "codebase",
             text=said_of(project, _release(entry), rel, _verb(entry.section), body),

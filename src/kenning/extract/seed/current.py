@@ -9,7 +9,10 @@ older "drop Python 3.x", and every other statement tied to a Python below that f
 Python 3.9+ use `collections.abc`" when HEAD requires 3.10). A development tool chosen
 ("uses PDM instead of Poetry") is history once HEAD shows no trace of it: no file of its own
 (`pdm.lock`), no mention in the packaging, task or CI configuration. A guide sentence naming
-code HEAD's code lacks (`ClassA`, `field_one`: an example's names) is not proposed.
+code HEAD's code lacks (`ClassA`, `field_one`: an example's names) is not proposed, and a
+guide's rule is the project's only when it names the project or code the project's own
+Python files define (one `git cat-file --batch` reads them). A changelog deprecation HEAD's
+code still raises a warning for says "(it warns)".
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 import re
 import subprocess
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kenning.extract.seed.later import (
@@ -53,6 +56,8 @@ class Head:
     floor: tuple[int, int] | None = None
     warned: frozenset[str] = frozenset()  # words near a deprecation warning, lower case
     tools: frozenset[str] = frozenset()  # the development tools HEAD's configuration shows
+    made: frozenset[str] = frozenset()  # names HEAD's own code defines
+    warns: frozenset[str] = frozenset()  # words near a warning HEAD's code raises, lower case
 
     def _module(self, name: str) -> bool:
         parts = name.split(".")
@@ -184,6 +189,21 @@ def tied_below_floor(text: str, floor: tuple[int, int] | None, bare: bool = Fals
     return bool(versions) and all(v < floor for v in versions)
 
 
+_RUNS_ON = re.compile(r"\b(?:on|under|with|for)\s+(?:python|py|cpython)\s*(\d)(?:\.(\d+))?\b",
+                      re.I)
+
+
+def runs_below_floor(text: str, floor: tuple[int, int] | None) -> bool:
+    """`text`, whatever it removes or deprecates, is about running on Pythons below HEAD's
+    floor only ("a workaround for errors on Python 3.6"): a one-off fix, stale once the floor
+    passed it. Only its first sentence counts ("… is deprecated. Please use `importlib.metadata`
+    (for Python 3.7: …)" is not about 3.7). What it says of code the project reads
+    ("pre-Python 3.7 `async` as a name") is not tied to the Python it runs on."""
+    headline = re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", text)[0]  # not an aside after it
+    versions = [(int(a), int(b) if b else 99) for a, b in _RUNS_ON.findall(headline)]
+    return floor is not None and bool(versions) and all(v < floor for v in versions)
+
+
 def below_floor(text: str, floor: tuple[int, int] | None) -> bool:
     """`text` drops (or deprecates) Python versions HEAD's floor has since moved past: after
     "drop 3.7" the floor is 3.8; when HEAD requires 3.10 that entry is history. An entry
@@ -200,8 +220,48 @@ def below_floor(text: str, floor: tuple[int, int] | None) -> bool:
     return bool(versions) and all((major, minor + 1) < floor for major, minor in versions)
 
 
-def read_head(root: Path, names: Iterable[str]) -> Head | None:
-    """Paths and the occurrences of `names` at HEAD (None: not a git work tree)."""
+# Where the project's own code is: not its docs, tests or examples.
+_OWN_CODE = (*_NOT_CODE, ":(exclude,glob)**/test*/**", ":(exclude,glob)**/test_*.py",
+             ":(exclude,glob)**/*_test.py", ":(exclude,glob)**/conftest.py",
+             ":(exclude,glob)**/example*/**", ":(exclude)docs", ":(exclude)doc")
+
+
+_DEFINES = re.compile(r"(?:def|class)[ \t]+([A-Za-z_]\w*)|(?<![\w-])([A-Za-z_][\w-]*)[ \t]*"
+                      r"(?:=(?!=)|:[ \t]*\S)|[\"']([\w-]+)[\"'][ \t]*:|[\"']--?([\w-]+)[\"']")
+
+
+def _own_code(path: str) -> bool:
+    """A Python file of the project's own code: not its tests, docs or examples."""
+    *folders, name = path.lower().split("/")
+    return name.endswith((".py", ".pyi")) and not name.startswith("test_") \
+        and not name.endswith("_test.py") and name != "conftest.py" \
+        and not any(f in ("test", "tests") or f.startswith(("doc", "example")) for f in folders)
+
+
+_MADE_BYTES = 32 * 1024 * 1024  # read at most this much of HEAD's code
+
+
+def _made(root: Path, names: Iterable[str], paths: Iterable[str]) -> frozenset[str]:
+    """Those of `names` (last parts, letter case kept) HEAD's own code defines: `def name`,
+    `class Name`, `name = …`, `name: int`, a keyword `name=…`, a key `"NAME": …`, an option
+    `"--name"`. A name only used (`os.environ`, `:status`, `h1`) is not the project's. One
+    `git cat-file --batch` reads the code; the names are read out of it here."""
+    lasts = {n.rsplit(".", 1)[-1].lstrip("-") for n in names
+             if re.fullmatch(r"-{0,2}[\w.-]+", n)} - {""}
+    code = sorted(p for p in paths if _own_code(p))
+    if not lasts or not code:
+        return frozenset()
+    read = subprocess.run(["git", "-C", str(root), "cat-file", "--batch"],
+                          input="".join(f"HEAD:{p}\n" for p in code).encode("utf-8"),
+                          capture_output=True)
+    text = read.stdout[:_MADE_BYTES].decode("utf-8", "replace")
+    said = {name for m in _DEFINES.finditer(text) for name in m.groups() if name}
+    return frozenset(lasts & said)
+
+
+def read_head(root: Path, names: Iterable[str], own: Iterable[str] = ()) -> Head | None:
+    """Paths and the occurrences of `names` at HEAD, and which of `own` HEAD's own code
+    defines (None: not a git work tree)."""
     listed = subprocess.run(["git", "-C", str(root), "ls-tree", "-r", "--name-only", "HEAD"],
                             capture_output=True, encoding="utf-8", errors="replace")
     if listed.returncode != 0:
@@ -221,9 +281,14 @@ def read_head(root: Path, names: Iterable[str]) -> Head | None:
         capture_output=True, encoding="utf-8", errors="replace")
     warned = {w.lower() for w in re.findall(r"[A-Za-z_][\w-]*", near.stdout)}
     warned |= _in_deprecated_modules(root)
+    raised = subprocess.run(
+        ["git", "-C", str(root), "grep", "-I", "-h", "-C", str(_WARNED_LINES), "-E", "-e",
+         r"warnings\.warn\(|(Pending)?DeprecationWarning|FutureWarning", "HEAD", "--", ".",
+         *_OWN_CODE], capture_output=True, encoding="utf-8", errors="replace")
+    warns = {w.lower() for w in re.findall(r"[A-Za-z_][\w-]*", raised.stdout)}
     paths = frozenset(listed.stdout.splitlines())
     return Head(paths, frozenset(tokens), python_floor(root, paths), frozenset(warned),
-                _tools_in_use(root, paths))
+                _tools_in_use(root, paths), _made(root, own, paths), frozenset(warns))
 
 
 def _in_deprecated_modules(root: Path) -> set[str]:
@@ -253,13 +318,50 @@ def _relied_on(p: Proposal) -> set[str]:
     return live_names(_subject(p)) if p.source == "changelog" else set()
 
 
+def _ruled(p: Proposal) -> tuple[str, set[str]]:
+    """A guide's rule: its sentence, and the code it names ("`trusted_proxy`", "--reload")."""
+    said = p.text.split("): ", 1)[-1]
+    spans = re.findall(r"`([^`]+)`", said)  # whole names only: not `:status`, `a == b`
+    spans = [re.sub(r"^([A-Za-z_]\w*)=.*", r"\1", n) for n in spans]  # `many=True`
+    names = {n.removeprefix("@").removesuffix("()") for n in spans
+             if re.fullmatch(r"@?[A-Za-z_][\w.]*(?:\(\))?|--?[a-z][\w-]*", n)}
+    bare = re.sub(r"`[^`]*`", "", said)
+    names |= {n.removesuffix("()") for n in identifiers(bare)}
+    names |= set(re.findall(r"\b[A-Z][a-z]+[A-Z]\w*\b", bare))  # ValidationError
+    names |= set(re.findall(r"(?<![\w-])--[a-z][\w-]+", said))
+    return said, names
+
+
+_NOT_PACKAGES = ("testing", "scripts", "tools", "benchmarks", "bench", "utils", "src")
+
+
+def _projects_rule(p: Proposal, head: Head) -> bool:
+    """A guide's must / should / always is the project's when it names the project or code
+    the project defines; "Trailers MUST NOT include pseudo-headers (`:status`)", "Ensure
+    your project is on `PYTHONPATH`" are HTTP's and Python's."""
+    said, names = _ruled(p)
+    project = re.split(r" docs \(| README\b", p.text, maxsplit=1)[0]
+    packages = {m.group(1) for path in head.paths
+                if (m := re.match(r"^(?:src/)?([A-Za-z_]\w*)/__init__\.py$", path))
+                and _own_code(path) and m.group(1).lower() not in _NOT_PACKAGES}
+    if any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", said, re.I)
+           for name in {project, *packages} - {""}):
+        return True  # the project by name, or its package ("`from rest_framework import …`")
+    return any(n.rsplit(".", 1)[-1].lstrip("-") in head.made for n in names)
+
+
 def _holds(p: Proposal, head: Head, checked: str | None) -> bool:
     text = _subject(p)
+    if p.rule == "guide-rule" and not _projects_rule(p, head):
+        return False
     if below_floor(text, head.floor):
         return False
     if not _GONE.search(p.text) and not re.search(r"remov|drop|deprecat", p.rule) \
             and tied_below_floor(text, head.floor, p.source in ("changelog", "commits")):
         return False  # said of Pythons HEAD no longer supports
+    if p.source == "changelog" and support_subject(text) not in ("python", "py", "cpython") \
+            and runs_below_floor(text, head.floor):
+        return False  # "Removes patching of Click that mitigated errors on Python 3.6"
     if _tool_gone(p, head):
         return False
     deprecated = deprecated_names(text) if p.source in ("changelog", "commits") else set()
@@ -279,7 +381,32 @@ def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
     about, a name the text relies on that HEAD lacks, a Python floor HEAD has passed."""
     names = {p.key: n for p in found if (n := _checked(p))}
     relied = {n for p in found for n in _relied_on(p)}
-    head = read_head(root, [*names.values(), *relied])
+    ruled = {n for p in found if p.rule == "guide-rule" for n in _ruled(p)[1]}
+    head = read_head(root, [*names.values(), *relied], ruled)
     if head is None:
         return found
-    return [p for p in found if _holds(p, head, names.get(p.key))]
+    return [_warning(p, head) for p in found if _holds(p, head, names.get(p.key))]
+
+
+def _warning(p: Proposal, head: Head) -> Proposal:
+    """A changelog's deprecation HEAD's code still raises a warning for says so: "Deprecates
+    `on_startup` and `on_shutdown` events (it warns)." is what a user meets, a
+    `DeprecationWarning`, and what they ask about ("now that the old hooks warn")."""
+    if p.rule != "changelog-deprecation" or re.search(r"\bwarn", p.text, re.I):
+        return p
+    names = deprecated_names(_subject(p))
+    if not names or not all(n.rsplit(".", 1)[-1].lower() in head.warns for n in names):
+        return p
+    lead, sep, said = p.text.partition("): ")
+    m = re.search(r"\bdeprecat\w*", said, re.I)
+    if m is None or said[m.end():m.end() + 1] == ")":
+        return p  # "(which is deprecated)": an aside
+    after = re.match(r"\s*(?:[.,;:]|$|(?:and|in|since|as|pending|for|from|now|with|by)\b)",
+                     said[m.end():])
+    if m.group(0).lower() == "deprecated" and after:  # "is deprecated (it warns) and …"
+        at = m.end()
+    else:  # "Deprecates `x` events (it warns).", "is now a deprecated alias (it warns)."
+        stop = re.search(r"\.(?=\s+[A-Z`*]|\s*$)", said[m.end():])
+        at = m.end() + stop.start() if stop else len(said)
+    said = f"{said[:at]} (it warns){said[at:]}"
+    return replace(p, text=f"{lead}{sep}{said}")

@@ -11,18 +11,20 @@ A sentence is proposed when it says one of these explicitly, and reads alone:
   admonition (also danger, caution, important, attention);
 - a limitation: a bullet or sentence under a heading named Limitations, Caveats, Gotchas,
   Pitfalls or Known issues;
-- a rule: must / must not / never / always / do not / should (not), with the project as
-  its subject or an imperative ("You should use `TestClient` as a context manager …"), not
-  a walkthrough's "you should see …";
 - a default with its value ("Defaults to `500`", "The default thread pool size is 40");
 - a lifecycle note with its version ("deprecated in version 0.15.0, and removed in 0.17.0").
 
-Each proposal names the project, the page title and the section, so it reads on its own:
-"starlette docs (Lifespan › Running lifespan in tests): You should use `TestClient` as a
-context manager, to ensure that the lifespan is called." A sentence that opens by pointing
+A rule (must / must not / never / always / do not / should (not)) is not proposed: judged
+8 good of 14 (bench/data/SPLITS.md, round 10), too many restate the obvious ("pages must be
+authored in Markdown") or a one-off ("the plugin should detect the `blackd` executable").
+
+Each proposal names the project, the page title and the section (a generic one,
+"Limitations", with the heading above it: "Stash › Limitations"), so it reads on its own:
+"starlette docs (Middleware › GZipMiddleware): `minimum_size`: Do not GZip responses smaller
+than this size in bytes. Defaults to `500`." A sentence that opens by pointing
 back ("This", "However", "It") is left out, and so is one that points forward to what
 follows ("the following", "as shown below", a trailing colon). At most `PER_PAGE` per page
-(warnings first, then limitations, lifecycle notes, rules and defaults) and `MAX_PAGES`
+(warnings first, then limitations, lifecycle notes and defaults) and `MAX_PAGES`
 pages, the shorter paths first.
 """
 
@@ -79,6 +81,13 @@ _WARNING_KINDS = ("warning", "danger", "caution", "important", "attention", "err
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#\.)\s+")
 _LIMITS = re.compile(r"\b(?:limitations?|caveats?|gotchas?|pitfalls?|known (?:issues|problems|"
                      r"bugs)|common mistakes)\b", re.I)
+# A section named for what it holds, not its subject: said with the heading above it.
+_GENERIC_SECTION = re.compile(r"^(?:(?:known |current )?(?:limitations?|caveats?|gotchas?|"
+                              r"pitfalls?|issues|problems|notes?|warnings?)|usage|examples?|"
+                              r"overview|introduction|details|options|arguments|parameters|"
+                              r"settings|configuration|best practices|advantages|"
+                              r"disadvantages|error handling|api|api reference|security|"
+                              r"performance|testing|installation|summary)$", re.I)
 _EMPHASIS = re.compile(r"(?<![\w*`])[*_](\w[^*_`]*?)[*_](?![\w*`])")
 _SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*_(\"'])")
 
@@ -111,7 +120,8 @@ _NARRATION = re.compile(
     r"\bsimply\b|\bjust\b|^there seems?\b|\beg\.|\bshould be able\b|"
     r"\b(?:that|which|who|whether) (?:\w+ ){0,2}should\b|"
     r"\b(?:be sure|make sure) to (?:read|check)\b|\bhave the option\b|"
-    r"\bas an? (?:\w+ )?example\b|\b(?:against|enable|do|use|avoid|change|fix) (?:that|this)\b|"
+    r"\bas an? (?:\w+ )?example\b|\b(?:against|enables?|do|does|uses?|avoids?|changes?|fix|"
+    r"fixes|prevents?|solves?) (?:that|this)\b|"
     r"\b(?:this|these|those) (?!project\b|repository\b|package\b|library\b)[a-z]\w*|"
     r"\b(?:if|when) you do (?:this|that|so)\b|\bto do (?:so|this|that)\b|^see\b|^\.\. |"
     r"\bshould be (?:simple|easy|straightforward|possible|fine|enough|okay|ok|sufficient)\b|"
@@ -129,6 +139,7 @@ _NARRATION = re.compile(
     # a hedge ("in general, almost all … should work") and a comparison that tells a story
     # ("follows a more structured system, where you can …")
     r"\bin general\b|\balmost (?:all|every|always)\b|\bshould (?:\w+ )?work\b|"
+    r"\bthe most common way\b|\boccasionally\b|\byou might (?:need|want)\b|"
     r"\bwhere you (?:can|could|may)\b|\ba (?:more|less) \w+ (?:system|approach|model|design"
     r"|way)\b",
     re.I)
@@ -136,8 +147,10 @@ _NARRATION = re.compile(
 _BACK = re.compile(r"^(?:if|when|unless|since) (?:it|this|that|they|so|not)\b|^(?:for|in|with|"
                    r"under) (?:these|those|this|that|such)\b|^(?:note that )?(?:this|that|it)\b|"
                    r"^in (?:any|either|both|each|that|this|such) cases?\b|"
-                   r"^because (?:the|these|those|this|that|of)\b|^the (?:method|function|class|"
-                   r"callback|object|result|other|two|first|second|next|previous)\b",
+                   r"^because (?:the|these|those|this|that|of)\b|^the (?:methods?|functions?|"
+                   r"class|classes|callbacks?|objects?|result|other|two|first|second|next|"
+                   r"previous)\b|^(?:and|or|nor|as with)\b|^by default,? (?:that'?s|this is|"
+                   r"that is)\b",
                    re.I)
 # Code that reached the text (an indented block the paragraph rules missed): not a sentence.
 _SOURCE_CODE = re.compile(r'"""|\)\s*:|\bdef \w+\(|\bclass \w+\(|\s==?\s|\[\s*$|\s#\s|'
@@ -202,13 +215,23 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
             out.append(current)
         current = None
 
-    def heading(name: str, level: int) -> None:
+    above: dict[int, str] = {}  # the headings over the current one, by level
+    rst_marks: list[str] = []  # RST's underline characters in the order the page uses them
+
+    def heading(name: str, level: int, depth: int) -> None:
         nonlocal title, section
         name = plain(name).rstrip(".")
+        for deeper in [d for d in above if d >= depth]:
+            del above[deeper]
+        parent = next((above[d] for d in sorted(above, reverse=True) if above[d] != title), "")
+        above[depth] = name
         if level == 1 and not title:
             title = name
-        else:
-            section = name
+        else:  # "Limitations" under "Stash" are the stash's: "Stash › Limitations"
+            section = f"{parent} › {name}" if parent and _GENERIC_SECTION.match(name) else name
+
+    def prev_line(n: int) -> str:
+        return lines[n - 2] if n > 1 else ""
 
     myst: str | None = None  # the mark that closes the MyST directive we are in
     myst_skip = myst_warn = False
@@ -250,8 +273,8 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
                 continue
             close()
             quoted = False
-        if _FENCE.match(line):
-            close()
+        if _FENCE.match(line) and (markdown or not _RST_UNDERLINE.match(line)):
+            close()  # (RST has no fences: its "~~~~~" underlines a heading)
             fence = not fence
             continue
         if fence:
@@ -273,13 +296,17 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
         if line.strip() and _RST_UNDERLINE.match(nxt) and not _BULLET.match(line) \
                 and len(nxt.strip()) >= len(line.strip()) - 2:
             close()
-            heading(line.strip(), 1 if nxt.strip()[0] in "=#*" and not title else 2)
+            mark = nxt.strip()[0] + ("o" if _RST_UNDERLINE.match(prev_line(n)) else "")
+            if mark not in rst_marks:
+                rst_marks.append(mark)
+            heading(line.strip(), 1 if nxt.strip()[0] in "=#*" and not title else 2,
+                    rst_marks.index(mark) + 1)
             continue
         if _RST_UNDERLINE.match(line):
             continue
         if m := _MD_HEADING.match(line):
             close()
-            heading(m.group("title"), len(m.group("hashes")))
+            heading(m.group("title"), len(m.group("hashes")), len(m.group("hashes")))
             continue
         if m := (_MK_ADMONITION.match(line) or _GH_ADMONITION.match(line)):
             close()
@@ -380,7 +407,7 @@ def _strength(p: _Para, sentence: str, first: bool, project: str = "") -> tuple[
     if _RULE.search(sentence) and _CODE.search(sentence) \
             and not _SECOND_PERSON_OPTIONAL.search(sentence) \
             and not re.search(r"\b(?:can|could|may|might) (?:not|never)\b", sentence, re.I):
-        return 3, "guide-rule"
+        return None  # a guide's must / should: 8 good of 14 judged (SPLITS.md), below the bar
     if _DEFAULT.search(sentence) and _VALUE.search(sentence.split("efault", 1)[-1]):
         return 4, "guide-default"
     return None
@@ -406,6 +433,9 @@ def _only_stdlib(sentence: str, project: str) -> bool:
 def _names_term(term: str, sentence: str) -> bool:
     """The sentence says what the term names ("If a tuple only has one item" under
     "('tuple', 'of', 'values')")."""
+    code = re.match(r"^`*(-{1,2}[\w-]+|[A-Za-z_][\w.]*(?=`))", term.strip())
+    if code:  # "``--port=PORT``" is named by `--port`, not by the word "port"
+        return code.group(1) in sentence
     words = {w.lower() for w in re.findall(r"[A-Za-z_]\w{2,}", term)}
     return bool(words & {w.lower() for w in re.findall(r"[A-Za-z_]\w{2,}", sentence)})
 
@@ -425,7 +455,8 @@ def _reads_alone(sentence: str) -> bool:
     if _NARRATION.search(s) or _SOURCE_CODE.search(re.sub(r"`[^`]*`", "", s)):
         return False
     letters = sum(c.isalpha() for c in s)
-    return letters >= 0.6 * len(s) and not s.startswith(("(", "[", "-", "*", "`$"))
+    return letters >= 0.6 * len(s) and not s.startswith(("(", "[", "-", "*", "`$", "\\")) \
+        and not re.search(r"<br\s*/?>|</?(?:p|div|span|td|tr|th|table|b|i|em|strong|a)>", s)
 
 
 def _lead(project: str, p: _Para, rel: str) -> str:
@@ -468,9 +499,10 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
                 continue  # "avoid instantiating ssl.SSLContext directly": Python's advice
             if named and i == 0 and rule == "guide-rule":
                 continue  # an option's description ("a list of origins that should …")
-            if named and i > 0 and rule == "guide-default":  # "`x`: Defaults to `9`." of what?
-                head = re.sub(r"^(`[^`]+`)\s*[-–—:,]\s+", r"\1: ", _SPLIT.split(body)[0])
-                whole = f"{head} {sentence.split(': ', 1)[-1]}"
+            if named and i > 0:  # "`x`: Defaults to `9`." of what? Said with what `x` is.
+                head = re.sub(r"^(`[^`]+`|\*\*[^*]+\*\*)\s*[-–—:,]\s+", r"\1: ",
+                              _SPLIT.split(body)[0])
+                whole = f"{head} {said[i].strip()}"
                 sentence = whole if len(whole) <= 320 else sentence
             said_plain = _EMPHASIS.sub(r"\1", plain(sentence))
             if p.term and not named and not _names_term(p.term, said_plain):

@@ -83,8 +83,12 @@ def plain(text: str) -> str:
     text = _MENTION.sub("", text)
     text = _ISSUE_REF.sub("", text)
     text = _THANKS.sub("", text).strip() or text
+    # a bare link left at the end ("… release. and https://github.com/o/r/pull/246"): no words
+    text = re.sub(r"(?:(?<=\.)\s*|[,;]?\s+)(?:(?:and|see|cf\.?)\s+)?<?https?://\S+?>?\.?\s*$", "",
+                  text, flags=re.I).strip() or text
     text = re.sub(r"\s*\((?:see|cf\.?) [^()]*\b(?:below|above)\)", "", text, flags=re.I)
-    text = " ".join(text.split()).strip(" -–").replace(".:", ":").replace("::", ":")
+    text = " ".join(text.split()).strip(" -–").replace(".:", ":")
+    text = re.sub(r"::(?=\s|$)", ":", text)  # RST's "Example::", not IPv6's `::1`
     text = re.sub(r"\s+([.,;:])(?=\s|$)", r"\1", text)
     text = re.sub(r"\s\(\s*\)|\s*[,;]\s*(?=\.$)", "", text).strip()
     if text and text[-1] not in ".!?:`)":
