@@ -212,38 +212,35 @@ SPLITS = {  # name -> (file, is-duplicate key, is-contradiction key); issue 12's
                                    "contradiction"),
     "development contradiction_pairs_dev": (PAIRS.parent / "contradiction_pairs_dev.yaml",
                                             None, "contradiction"),
-    # lifecycle_test, lifecycle_test2 and lifecycle_test3 were written as test splits and
-    # became development data (bench/data/SPLITS.md); lifecycle_test4 is the test.
-    "development lifecycle_test": (PAIRS.parent / "lifecycle_test" / "duplicate_pairs.yaml",
-                                   "duplicate", None),
-    "development lifecycle_test contradictions": (
-        PAIRS.parent / "lifecycle_test" / "contradiction_pairs.yaml", None, "contradiction"),
-    "development lifecycle_test2": (PAIRS.parent / "lifecycle_test2" / "duplicate_pairs.yaml",
-                                    "duplicate", None),
-    "development lifecycle_test2 contradictions": (
-        PAIRS.parent / "lifecycle_test2" / "contradiction_pairs.yaml", None, "contradiction"),
-    "development lifecycle_test3": (PAIRS.parent / "lifecycle_test3" / "duplicate_pairs.yaml",
-                                    "duplicate", None),
-    "development lifecycle_test3 contradictions": (
-        PAIRS.parent / "lifecycle_test3" / "contradiction_pairs.yaml", None, "contradiction"),
+    # lifecycle_test to lifecycle_test4 were written as test splits and became development
+    # data (bench/data/SPLITS.md); lifecycle_test5 is the test.
+    **{f"development {name}{suffix}": (PAIRS.parent / name / f"{kind}_pairs.yaml", *keys)
+       for name in ("lifecycle_test", "lifecycle_test2", "lifecycle_test3", "lifecycle_test4")
+       for suffix, kind, keys in (("", "duplicate", ("duplicate", None)),
+                                  (" contradictions", "contradiction",
+                                   (None, "contradiction")))},
 }
 TEST_SPLITS = {  # run once, at the end of a round (`--quality --test`)
-    "test lifecycle_test4": (PAIRS.parent / "lifecycle_test4" / "duplicate_pairs.yaml",
+    "test lifecycle_test5": (PAIRS.parent / "lifecycle_test5" / "duplicate_pairs.yaml",
                              "duplicate", None),
-    "test lifecycle_test4 contradictions": (
-        PAIRS.parent / "lifecycle_test4" / "contradiction_pairs.yaml", None, "contradiction"),
+    "test lifecycle_test5 contradictions": (
+        PAIRS.parent / "lifecycle_test5" / "contradiction_pairs.yaml", None, "contradiction"),
 }
 
 
 def judgements(splits: dict | None = None) -> dict[str, dict[str, float]]:
     """Per split: contradiction precision/recall (`check_pair`) and duplicate judgements
-    (`judge`, bundled model): paraphrases found (merged or queued), merged, and distinct
-    pairs merged, and which kinds of distinct pair were merged. Rules were chosen on
-    calibration and development pairs only."""
+    (`consolidate.judge`, bundled model, each pair on its own): a paraphrase is *found* when
+    judged "duplicate" (`kenning consolidate` merges it) or "borderline" (`kenning
+    consolidate` lists it and `kenning review` queues it as a duplicate item); both need the
+    pair among each other's ten nearest facts at cosine >= `consolidate.CANDIDATE_COSINE`,
+    which `review_pairs` checks on whole stores. Also: distinct pairs merged and queued, by
+    kind, and the false-queue rate (distinct pairs queued / distinct pairs). Rules were
+    chosen on calibration and development pairs only."""
     import yaml
 
     from kenning.index.embed import load_embedder
-    from kenning.lifecycle.consolidate import judge
+    from kenning.lifecycle.consolidate import CANDIDATE_COSINE, judge
     from kenning.lifecycle.contradictions import analyse, check_pair
 
     embedder = load_embedder("bundled")
@@ -272,7 +269,10 @@ def judgements(splits: dict | None = None) -> dict[str, dict[str, float]]:
             verdicts = []
             for p in pairs:
                 va, vb = embedder.encode([p["a"], p["b"]])
-                verdicts.append(judge(p["a"], p["b"], float(va @ vb))[0])
+                cosine = float(va @ vb)
+                # below CANDIDATE_COSINE consolidation never judges the pair
+                verdicts.append(judge(p["a"], p["b"], cosine)[0]
+                                if cosine >= CANDIDATE_COSINE else "distinct")
             dups = [v for p, v in zip(pairs, verdicts, strict=True) if is_dup(p)]
             row["paraphrases found"] = sum(v != "distinct" for v in dups) / len(dups)
             row["paraphrases merged"] = sum(v == "duplicate" for v in dups) / len(dups)
@@ -282,10 +282,87 @@ def judgements(splits: dict | None = None) -> dict[str, dict[str, float]]:
                       if not is_dup(p) and v == "borderline"]
             for why in sorted(set(queued)):
                 row[f"distinct pairs queued for review: {why}"] = queued.count(why)
+            row["false-queue rate (distinct pairs queued / distinct pairs)"] = len(queued) / max(
+                1, len(pairs) - len(dups))
             row["distinct pairs merged"] = len(wrong)
             for why in sorted(set(wrong)):
                 row[f"distinct pairs merged: {why}"] = wrong.count(why)
+            # the same texts as one store, as `kenning consolidate` / `kenning review` see them
+            merged, queued = _plan_pairs(embedder, [t for p in pairs for t in (p["a"], p["b"])])
+            labelled = {frozenset((p["a"], p["b"])): p for p in pairs}
+            row["one store: paraphrases found"] = sum(
+                key in merged | queued for key, p in labelled.items() if is_dup(p)) / len(dups)
+            row["one store: distinct pairs merged"] = sum(
+                key in merged for key, p in labelled.items() if not is_dup(p))
+            row["one store: distinct pairs queued"] = sum(
+                key in queued for key, p in labelled.items() if not is_dup(p))
+            row["one store: other pairs merged"] = len(merged - set(labelled))
+            row["one store: other pairs queued"] = len(queued - set(labelled))
         out[name] = row
+    return out
+
+
+def _stores() -> dict[str, tuple[list[str], list[tuple[str, str]], list[tuple[str, str]]]]:
+    """Whole stores of facts (texts, paraphrase pairs, near-miss pairs): the 300 tessera facts
+    and the 80 facts (60 real, 5 paraphrase and 15 near-miss distractors) of fact_test to
+    fact_test4 (development; fact_test5 is another helper's test set and is not read here)."""
+    import yaml
+
+    out = {"tessera": ([f["text"] for f in yaml.safe_load(
+        (PAIRS.parent / "retrieval_facts.yaml").read_text(encoding="utf-8"))], [], [])}
+    for name in ("fact_test", "fact_test2", "fact_test3", "fact_test4"):
+        facts = yaml.safe_load((PAIRS.parent / name / "facts.yaml").read_text(encoding="utf-8"))
+        facts = facts["facts"] if isinstance(facts, dict) else facts
+        text = {f["id"]: f["text"] for f in facts}
+        out[name] = (list(text.values()),
+                     [(text[f["paraphrase_of"]], f["text"]) for f in facts
+                      if f.get("paraphrase_of")],
+                     [(text[f["distractor_of"]], f["text"]) for f in facts
+                      if f.get("distractor_of")])
+    return out
+
+
+def _plan_pairs(embedder, texts: list[str]) -> tuple[set[frozenset], set[frozenset]]:
+    """`consolidate.plan` over `texts` as one store: the pairs it merges and queues."""
+    from itertools import combinations
+
+    import numpy as np
+
+    from kenning.lifecycle.consolidate import plan
+
+    texts = list(dict.fromkeys(texts))
+    ids = [f"F{n:05d}" for n in range(len(texts))]
+    views = [SimpleNamespace(row=SimpleNamespace(id=i, store="project", kind="codebase",
+                                                 text=t, created=i), current=100)
+             for i, t in zip(ids, texts, strict=True)]
+    result = plan(views, ids, embedder.encode(texts).astype(np.float32))
+    text = dict(zip(ids, texts, strict=True))
+    merged = {frozenset((text[a], text[b])) for m in result.merges
+              for a, b in combinations((m.survivor, *m.absorbed), 2)}
+    return merged, {frozenset((text[p.a], text[p.b])) for p in result.borderline}
+
+
+def review_pairs() -> dict[str, dict[str, float]]:
+    """`consolidate.plan` on whole stores, as `kenning consolidate` and `kenning review` run it
+    (each fact's ten nearest neighbours, bundled model): the paraphrase distractors found
+    (merged or queued), near-miss distractors merged or queued, and every other pair queued or
+    merged: the review queue's noise, since these stores hold no other duplicate."""
+    from kenning.index.embed import load_embedder
+
+    embedder = load_embedder("bundled")
+    out: dict[str, dict[str, float]] = {}
+    for name, (texts, paraphrases, near) in _stores().items():
+        merged, queued = _plan_pairs(embedder, texts)
+        wanted = {frozenset(p) for p in paraphrases}
+        out[name] = {
+            "facts": len(set(texts)),
+            "paraphrases found": sum(p in merged | queued for p in wanted),
+            "paraphrases": len(wanted),
+            "near-misses merged": sum(frozenset(p) in merged for p in near),
+            "near-misses queued": sum(frozenset(p) in queued for p in near),
+            "other pairs merged": len(merged - wanted),
+            "other pairs queued": len(queued - wanted),
+        }
     return out
 
 
@@ -305,6 +382,7 @@ def run(check: bool) -> list[dict]:
     adding = measure_add()
     cal = calibration()
     quality = judgements()
+    stores = review_pairs()
     return [
         ratio_row(f"consolidation plan, 10k facts ({merged} merges) / 40 calibration searches",
                   consolidation, CONSOLIDATE_BUDGET),
@@ -321,7 +399,9 @@ def run(check: bool) -> list[dict]:
          "value": round(cal["seed_precision"], 2), "budget": None, "unit": "", "ok": True},
     ] + [{"name": f"{split}: {metric}", "value": round(value, 2), "budget": None, "unit": "",
           "ok": True} for split, metrics in quality.items() for metric, value in metrics.items()
-         if metric != "pairs"]
+         if metric != "pairs"] + [
+        {"name": f"review pairs, {store}: {metric}", "value": value, "budget": None, "unit": "",
+         "ok": True} for store, metrics in stores.items() for metric, value in metrics.items()]
 
 
 if __name__ == "__main__":
@@ -334,6 +414,9 @@ if __name__ == "__main__":
         # --test: the blind test split instead, once per round (bench/data/SPLITS.md)
         for split, metrics in judgements(TEST_SPLITS if "--test" in sys.argv else None).items():
             print(split, {k: round(v, 3) for k, v in metrics.items()})
+        if "--test" not in sys.argv:
+            for store, metrics in review_pairs().items():
+                print("review pairs", store, metrics)
     else:
         for row in run(check=False):
             print(row)

@@ -308,6 +308,12 @@ def test_on_a_large_store_a_fact_sharing_only_common_words_is_not_read():
     ("The tilemill changelog site is built from the gh-pages branch.",
      "Our tilemill changelog site is built from the release-notes branch.",
      "branch gh-pages vs release-notes"),
+    # so many "a second", and a word between the count and "per second"
+    ("The tilemill physics runs on a fixed 60 Hz tick.",
+     "Physics in tilemill is stepped 120 times a second, whatever the frame rate.",
+     "60 vs 120"),
+    ("The tilemill tile API allows 100 requests per minute per key.",
+     "Each tilemill API key may make up to 20 tile requests per second.", "100 vs 20"),
 ])
 def test_a_value_in_the_same_slot_said_in_other_words_contradicts(a, b, detail):
     assert check_pair(analyse(a), analyse(b)) == ("value", detail)
@@ -329,6 +335,9 @@ def test_a_value_in_the_same_slot_said_in_other_words_contradicts(a, b, detail):
     # "the" names a branch, a verb before "branches" does not
     ("The user keeps tilemill branches current with git rebase.",
      "Hotfixes of tilemill are merged into the release branch first."),
+    # two endpoints, whatever else the texts share
+    ("Tilemill's /search endpoint is rate-limited to 50 requests per second.",
+     "Tilemill's /suggest endpoint allows 500 requests per second."),
 ])
 def test_other_slots_cases_or_subjects_do_not_contradict(a, b):
     assert check_pair(analyse(a), analyse(b)) is None

@@ -4,8 +4,10 @@ bench/data/lifecycle_test/ and lifecycle_test2/ were written blind to kenning an
 before any run; since issue 17's third round their pairs are development data (their texts
 were read and the contradiction rules worked on them, bench/data/SPLITS.md), so the assertions
 on them hold a development level. bench/data/lifecycle_test3/ was the test split of that round
-(run once, development since issue 17's fourth round); bench/data/lifecycle_test4/ is the test
-split of the fourth round: run once at its end, and asserted here at what that one run measured.
+(run once, development since issue 17's fourth round); bench/data/lifecycle_test4/ was the test
+split of the fourth round (run once at its end; development since issue 17's sixth round);
+bench/data/lifecycle_test5/ is the test split of the sixth round, run once at its end and
+asserted here at what that one run measured.
 The bars are issue 17's acceptance: contradiction precision >= 0.8; paraphrases found (merged
 or offered for review) >= 0.6 with no near-miss or opposite merged; at most 5 % of unrelated
 prompts given a fact.
@@ -26,6 +28,7 @@ SPLIT = Path(__file__).parents[1] / "bench" / "data" / "lifecycle_test"
 SPLIT2 = SPLIT.with_name("lifecycle_test2")
 SPLIT3 = SPLIT.with_name("lifecycle_test3")
 SPLIT4 = SPLIT.with_name("lifecycle_test4")
+SPLIT5 = SPLIT.with_name("lifecycle_test5")
 
 
 def _pairs(name: str, split: Path = SPLIT) -> list[dict]:
@@ -42,14 +45,17 @@ def test_contradictions_on_the_test_split_are_right_at_least_four_times_in_five(
 
 
 def _duplicate_verdicts(split: Path = SPLIT) -> list[tuple[dict, str]]:
+    """Each pair's verdict as consolidation reaches it: never judged below CANDIDATE_COSINE."""
     from kenning.index.embed import load_embedder
-    from kenning.lifecycle.consolidate import judge
+    from kenning.lifecycle.consolidate import CANDIDATE_COSINE, judge
 
     embedder = load_embedder("bundled")
     verdicts = []
     for p in _pairs("duplicate_pairs.yaml", split):
         va, vb = embedder.encode([p["a"], p["b"]])
-        verdicts.append((p, judge(p["a"], p["b"], float(va @ vb))[0]))
+        cosine = float(va @ vb)
+        verdicts.append((p, judge(p["a"], p["b"], cosine)[0] if cosine >= CANDIDATE_COSINE
+                         else "distinct"))
     return verdicts
 
 
@@ -64,12 +70,13 @@ def test_no_distinct_pair_of_the_first_split_is_merged():
 
 @pytest.mark.model
 def test_paraphrases_on_the_test_split_are_found():
-    """Issue 17's bar is 0.6 and is open (bench/lifecycle_bench.py reports it): 19 of the 32
-    test paraphrases are found, merged or queued (17 before the review threshold went from
-    cosine 0.55 to 0.5 on hard_pairs_dev.yaml), since the bundled static model puts rewrites
-    in other words at cosine 0.2-0.75. This holds today's level so it cannot slip unseen."""
+    """Issue 17's bar is 0.6: 19 of the 32 paraphrases were found, merged or queued (17
+    before the review threshold went from cosine 0.55 to 0.5 on hard_pairs_dev.yaml), since
+    the bundled static model puts rewrites in other words at cosine 0.2-0.75; 20 since issue
+    17's sixth round ("returns 503" / "responds with Service Unavailable": the same values)."""
     found = [v != "distinct" for p, v in _duplicate_verdicts() if p["duplicate"]]
-    assert sum(found) / len(found) >= 19 / 32
+    assert sum(found) >= 20
+    assert sum(found) / len(found) >= 0.6
 
 
 @pytest.mark.model
@@ -108,24 +115,55 @@ def test_the_third_split_finds_its_paraphrases_and_merges_no_distinct_pair():
     assert sum(found) >= 31
 
 
-def test_the_fourth_split_flags_contradictions_at_its_one_runs_precision():
+def test_the_fourth_split_flags_contradictions_without_a_false_alarm():
     """Its one run (issue 17's fourth round, texts not read): 9 flagged, 8 right (value 4 of
-    28, polarity 4 of 17), one scope pair flagged wrongly: precision 0.89, recall 0.18."""
+    28, polarity 4 of 17), one scope pair flagged wrongly: precision 0.89, recall 0.18. Read in
+    the sixth round (development since): two endpoints named by their paths are two subjects,
+    and a rate said as "120 times a second" or "20 search requests per second" is read: 10
+    flagged, 10 right."""
     pairs = _pairs("contradiction_pairs.yaml", SPLIT4)
     flagged = [p for p in pairs if check_pair(analyse(p["a"]), analyse(p["b"]))]
     right = [p for p in flagged if p["contradiction"]]
-    assert len(right) >= 8
-    assert len(right) / len(flagged) >= 0.8
+    assert len(right) >= 10
+    assert len(right) == len(flagged), [p["why"] for p in flagged if not p["contradiction"]]
 
 
 @pytest.mark.model
 def test_the_fourth_split_merges_no_distinct_pair():
     """Its one run: no distinct pair merged (of 13 near-miss, opposite, number, scope and
     generalisation pairs each; 34 queued for review); paraphrases found 23 of 45 (5 merged,
-    18 queued): issue 17's 0.6 bar is missed there, the bundled static model puts rewrites in
-    other words below the review cosine."""
+    18 queued), below issue 17's 0.6. Development since issue 17's sixth round, which read its
+    misses: numbers in words and other units, a status's reason phrase, the same values at a
+    lower cosine (`consolidate.VALUE_COSINE`) find 28 of 45, no distinct pair merged, 34 of
+    65 queued."""
     verdicts = _duplicate_verdicts(SPLIT4)
     merged = [p["why"] for p, v in verdicts if not p["duplicate"] and v == "duplicate"]
     assert not merged, merged
     found = [v != "distinct" for p, v in verdicts if p["duplicate"]]
-    assert sum(found) >= 23
+    assert sum(found) >= 28
+    assert sum(v != "distinct" for p, v in verdicts if not p["duplicate"]) <= 34
+
+
+def test_the_fifth_split_flags_contradictions_at_its_one_runs_precision():
+    """Its one run (issue 17's sixth round, texts not read): 6 flagged, 6 right (value 4 of
+    28, polarity 2 of 17): precision 1.0, recall 0.13."""
+    pairs = _pairs("contradiction_pairs.yaml", SPLIT5)
+    flagged = [p for p in pairs if check_pair(analyse(p["a"]), analyse(p["b"]))]
+    right = [p for p in flagged if p["contradiction"]]
+    assert len(right) >= 6
+    assert len(right) / len(flagged) >= 0.8
+
+
+@pytest.mark.model
+def test_the_fifth_split_finds_its_paraphrases_at_its_one_runs_level():
+    """Its one run: paraphrases found 30 of 45 (5 merged, 25 queued for review); distinct
+    pairs queued 35 of 65 (generalisation 12, near-miss 9, scope 12, opposite 2); **one
+    opposite pair merged**, against issue 17's "no opposite merged" (left for the next round:
+    its texts were not read). No near-miss, number, scope or generalisation pair merged."""
+    verdicts = _duplicate_verdicts(SPLIT5)
+    merged = [p["why"] for p, v in verdicts if not p["duplicate"] and v == "duplicate"]
+    assert merged.count("opposite") <= 1
+    assert not [why for why in merged if why != "opposite"], merged
+    found = [v != "distinct" for p, v in verdicts if p["duplicate"]]
+    assert sum(found) >= 30
+    assert sum(v == "borderline" for p, v in verdicts if not p["duplicate"]) <= 35

@@ -96,9 +96,10 @@ NUMBER_WORDS = {w: str(n) for n, w in enumerate(
 NUMBER_WORDS.update({"fifteen": "15", "twenty": "20", "thirty": "30", "forty": "40",
                       "fifty": "50", "sixty": "60", "ninety": "90", "hundred": "100"})
 NUMBER_WORD_RE = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b")
-# "an hour", "a week", "a one-hour lifetime": one of the unit ("one" only before a unit).
-ONE_UNIT_RE = re.compile(r"\b(?:a|an|one)[ -](?=(?:millisecond|second|minute|hour|day|week"
-                         r"|byte|kilobyte|megabyte|gigabyte)s?\b)")
+# "an hour", "a week", "a one-hour lifetime": one of the unit ("one" only before a unit; not
+# in a rate: "120 times a second").
+ONE_UNIT_RE = re.compile(r"(?<!times )\b(?:a|an|one)[ -](?=(?:millisecond|second|minute|hour"
+                         r"|day|week|month|year|byte|kilobyte|megabyte|gigabyte)s?\b)")
 # A value's kind, from the word after it, scaled to one unit per kind: "15 minutes" and "900 s"
 # are one value, "15 minutes" and "15 days" two.
 UNITS: dict[str, tuple[str, float]] = {}
@@ -107,7 +108,8 @@ for _kind, _table in (
                   "secs": 1, "second": 1, "seconds": 1, "min": 60, "mins": 60, "minute": 60,
                   "minutes": 60, "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600,
                   "hours": 3600, "day": 86400, "days": 86400, "week": 604800,
-                  "weeks": 604800}),
+                  "weeks": 604800, "month": 2592000, "months": 2592000,
+                  "year": 31536000, "years": 31536000}),
     ("size", {"b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "kib": 1024, "mb": 1e6,
               "mib": 1024 ** 2, "gb": 1e9, "gib": 1024 ** 3}),
 ):
@@ -120,6 +122,8 @@ STATUS_CUES = frozenset("http status code codes return returns returned respond 
 LISTEN_WORDS = frozenset("bind binds bound listen listens".split())
 # Units of a rate, so many a second.
 RATE_UNITS = frozenset("hz hertz".split())
+# "so many things per second", also "a second" ("1 second" once read) and "each second".
+RATE_CUES = frozenset("per a an 1 each every".split())
 # Qualifiers that name *which* thing a claim is about; two claims that disagree on one of
 # these are about two things ("staging" / "production", "GET" / "POST", "default" / "maximum",
 # "access" / "refresh" tokens), however alike the rest.
@@ -167,6 +171,11 @@ def value_of(token: str, previous: str, following: str, clause: str) -> tuple[fl
     following, _, rest = following.partition(" ")
     if following in RATE_UNITS:  # "60 Hz"
         return number, "rate"
+    after = rest.split()[:3]
+    for at in range(len(after) - 1):  # "120 times a second", "20 search requests per second"
+        if (after[at] in RATE_CUES and UNITS.get(after[at + 1], ("",))[0] == "duration"
+                and following.isalpha() and all(w.isalpha() for w in after[:at])):
+            return number / UNITS[after[at + 1]][1], "rate"
     if rest.startswith("per "):  # "4 processes per CPU" is not "8 processes"
         per = rest[4:].partition(" ")[0]
         if UNITS.get(per, ("",))[0] == "duration":  # "30 times per second", "100 requests

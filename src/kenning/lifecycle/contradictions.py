@@ -170,6 +170,8 @@ class Claim:
     conditions: frozenset[str] = frozenset()
     # the names a text gives a slot ("the gh-pages branch", "bucket acme-tfstate"): (slot, name)
     names: tuple[tuple[str, str], ...] = ()
+    # the URL paths a text names without a number ("/search", "/api/orders"): what it is about
+    paths: frozenset[str] = frozenset()
 
     def clause_of(self, term: str) -> frozenset[str]:
         """The terms of the clauses that hold `term` (a term may recur in several)."""
@@ -283,7 +285,7 @@ class _Reading:
                     cue = None
                     continue
                 # A number is never a negation cue: "python 3.12 is required" requires it.
-                following = " ".join(tokens[at + 1:at + 4])
+                following = " ".join(tokens[at + 1:at + 5])
                 token = self.number(token, previous, following, clause)
                 previous = token
                 continue
@@ -390,7 +392,18 @@ def analyse(text: str) -> Claim:
         reading.clause(clause)
     claim = reading.claim()
     names = _names(normalised)
-    return replace(claim, names=names) if names else claim
+    paths = frozenset(_PATH.findall(normalised))
+    return replace(claim, names=names, paths=paths) if names or paths else claim
+
+
+# A URL path with no digit: an endpoint a claim is about, not a value ("/v2" is a version).
+_PATH = re.compile(r"(?<![\w./$~-])/[a-z][a-z_/-]*[a-z](?![\w./])")
+
+
+def other_paths(a: Claim, b: Claim) -> bool:
+    """Both texts name endpoints and none is the same ("Cobble's /search endpoint ... 50 a
+    second" / "its /suggest endpoint allows 500"): two subjects, whatever their values."""
+    return bool(a.paths and b.paths and not a.paths & b.paths)
 
 
 def dice(a: frozenset[str], b: frozenset[str]) -> float:
@@ -600,7 +613,7 @@ SLOTS = frozenset(DURATION_SLOTS.values())
 
 def check_pair(a: Claim, b: Claim, same_anchor: bool = False) -> tuple[str, str] | None:
     """("opposite", terms) or ("value", numbers) when the claims contradict, else None."""
-    if different_scope(a, b):
+    if different_scope(a, b) or other_paths(a, b):
         return None
     conflicts = opposite(a, b)
     if conflicts:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Protocol
 
 DUPLICATE_RATIO = 90.0
@@ -25,17 +26,163 @@ def normalise(text: str) -> str:
 
 # Not "one" nor "once": far more often a pronoun or a conjunction ("one of", "once a PR
 # lands", "read once at startup") than a claim's value, and then a paraphrase that drops it
-# was never a duplicate (three of hard_pairs_dev.yaml's sixteen).
+# was never a duplicate (three of hard_pairs_dev.yaml's sixteen). "one" before a unit is a
+# number ("one day").
 _NUMBER_WORDS = {w: str(n) for n, w in enumerate(
-    "zero _ two three four five six seven eight nine ten eleven twelve".split()) if w != "_"} | {
-    "fifteen": "15", "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50",
-    "sixty": "60", "hundred": "100", "thousand": "1000", "twice": "2"}
+    "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen".split()) if w != "_"} | {
+    "twenty": "20", "thirty": "30", "forty": "40", "fifty": "50", "sixty": "60",
+    "seventy": "70", "eighty": "80", "ninety": "90", "hundred": "100", "thousand": "1000",
+    "twice": "2"}
+_TENS = frozenset("twenty thirty forty fifty sixty seventy eighty ninety".split())
+_DIGIT_WORDS = frozenset("one two three four five six seven eight nine".split())
+# A number followed by one of these is one value in one unit: "24 hours" is "one day",
+# "25 MB" is "twenty-five megabytes".
+_UNITS = {word: ("s", factor) for words, factor in (
+    ("ms millisecond milliseconds", 0.001), ("s sec secs second seconds", 1),
+    ("min mins minute minutes", 60), ("h hr hrs hour hours", 3600), ("day days", 86400),
+    ("week weeks", 604800)) for word in words.split()} | {
+    word: ("b", factor) for words, factor in (
+        ("b byte bytes", 1), ("kb kilobyte kilobytes", 1e3), ("kib", 1024),
+        ("mb megabyte megabytes", 1e6), ("mib", 1024 ** 2), ("gb gigabyte gigabytes", 1e9),
+        ("gib", 1024 ** 3), ("tb terabyte terabytes", 1e12)) for word in words.split()}
+# The reason phrase of an HTTP status: "returns 503" and "responds with Service Unavailable"
+# state one value. Read only against the other text's number (`same_values`): "accepted"
+# alone is no status.
+STATUS_PHRASES = {
+    "200": "ok", "201": "created", "202": "accepted", "204": "no content",
+    "301": "moved permanently", "304": "not modified", "400": "bad request",
+    "401": "unauthorized", "403": "forbidden", "404": "not found",
+    "405": "method not allowed", "409": "conflict", "410": "gone",
+    "413": "payload too large", "415": "unsupported media type",
+    "422": "unprocessable", "429": "too many requests", "500": "internal server error",
+    "502": "bad gateway", "503": "service unavailable", "504": "gateway timeout"}
+
+
+def _number_words(words: list[str]) -> list[str]:
+    """Words with number words as digits: "twenty five" is 25, "one day" is "1 day"."""
+    out: list[str] = []
+    for n, word in enumerate(words):
+        following = words[n + 1] if n + 1 < len(words) else ""
+        if word in _DIGIT_WORDS and out and words[n - 1] in _TENS:
+            out[-1] = str(int(out[-1]) + int(_NUMBER_WORDS.get(word, "1")))
+        elif word == "one" and following in _UNITS:
+            out.append("1")
+        else:
+            out.append(_NUMBER_WORDS.get(word, word))
+    return out
 
 
 def numbers_in(normalised: str) -> list[str]:
     """The numbers a text states, digits or words ("five minutes" is "5 minutes")."""
-    return sorted(_NUMBER_WORDS.get(w, w) for w in normalised.split()
-                  if w in _NUMBER_WORDS or any(c.isdigit() for c in w))
+    return sorted(w for w in _number_words(normalised.split()) if any(c.isdigit() for c in w))
+
+
+def values_in(normalised: str) -> list[str]:
+    """The numbers a text states, each in its unit's base when a unit follows it: "24 hours"
+    and "one day" are one value, "25 MB" and "twenty-five megabytes" another, "an hour" and
+    "60 minutes" a third (not "once a day": a rate, not an amount)."""
+    words = _number_words(normalised.split())
+    out = []
+    for n, word in enumerate(words):
+        unit = _UNITS.get(words[n + 1]) if n + 1 < len(words) else None
+        if word in ("a", "an") and unit and (n == 0 or words[n - 1] not in _RATE_WORDS):
+            word = "1"
+        if not any(c.isdigit() for c in word):
+            continue
+        if unit and word.isdigit():
+            out.append(f"{round(int(word) * unit[1], 3):f}".rstrip("0").rstrip(".") + unit[0])
+        else:
+            out.append(word)
+    return sorted(out)
+
+
+_RATE_WORDS = frozenset("once twice times per".split())
+
+
+def same_numbers(a: str, b: str) -> bool:
+    """Whether two texts state the same numbers: as written, or as values (`same_values`)."""
+    return _numbers(a)[0] == _numbers(b)[0] or same_values(a, b)
+
+
+def same_values(a: str, b: str) -> bool:
+    """Whether two texts state the same values: numbers in their units' base, or a status
+    code on one side and its reason phrase on the other ("404" / "not found")."""
+    (_, values_a, norm_a), (_, values_b, norm_b) = _numbers(a), _numbers(b)
+    if values_a == values_b:
+        return True
+    phrased_a = {code for code, phrase in STATUS_PHRASES.items()
+                 if code in values_b and code not in values_a and f" {phrase} " in norm_a}
+    phrased_b = {code for code, phrase in STATUS_PHRASES.items()
+                 if code in values_a and code not in values_b and f" {phrase} " in norm_b}
+    return bool(phrased_a or phrased_b) and sorted([*values_a, *phrased_a]) == sorted(
+        [*values_b, *phrased_b])
+
+
+def fewer_numbers(a: str, b: str) -> bool:
+    """Whether one text states only numbers the other states too (a version, an issue number
+    left out), none of its own."""
+    for first, second in ((a, b), (b, a)):
+        (numbers_1, values_1, _), (numbers_2, values_2, _) = _numbers(first), _numbers(second)
+        if numbers_1 and (set(numbers_1) <= set(numbers_2) or set(values_1) <= set(values_2)):
+            return True
+    return False
+
+
+_QUANTITY = re.compile(r"\d[\d.]*[sb]?")
+
+
+def states_a_quantity(text: str) -> bool:
+    """Whether a text states a number as such (not only inside a name: "urllib3", "UART0")."""
+    return any(_QUANTITY.fullmatch(v) for v in _numbers(text)[1])
+
+
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
+
+
+@lru_cache(maxsize=32768)
+def _numbers(text: str) -> tuple[tuple[str, ...], tuple[str, ...], str]:
+    """The numbers of a text as written, its values, and its normalised form padded with
+    spaces; "1,000" is one number."""
+    normalised = normalise(_THOUSANDS.sub("", text))
+    return tuple(numbers_in(normalised)), tuple(values_in(normalised)), f" {normalised} "
+
+
+# A name in code: a path ("src/api/orders.py", "~/.cache/acme", "tests/orders/", "/v2/orders"),
+# a dotted name ("orders.events", "com.pinecrest.app") or a snake_case identifier. Not a pair
+# of words with a slash ("read/write", "client/server"), nor "e.g." or a version.
+_NAME = re.compile(r"[\w$~./-]*\w/?")
+_DOTTED = re.compile(r"[a-z][a-z0-9-]+(?:\.[a-z][a-z0-9-]*)+")
+
+
+def names_in(text: str) -> frozenset[str]:
+    """The names in code a text gives (`_NAME`), lower case, without a leading "$", "~", "./"
+    or a trailing dot."""
+    found = set()
+    for token in _NAME.findall(text.lower()):
+        token = token.strip(".")
+        if not any(c.isalpha() for c in token):
+            continue
+        path = token.count("/") >= 2 or (token.count("/") == 1 and (
+            token[0] in "/~.$" or "." in token.rpartition("/")[2]))
+        if path or "_" in token.strip("_") or _DOTTED.fullmatch(token):
+            found.add(token.lstrip("$~./").rstrip("/"))
+    return frozenset(found)
+
+
+def other_names(a: str, b: str) -> bool:
+    """Both texts name things in code and no name of one is within a name of the other
+    ("tests/orders/" / "tests/shipping/", "orders.events" / "refunds.events"): two facts about
+    two things, however alike their words ("should_strip_auth" is within
+    "session.should_strip_auth": one thing)."""
+    names_a, names_b = _names(a), _names(b)
+    return bool(names_a and names_b) and not any(
+        x in y or y in x for x in names_a for y in names_b)
+
+
+@lru_cache(maxsize=32768)
+def _names(text: str) -> frozenset[str]:
+    return names_in(text)
 
 
 def same_claim_words(a: str, b: str) -> bool:
@@ -145,14 +292,13 @@ def find_duplicate(text: str, candidates: Iterable[_HasText]) -> str | None:
     if not texts:
         return None
     query = normalise(text)
-    numbers = numbers_in(query)
     # rapidfuzz's own processor (lower case, non-alphanumerics to spaces) is `normalise` as
     # token_sort_ratio reads it, in C: a 10,000-fact store is not normalised in Python per add.
     for _, _score, fact_id in process.extract(
         query, texts, scorer=fuzz.token_sort_ratio, processor=utils.default_process,
         score_cutoff=DUPLICATE_RATIO, limit=5
     ):
-        if numbers_in(normalise(texts[fact_id])) == numbers and not opposite(
+        if same_numbers(text, texts[fact_id]) and not opposite(
                 analyse(text), analyse(texts[fact_id])) and same_claim_words(
                 text, texts[fact_id]) and safe_to_merge(text, texts[fact_id]):
             return fact_id
