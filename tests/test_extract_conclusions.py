@@ -181,3 +181,15 @@ def test_extract_findings_off_leaves_the_agents_prose_out(tmp_path: Path, isolat
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text('[extract]\nfindings = "off"\n', encoding="utf-8")
     assert rules() == []
+
+
+def test_a_limit_of_the_code_or_a_correction_in_one_sentence_is_a_finding(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("why is the new file missing from the review?")
+    t.assistant("`git diff HEAD` only shows tracked file changes in the review input.\n"
+                "The `walShardChs == nil` guard doesn't help — the channel isn't nil, "
+                "it's closed.\n"
+                "The only extras are project-specific (`Bash`, `mcp`) plus the `entire` hooks.")
+    assert [c.text for c in _found(t.path)] == [
+        "`git diff HEAD` only shows tracked file changes in the review input.",
+        "The `walShardChs == nil` guard doesn't help — the channel isn't nil, it's closed."]

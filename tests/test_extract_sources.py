@@ -266,6 +266,28 @@ def test_a_compaction_summary_gives_the_errors_fixed_and_never_a_withdrawn_claim
     assert found[0].evidence == evidence
 
 
+CONCEPTS = """This session is being continued from a previous conversation.
+
+Summary:
+2. Key Technical Concepts:
+   - `uv.lock` is **gitignored** in this project — CI resolves dependencies fresh each time
+   - **Wingman**: Background auto-review system
+   - `projectHash` is currently not stored in `CommittedMetadata`
+   - `ResolveSessionFile()` probably globs for the session file before the fallback
+   - `VoiceNotFoundError` was added to `punt_tts.types` in this session
+"""
+
+
+def test_a_compaction_summarys_technical_concepts_give_how_named_code_is(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("go on")
+    evidence = t.user(CONCEPTS, isCompactSummary=True, isVisibleInTranscriptOnly=True)
+    found = [c for c in _candidates(t.path) if c.rule == "summary-concept"]
+    assert [(c.text, c.evidence) for c in found] == [
+        ("`uv.lock` is gitignored in this project — CI resolves dependencies fresh each time",
+         evidence)]
+
+
 def test_git_gates_teach_an_ignored_path_a_new_branch_push_and_the_pre_commit_fix(
         tmp_path: Path):
     t = Transcript(tmp_path / "s.jsonl")
@@ -301,3 +323,12 @@ def test_a_statement_taken_back_later_in_the_session_is_never_stored(tmp_path: P
     texts = [c.text for c in _candidates(t.path)]
     assert not any(x.startswith("Always run the importer tests") for x in texts)
     assert "Never push directly to main." in texts
+
+
+def test_a_technical_concept_the_session_later_takes_back_is_not_stored(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("go on")
+    t.user(CONCEPTS, isCompactSummary=True, isVisibleInTranscriptOnly=True)
+    t.assistant("I was wrong: `uv.lock` is not gitignored in this project, CI resolves "
+                "dependencies from the lockfile.")
+    assert [c for c in _candidates(t.path) if c.rule == "summary-concept"] == []

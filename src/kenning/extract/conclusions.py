@@ -51,7 +51,11 @@ _MARKER = re.compile(
     r"\b(?:because|since|so that|which means|that means|only (?:when|if|works|from|after"
     r"|once|runs?)|returns? early|falls? back|can't|cannot|won't work|doesn't work|silently"
     r"|instead of|rather than|is what|are what"
-    r"|the (?:problem|issue|bug|catch|trap|key|gotcha|cause) (?:is|was) that)\b|, so\b|: so\b",
+    r"|the (?:problem|issue|bug|catch|trap|key|gotcha|cause) (?:is|was) that)\b|, so\b|: so\b"
+    # A limit on what the code does: "`git diff HEAD` only shows tracked files", "X never
+    # exists there"; and a correction in one sentence: "it isn't nil — it's closed".
+    r"|(?<!\bthe )\bonly (?!when|if|works|from|after|once|runs?)[a-z]+s\b|\bnever [a-z]+s\b"
+    r"|\b(?:isn't|aren't|is not|are not)\b[^.;]*[—;,-]+\s*(?:it's|they're|it is)\b",
     _I,
 )
 # A narrative label in front ("Resolving it:", "Sweep in:", "Hydration handling is correct —")
@@ -180,6 +184,33 @@ def finding_text(sentence: str) -> str | None:
     if len(_terms(s)) < 5:
         return None
     return s if s.endswith((".", "!")) else s + "."
+
+
+def states_code(line: str) -> bool:
+    """True when a summary's bullet states how named code is: a code name and a present
+    tense (or a finding's marker), no hedge, no change report or state of the run."""
+    return bool(_NAMES_CODE.search(line) and (_PRESENT.search(line) or _MARKER.search(line))
+                and not _HEDGE.search(line) and not _SESSION_STATE.search(line)
+                and len(line.split()) >= 6)
+
+
+def still_stands(turns: Sequence[Turn], found: Sequence[Candidate]) -> list[Candidate]:
+    """`found` (statements of how the code is, from elsewhere in the session: a summary's
+    concepts) without those the rest of the session took back, as for a finding. (A later
+    edit of a file they name is not a fix here: a summary lists how the code works, and on
+    the development set both concepts that test dropped were labelled facts.)"""
+    position = {t.uuid: i for i, t in enumerate(turns)}
+    said: list[tuple[int, set[str]]] = []
+    for i, turn in enumerate(turns):
+        if turn.is_sidechain or turn.role not in ("assistant", "user", "summary"):
+            continue
+        said.extend((i, _terms(s)) for s in prose_sentences(turn.text) if _RETRACTION.search(s))
+    out = []
+    for c in found:
+        i = position.get(c.evidence, len(turns))
+        if not _withdrawn(i, _terms(c.text), said):
+            out.append(c)
+    return out
 
 
 def conclusion_candidates(turns: Sequence[Turn]) -> list[Candidate]:

@@ -23,6 +23,7 @@ from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import NamedTuple
 
+from kenning.extract.conclusions import states_code
 from kenning.extract.model import Candidate
 from kenning.extract.sentences import sentence_rules, split_sentences
 
@@ -226,6 +227,10 @@ _RETRACTED = re.compile(r"\b(?:wrong|false|incorrect(?:ly)?|claim(?:ed|s)?|prove
                         r"|misdiagnos\w*|turned out|not the cause|red herring|actually"
                         r"|assumed|guess(?:ed)?|speculat\w*)\b", re.I)
 MAX_SUMMARY_FACT = 400
+# The summary's "Key Technical Concepts": the summarizer's own list of how the code works,
+# read by the test a finding passes (`conclusions.states_code`).
+_CONCEPTS = re.compile(r"\btechnical (?:concepts|details)\b", re.I)
+MAX_CONCEPTS = 6  # a summary's concepts passing the test were at most 4 on the development set
 
 
 def _sections(text: str) -> dict[str, list[str]]:
@@ -250,7 +255,15 @@ def summary_candidates(text: str, evidence: str, session: str | None) -> list[Ca
     written at compaction from the whole conversation, so a claim withdrawn before it is
     already gone from it (last word wins); an error still open is not a fact."""
     out: list[Candidate] = []
+    concepts: list[Candidate] = []
     for name, bullets in _sections(text).items():
+        if _CONCEPTS.search(name):
+            concepts.extend(Candidate(kind="codebase", text=line, evidence=evidence,
+                                      rule="summary-concept", session=session)
+                            for line in (" ".join(_BOLD.sub("", b).split()) for b in bullets)
+                            if states_code(line) and not _RETRACTED.search(line)
+                            and len(line) <= MAX_SUMMARY_FACT)
+            continue
         if "error" not in name or "fix" not in name:
             continue
         for bullet in bullets:
@@ -265,4 +278,4 @@ def summary_candidates(text: str, evidence: str, session: str | None) -> list[Ca
                 plain = cut[: cut.rfind(". ") + 1] if ". " in cut else cut.rsplit(" ", 1)[0]
             out.append(Candidate(kind="codebase", text=plain, evidence=evidence,
                                  rule="summary-fix", session=session))
-    return out[:MAX_PER_SOURCE]
+    return out[:MAX_PER_SOURCE] + concepts[:MAX_CONCEPTS]

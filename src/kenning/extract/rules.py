@@ -3,15 +3,16 @@
 A wrong fact injected into every later session costs more than a missed one (the user can
 always say it again, or `remember` it), so every rule fires only on explicit phrasing
 (`sentences.py`), on a failing command followed by the corrected one that passed
-(`commands.py`, `workflow.py`) or on a finding of the agent in a strict causal form that
-nothing later takes back (`conclusions.py`). This module walks one session's turns: it decides
+(`commands.py`, `workflow.py`), on a finding of the agent in a strict causal form that
+nothing later takes back (`conclusions.py`) or on a comment it wrote into the code that gives a
+reason about named code (`comments.py`). This module walks one session's turns: it decides
 what counts as the user's words, applies those rules, anchors each candidate (`anchors.py`),
 and orders and deduplicates the result.
 
 Evidence is what the user typed, what a tool printed, a note the agent saved to Claude Code's
-memory folder (`notes.py`) or one of the agent's findings; the rest of its chat text (plans,
-guesses, instructions, status) is never evidence, and a candidate that repeats a fact kenning
-itself injected is dropped (docs/design.md).
+memory folder (`notes.py`), a comment it wrote into the code or one of the agent's findings;
+the rest of its chat text (plans, guesses, instructions, status) is never evidence, and a
+candidate that repeats a fact kenning itself injected is dropped (docs/design.md).
 Pure and stdlib only; the pipeline redacts, dedups and writes.
 """
 
@@ -25,7 +26,8 @@ from dataclasses import replace
 from kenning.core.textutil import STOPWORDS, words
 from kenning.extract.anchors import find_anchors
 from kenning.extract.commands import command_fixes, norm_command
-from kenning.extract.conclusions import conclusion_candidates
+from kenning.extract.comments import comment_candidates
+from kenning.extract.conclusions import conclusion_candidates, still_stands
 from kenning.extract.diagnoses import diagnosis_candidates
 from kenning.extract.documents import (
     document_source,
@@ -140,7 +142,9 @@ def extract_candidates(
     reader = _SessionReader(root_str)
     for turn in turns:
         reader.read(turn)
-    out = reader.out
+    concepts = [c for c in reader.out if c.rule == "summary-concept"]
+    kept = {id(c) for c in still_stands(turns, concepts)} if findings else set()
+    out = [c for c in reader.out if c.rule != "summary-concept" or id(c) in kept]
     fixes = command_fixes(turns)
     out.extend(fixes)
     fixed = {c.evidence for c in fixes}
@@ -149,6 +153,7 @@ def extract_candidates(
     if findings:
         out.extend(conclusion_candidates(turns))
         out.extend(diagnosis_candidates(turns))
+        out.extend(comment_candidates(turns))
     return _ordered_unique(out, turns, root_str, [_content_terms(t) for t in injected_texts])
 
 

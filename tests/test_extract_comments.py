@@ -1,0 +1,92 @@
+"""The reasons the agent wrote into the code it changed (`comments.py`): real transcript files
+through the real reader and the rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.transcript_writer import Transcript
+
+from kenning.extract import comments
+from kenning.extract.rules import extract_candidates
+from kenning.extract.transcript import read_transcript
+
+REASON = ("walShuttingDown is set before closing shard channels to prevent SendWALMessage "
+          "from sending on a closed channel.")
+
+
+def _edit(t: Transcript, path: str, old: str, new: str, **extra) -> str:
+    tid = f"toolu-{t.n}"
+    uuid = t._write("assistant", {"id": f"msg-{t.n}", "role": "assistant", "content": [
+        {"type": "tool_use", "id": tid, "name": "Edit",
+         "input": {"file_path": path, "old_string": old, "new_string": new}}]}, cwd="/p",
+        **extra)
+    t._write("user", {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": tid, "content": "ok", "is_error": False}]},
+        cwd="/p", **extra)
+    return uuid
+
+
+def _found(path: Path) -> list:
+    return [c for c in extract_candidates(read_transcript(path).turns)
+            if c.rule == "code-comment"]
+
+
+def test_a_new_comment_that_gives_a_reason_about_named_code_is_kept(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("fix the shutdown panic")
+    evidence = _edit(t, "/p/pkg/wal.go", "func Shutdown() {\n\tclose(ch)\n",
+                     "func Shutdown() {\n\t// walShuttingDown is set before closing shard\n"
+                     "\t// channels to prevent SendWALMessage from sending on a closed channel.\n"
+                     "\twalShuttingDown.Store(true)\n\tclose(ch)\n")
+    [c] = _found(t.path)
+    assert c.text == REASON and c.evidence == evidence and c.kind == "codebase"
+
+
+def test_what_a_line_does_pragmas_docs_old_comments_and_other_folders_are_left_out(
+        tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("go on")
+    _edit(t, "/p/pkg/wal.go", "x := 1", "// Increment the counter for each shard we visit\n"
+          "x := 1\n// nolint:gosec // the command is hardcoded, so it must be safe here\n")
+    _edit(t, "/p/docs/wal.md", "", "// walShuttingDown must be set so that SendWALMessage "
+          "never sends on a closed channel\n")  # a doc, not code
+    _edit(t, "/p/pkg/wal.go", f"// {REASON}\nx := 1", f"// {REASON}\nx := 2")  # not new
+    _edit(t, "/home/me/other/wal.go", "", f"// {REASON}\n")  # outside the project
+    assert _found(t.path) == []
+
+
+def test_a_rewritten_comment_keeps_its_last_words_and_a_removed_one_is_dropped(
+        tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("go on")
+    _edit(t, "/p/pkg/wal.go", "", "// walShuttingDown is set before closing the channels to "
+          "prevent SendWALMessage from panicking.\n")
+    later = _edit(t, "/p/pkg/wal.go", "", f"// {REASON}\n")
+    [c] = _found(t.path)
+    assert c.text == REASON and c.evidence == later
+    _edit(t, "/p/pkg/wal.go", f"// {REASON}\nwalShuttingDown.Store(true)\n", "")
+    assert _found(t.path) == []
+
+
+def test_a_subagents_edits_are_its_task_and_at_most_a_few_comments_are_kept(tmp_path: Path):
+    side = Transcript(tmp_path / "side.jsonl")
+    side.user("go on")
+    _edit(side, "/p/pkg/wal.go", "", f"// {REASON}\n", isSidechain=True)
+    assert _found(side.path) == []
+    many = Transcript(tmp_path / "many.jsonl")
+    many.user("go on")
+    reasons = [
+        "parseConfig must run before loadPlugins because plugin paths come from the file.",
+        "flushQueue drains the writer first so that no record is lost on shutdown.",
+        "retryBudget caps attempts to avoid hammering the upstream during an outage.",
+        "cacheKey includes the tenant id, otherwise two tenants would share entries.",
+        "openStore never creates the folder; the installer owns its permissions.",
+        "pickShard hashes the host name so a host always lands on the same goroutine.",
+    ]
+    for n, reason in enumerate(reasons):
+        _edit(many, f"/p/pkg/f{n}.go", "", f"// {reason}\n")
+    names = [r.split()[0] for r in reasons]
+    found = _found(many.path)
+    assert len(found) == comments.MAX_PER_SESSION
+    assert [c.text.split()[0] for c in found] == names[:comments.MAX_PER_SESSION]
