@@ -165,6 +165,6 @@ def test_a_wrapped_checklist_item_is_read_whole_and_a_reference_is_never_cut() -
     assert first.provenance == "PR.md:1-2"
     said = plain("Fix `a()`\n  (`#1224 <https://x/pull/1224>`_; PR by @someone)")
     assert said == "Fix `a()`"  # not "(#1224; PR."
-    assert plain("Remove nesting in ``A.b`` in (:pull:`1072`)") == "Remove nesting in `A.b`."
+    assert plain("Remove nesting in ``A.b`` in (:pull:`1072`)") == "Remove nesting in `A.b`"
     assert least_below_floor("packaging now requires Python 3.9 or later.", (3, 10))
     assert not least_below_floor("packaging now requires Python 3.10 or later.", (3, 10))
