@@ -153,3 +153,18 @@ def test_seed_reads_tooling_and_a_guide_in_github_once_per_fact(kenning, isolate
                        ".github/CONTRIBUTING.rst"}
     assert sum("docs/api.rst" in i["text"] for i in proposed) == 1
     assert any("Always run `scripts/test`" in i["text"] for i in proposed)
+
+
+def test_a_wrapped_checklist_item_is_read_whole_and_a_reference_is_never_cut() -> None:
+    from kenning.extract.seed.current import least_below_floor
+    from kenning.extract.seed.model import plain
+    text = ("- [ ] You've updated the documentation (in `docs/`), in case of behavior changes or"
+            " new\nfeatures\n- [ ] You've added a new changelog entry (in `CHANGES.rst`).\n")
+    first = tooling.pr_template_proposals(text, "PR.md", "x")[0]
+    assert first.text.endswith("behavior changes or new features.")
+    assert first.provenance == "PR.md:1-2"
+    said = plain("Fix `a()`\n  (`#1224 <https://x/pull/1224>`_; PR by @someone)")
+    assert said == "Fix `a()`"  # not "(#1224; PR."
+    assert plain("Remove nesting in ``A.b`` in (:pull:`1072`)") == "Remove nesting in `A.b`"
+    assert least_below_floor("packaging now requires Python 3.9 or later.", (3, 10))
+    assert not least_below_floor("packaging now requires Python 3.10 or later.", (3, 10))

@@ -371,6 +371,8 @@ def classify(entry: Entry) -> str | None:
         return None
     if _PREVIEW.search(entry.section or ""):
         return None
+    if (span := _CODE_SPAN.search(text)) and span.group(1).startswith("."):
+        return None  # "Deprecate `._version`": whose attribute? The entry does not say
     if _DEPRECATES.search(text) and not _NOISE.search(re.sub(r"^\W*add\w*", "", text, flags=re.I)):
         return "deprecation"  # "Add deprecated warning to `X`", "Add `env`, and deprecate `Y`"
     section = (entry.section or "").replace("-", " ")

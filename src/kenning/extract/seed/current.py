@@ -204,11 +204,25 @@ def runs_below_floor(text: str, floor: tuple[int, int] | None) -> bool:
     return floor is not None and bool(versions) and all(v < floor for v in versions)
 
 
+# A minimum Python said outright ("requires Python 3.9 or later", "Python 3.9+", ">= 3.9").
+_AT_LEAST = re.compile(r"\b(?:python|py|cpython)\s*(?:>=\s*(\d)\.(\d+)|(\d)\.(\d+)(?:\s*\+|\s+or "
+                       r"(?:later|newer|higher|above|greater)\b))", re.I)
+
+
+def least_below_floor(text: str, floor: tuple[int, int] | None) -> bool:
+    """A release's minimum Python ("now requires Python 3.9 or later") below HEAD's floor
+    (3.10): superseded by a later release's."""
+    least = [(int(a or c), int(b or d)) for a, b, c, d in _AT_LEAST.findall(text)]
+    return floor is not None and bool(least) and all(v < floor for v in least)
+
+
 def below_floor(text: str, floor: tuple[int, int] | None) -> bool:
     """`text` drops (or deprecates) Python versions HEAD's floor has since moved past: after
     "drop 3.7" the floor is 3.8; when HEAD requires 3.10 that entry is history. An entry
     naming no version ("drop legacy Pythons") is said more precisely by the floor itself."""
-    if floor is None or not _GONE.search(text):
+    if floor is None:
+        return False
+    if not _GONE.search(text):
         return False
     if re.search(r"\b(?:legacy|old|older|ancient)\s+python(?:s|\s+versions)?\b", text, re.I) \
             and not re.search(r"\d", text):
@@ -354,7 +368,8 @@ def _holds(p: Proposal, head: Head, checked: str | None) -> bool:
     text = _subject(p)
     if p.rule == "guide-rule" and not _projects_rule(p, head):
         return False
-    if below_floor(text, head.floor):
+    if below_floor(text, head.floor) or (p.source in ("changelog", "commits")
+                                          and least_below_floor(text, head.floor)):
         return False
     if not _GONE.search(p.text) and not re.search(r"remov|drop|deprecat", p.rule) \
             and tied_below_floor(text, head.floor, p.source in ("changelog", "commits")):

@@ -40,8 +40,8 @@ class Proposal:
                    rationale=data.get("rationale"), old=bool(data.get("old", False)))
 
 
-_RST_REF = re.compile(r"\s*:(?:pr|issue|user|ghuser|bug|gh|commit):`[^`]*`[,;]?")
-_MYST_REF = re.compile(r"\s*\{(?:pr|issue|user|ghuser|bug|gh|commit)\}`[^`]*`[,;]?")
+_RST_REF = re.compile(r"\s*:(?:pr|pull|issue|user|ghuser|bug|gh|commit):`[^`]*`[,;]?")
+_MYST_REF = re.compile(r"\s*\{(?:pr|pull|issue|user|ghuser|bug|gh|commit)\}`[^`]*`[,;]?")
 _MYST_PEP = re.compile(r"\{pep\}`(\d+)`")
 _MYST_ROLE = re.compile(r"\{(?:py:)?(?:meth|func|class|attr|mod|data|exc|obj|ref|doc|option"
                         r"|envvar|program|term)\}`([^`]*)`")
@@ -53,8 +53,12 @@ _ISSUE_REF = re.compile(r"\s*\((?i:issue|pull request|pull|PR|see)?\s*`?#\d+`?\)
                         r"|\s*\((?i:pull|PR|issue)s? #\d+(?:,\s*#\d+)*\)\.?"
                         r"|\s*\((?i:see) #\d+[^)]{0,40}\)\.?"
                         r"|\s*\((?:(?:#|gh-|GH-|PR #?)\d+[,\s]*)+\)|\s+\[#\d+\]"
-                        r"|\s+#\d+\b(?=\.?\s*$)")
-_BY_USER = re.compile(r"\s*(?:\(|\b)(?:by|thanks to|thanks)\s+@[\w-]+\)?", re.I)
+                        r"|\s+#\d+\b(?=\.?\s*$)"
+                        r"|\s*\((?=[^()]*#\d)(?:(?:#|gh-|GH-)?\d+|(?i:PRs?|pull requests?|issues?)"
+                        r"|[#;,\s])+\)")
+# "(by @a)" goes whole; "(#12; PR by @a)" keeps its ")" (then goes as a reference)
+_BY_USER = re.compile(r"\s*\((?:by|thanks to|thanks)\s+@[\w-]+\)|\s*\b(?:by|thanks to|thanks)"
+                      r"\s+@[\w-]+", re.I)
 _MENTION = re.compile(r"\s*\(@[\w-]+\)")
 # An acknowledgement is no part of a fact: "Thanks.", "Thanks for the PR.", "Thanks
 # :user:`a` for reporting and :user:`b` for the PR." (after the roles are gone: "Thanks for
@@ -90,7 +94,7 @@ def plain(text: str) -> str:
     text = " ".join(text.split()).strip(" -–").replace(".:", ":")
     text = re.sub(r"::(?=\s|$)", ":", text)  # RST's "Example::", not IPv6's `::1`
     text = re.sub(r"\s+([.,;:])(?=\s|$)", r"\1", text)
-    text = re.sub(r"\s\(\s*\)|\s*[,;]\s*(?=\.$)", "", text).strip()
+    text = re.sub(r"(?:\s+in)?\s\(\s*\)|\s*[,;]\s*(?=\.$)", "", text).strip()  # "… in ()"
     if text and text[-1] not in ".!?:`)":
         text += "."
     return text[:1].upper() + text[1:]

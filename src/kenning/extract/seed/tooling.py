@@ -268,16 +268,21 @@ def script_proposals(text: str, rel: str, name: str) -> list[Proposal]:
 def pr_template_proposals(text: str, rel: str, name: str) -> list[Proposal]:
     out: list[Proposal] = []
     text = re.sub(r"<!--[\s\S]*?-->", lambda m: "\n" * m.group(0).count("\n"), text)
-    for n, line in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    for n, line in enumerate(lines, 1):
         m = _CHECK.match(line)
         if not m:
             continue
-        item = plain(m.group("item"))
+        last = n  # an item wrapped onto the lines under it ("… or new\nfeatures") is one item
+        while last < len(lines) and lines[last].strip() and not _CHECK.match(lines[last]) \
+                and not re.match(r"\s*(?:[-*+#>|]|\d+[.)])", lines[last]):
+            last += 1
+        item = plain(" ".join([m.group("item"), *(x.strip() for x in lines[n:last])]))
         if len(item.split()) < 4 or _GENERIC.search(item) or LEANS.match(item) \
                 or not item[:1].isupper() or line[:1].isspace() \
                 or (len(item.split()) <= 8 and "`" not in item and _ROUTINE.search(item)):
             continue  # a sub-item, or one leaning on the item before, says nothing alone
         out.append(Proposal(source="docs", kind="interaction",
                             text=f"{name} ({rel}, pull-request checklist): {item}",
-                            provenance=lines_label(rel, n, n), rule="pr-checklist"))
+                            provenance=lines_label(rel, n, last), rule="pr-checklist"))
     return out
