@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kenning.core.textutil import STOPWORDS, words
+from kenning.extract.conclusions import content_terms, in_project
 from kenning.extract.model import Candidate, Turn
 
 _EDITS = ("Edit", "MultiEdit", "Write")
@@ -82,24 +82,12 @@ def _blocks(text: str) -> list[str]:
     return out
 
 
-def _terms(text: str) -> set[str]:
-    return {w for w in words(text.lower()) if w not in STOPWORDS and len(w) > 2}
-
-
-def _in_project(path: str, cwd: str | None) -> bool:
-    norm = path.replace("\\", "/")
-    if not (norm.startswith(("/", "~")) or re.match(r"[A-Za-z]:/", norm)):
-        return True  # relative: the project's own
-    root = (cwd or "").replace("\\", "/").rstrip("/").lower()
-    return bool(root) and norm.lower().startswith(root + "/")
-
-
 def _edits(turn: Turn) -> list[tuple[str, str]]:
     """(text replaced, text written) of each edit of a source file in the project."""
     out: list[tuple[str, str]] = []
     for _, tool, data in turn.tool_uses:
         path = str(data.get("file_path") or "")
-        if tool not in _EDITS or not _SOURCE.search(path) or not _in_project(path, turn.cwd):
+        if tool not in _EDITS or not _SOURCE.search(path) or not in_project(path, turn.cwd):
             continue
         for part in [data, *(e for e in data.get("edits") or () if isinstance(e, dict))]:
             old = str(part.get("old_string") or "")
@@ -132,7 +120,7 @@ def comment_candidates(turns: Sequence[Turn]) -> list[Candidate]:
             for block in _blocks(new):
                 if block in before or not is_reason(block):
                     continue
-                terms = _terms(block)
+                terms = content_terms(block)
                 same = [k for k in kept
                         if len(k[2] & terms) >= _SAME * min(len(k[2]), len(terms))]
                 if same:  # rewritten: the new words take the place of the first version

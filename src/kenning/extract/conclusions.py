@@ -144,8 +144,20 @@ _MIN_WORDS, _MAX_WORDS = 8, 45
 _SAME = 0.5  # share of content terms two findings have in common to say the same thing
 
 
-def _terms(text: str) -> set[str]:
+def content_terms(text: str) -> set[str]:
+    """The words of `text` that carry its content: lower case, no stop words, 3+ letters."""
     return {w for w in words(text.lower()) if w not in STOPWORDS and len(w) > 2}
+
+
+def in_project(path: str, cwd: str | None) -> bool:
+    """True for a path inside the project (the folder Claude Code ran in, `cwd`): a relative
+    path, or an absolute one under `cwd`; not the user's own config, a plan file, the memory
+    folder."""
+    norm = path.replace("\\", "/")
+    if not (norm.startswith(("/", "~")) or re.match(r"[A-Za-z]:/", norm)):
+        return True
+    root = (cwd or "").replace("\\", "/").rstrip("/").lower()
+    return bool(root) and norm.lower().startswith(root + "/")
 
 
 def prose_sentences(text: str) -> list[str]:
@@ -181,7 +193,7 @@ def finding_text(sentence: str) -> str | None:
         return None
     if not _NAMES_CODE.search(s) or sum(c.isalpha() for c in s) < 0.6 * len(s):
         return None
-    if len(_terms(s)) < 5:
+    if len(content_terms(s)) < 5:
         return None
     return s if s.endswith((".", "!")) else s + "."
 
@@ -204,11 +216,12 @@ def still_stands(turns: Sequence[Turn], found: Sequence[Candidate]) -> list[Cand
     for i, turn in enumerate(turns):
         if turn.is_sidechain or turn.role not in ("assistant", "user", "summary"):
             continue
-        said.extend((i, _terms(s)) for s in prose_sentences(turn.text) if _RETRACTION.search(s))
+        said.extend((i, content_terms(s)) for s in prose_sentences(turn.text)
+                    if _RETRACTION.search(s))
     out = []
     for c in found:
         i = position.get(c.evidence, len(turns))
-        if not _withdrawn(i, _terms(c.text), said):
+        if not _withdrawn(i, content_terms(c.text), said):
             out.append(c)
     return out
 
@@ -225,13 +238,13 @@ def conclusion_candidates(turns: Sequence[Turn]) -> list[Candidate]:
             continue
         for sentence in prose_sentences(turn.text):
             if _RETRACTION.search(sentence):
-                said.append((i, _terms(sentence)))
+                said.append((i, content_terms(sentence)))
             fact = finding_text(sentence) if turn.role != "user" else None
             if fact:
                 found.append((i, fact, turn))
     kept: list[tuple[int, str, Turn, set[str]]] = []
     for i, fact, turn in found:
-        terms = _terms(fact)
+        terms = content_terms(fact)
         if _withdrawn(i, terms, said) or _fixed_later(i, fact, edits):
             continue
         kept = [k for k in kept if len(k[3] & terms) < _SAME * min(len(k[3]), len(terms))]
@@ -252,15 +265,11 @@ def _edits(turn: Turn) -> list[tuple[str, str, str]]:
     """(file name, text replaced, text written) of each edit this turn makes inside the
     project (the folder Claude Code ran in); a Write replaces the whole file."""
     out: list[tuple[str, str, str]] = []
-    root = (turn.cwd or "").replace("\\", "/").rstrip("/").lower()
     for _, tool, data in turn.tool_uses:
         path = str(data.get("file_path") or data.get("notebook_path") or "")
-        if tool not in _EDITS or not path:
+        if tool not in _EDITS or not path or not in_project(path, turn.cwd):
             continue
         norm = path.replace("\\", "/")
-        if norm.startswith(("/", "~")) or re.match(r"[A-Za-z]:/", norm):
-            if not root or not norm.lower().startswith(root + "/"):
-                continue  # the user's own config, a plan file, the memory folder
         parts = [data, *(e for e in data.get("edits") or () if isinstance(e, dict))]
         old = "\n".join(str(e.get("old_string") or "") for e in parts)
         new = "\n".join(str(e.get("new_string") or e.get("content") or "") for e in parts)
