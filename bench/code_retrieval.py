@@ -37,7 +37,6 @@ import os
 import re
 import shutil
 import sqlite3
-import statistics
 import sys
 import tempfile
 import time
@@ -47,7 +46,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 import code_corpus  # noqa: E402
 import reference_bm25  # noqa: E402
-from timing import quiet_env, run_checked  # noqa: E402
+from timing import interleave_medians, quiet_env, run_checked  # noqa: E402
 
 RATIO_BUDGET = 1.4
 CUTOFF = 10
@@ -260,13 +259,7 @@ def index_speed(root: Path, tmp: Path, rounds: int = SPEED_ROUNDS) -> dict[str, 
 
     runs = {"windows": reference("reference_bm25.py"),
             "functions": reference("reference_functions.py"), "kenning": kenning_index}
-    times: dict[str, list[float]] = {k: [] for k in runs}
-    for _ in range(rounds):
-        for key, call in runs.items():
-            started = time.perf_counter()
-            call()
-            times[key].append(time.perf_counter() - started)
-    med = {k: statistics.median(v) for k, v in times.items()}
+    med = interleave_medians(runs, rounds)
     return {"index_s": med["kenning"], "functions_s": med["functions"],
             "windows_s": med["windows"], "index_ratio": med["kenning"] / med["functions"],
             "windows_ratio": med["kenning"] / med["windows"]}

@@ -15,14 +15,12 @@ import json
 import os
 import shutil
 import sqlite3
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from timing import Paired, interleave, quiet_env, ratio_row, run_checked
+from timing import Paired, interleave, interleave_medians, quiet_env, ratio_row, run_checked
 
 TARGET_LINES = 20_000
 PACKAGES = ["click", "yaml", "rapidfuzz", "sqlite_utils", "tokenizers", "mcp"]
@@ -124,15 +122,8 @@ def _three_way(repo: Path, env: dict, tmp: str) -> tuple[Paired, Paired]:
     runs = {"windows": lambda: _reference_index(repo, tmp, env),
             "functions": lambda: _reference_index(repo, tmp, env, FUNCTIONS_REFERENCE),
             "kenning": lambda: _kenning_index(repo, env, tmp)}
-    times: dict[str, list[float]] = {key: [] for key in runs}
-    for _ in range(ROUNDS):
-        for key, call in runs.items():
-            start = time.perf_counter()
-            call()
-            times[key].append(time.perf_counter() - start)
-    kenning = statistics.median(times["kenning"])
-    return (Paired(kenning, statistics.median(times["windows"])),
-            Paired(kenning, statistics.median(times["functions"])))
+    med = interleave_medians(runs, ROUNDS)
+    return Paired(med["kenning"], med["windows"]), Paired(med["kenning"], med["functions"])
 
 
 def _one_file_repo(dest: Path) -> None:

@@ -40,6 +40,18 @@ def interleave(subject: Callable[[int], object], reference: Callable[[int], obje
     return Paired(statistics.median(subject_times), statistics.median(reference_times))
 
 
+def interleave_medians(calls: dict[str, Callable[[], object]], rounds: int) -> dict[str, float]:
+    """Each call in turn, in the dict's order, `rounds` times, so all see the same load: the
+    median seconds of each, by key."""
+    times: dict[str, list[float]] = {key: [] for key in calls}
+    for _ in range(rounds):
+        for key, call in calls.items():
+            start = time.perf_counter()
+            call()
+            times[key].append(time.perf_counter() - start)
+    return {key: statistics.median(value) for key, value in times.items()}
+
+
 def _timed(call: Callable[[int], object], n: int) -> float:
     start = time.perf_counter()
     call(n)
