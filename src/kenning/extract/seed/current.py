@@ -9,10 +9,8 @@ older "drop Python 3.x", and every other statement tied to a Python below that f
 Python 3.9+ use `collections.abc`" when HEAD requires 3.10). A development tool chosen
 ("uses PDM instead of Poetry") is history once HEAD shows no trace of it: no file of its own
 (`pdm.lock`), no mention in the packaging, task or CI configuration. A guide sentence naming
-code HEAD's code lacks (`ClassA`, `field_one`: an example's names) is not proposed, and a
-guide's rule is the project's only when it names the project or code the project's own
-Python files define (one `git cat-file --batch` reads them). A changelog deprecation HEAD's
-code still raises a warning for says "(it warns)".
+code HEAD's code lacks (`ClassA`, `field_one`: an example's names) is not proposed. A
+changelog deprecation HEAD's code still raises a warning for says "(it warns)".
 """
 
 from __future__ import annotations
@@ -56,7 +54,6 @@ class Head:
     floor: tuple[int, int] | None = None
     warned: frozenset[str] = frozenset()  # words near a deprecation warning, lower case
     tools: frozenset[str] = frozenset()  # the development tools HEAD's configuration shows
-    made: frozenset[str] = frozenset()  # names HEAD's own code defines
     warns: frozenset[str] = frozenset()  # words near a warning HEAD's code raises, lower case
 
     def _module(self, name: str) -> bool:
@@ -240,42 +237,8 @@ _OWN_CODE = (*_NOT_CODE, ":(exclude,glob)**/test*/**", ":(exclude,glob)**/test_*
              ":(exclude,glob)**/example*/**", ":(exclude)docs", ":(exclude)doc")
 
 
-_DEFINES = re.compile(r"(?:def|class)[ \t]+([A-Za-z_]\w*)|(?<![\w-])([A-Za-z_][\w-]*)[ \t]*"
-                      r"(?:=(?!=)|:[ \t]*\S)|[\"']([\w-]+)[\"'][ \t]*:|[\"']--?([\w-]+)[\"']")
-
-
-def _own_code(path: str) -> bool:
-    """A Python file of the project's own code: not its tests, docs or examples."""
-    *folders, name = path.lower().split("/")
-    return name.endswith((".py", ".pyi")) and not name.startswith("test_") \
-        and not name.endswith("_test.py") and name != "conftest.py" \
-        and not any(f in ("test", "tests") or f.startswith(("doc", "example")) for f in folders)
-
-
-_MADE_BYTES = 32 * 1024 * 1024  # read at most this much of HEAD's code
-
-
-def _made(root: Path, names: Iterable[str], paths: Iterable[str]) -> frozenset[str]:
-    """Those of `names` (last parts, letter case kept) HEAD's own code defines: `def name`,
-    `class Name`, `name = …`, `name: int`, a keyword `name=…`, a key `"NAME": …`, an option
-    `"--name"`. A name only used (`os.environ`, `:status`, `h1`) is not the project's. One
-    `git cat-file --batch` reads the code; the names are read out of it here."""
-    lasts = {n.rsplit(".", 1)[-1].lstrip("-") for n in names
-             if re.fullmatch(r"-{0,2}[\w.-]+", n)} - {""}
-    code = sorted(p for p in paths if _own_code(p))
-    if not lasts or not code:
-        return frozenset()
-    read = subprocess.run(["git", "-C", str(root), "cat-file", "--batch"],
-                          input="".join(f"HEAD:{p}\n" for p in code).encode("utf-8"),
-                          capture_output=True)
-    text = read.stdout[:_MADE_BYTES].decode("utf-8", "replace")
-    said = {name for m in _DEFINES.finditer(text) for name in m.groups() if name}
-    return frozenset(lasts & said)
-
-
-def read_head(root: Path, names: Iterable[str], own: Iterable[str] = ()) -> Head | None:
-    """Paths and the occurrences of `names` at HEAD, and which of `own` HEAD's own code
-    defines (None: not a git work tree)."""
+def read_head(root: Path, names: Iterable[str]) -> Head | None:
+    """Paths and the occurrences of `names` at HEAD (None: not a git work tree)."""
     listed = subprocess.run(["git", "-C", str(root), "ls-tree", "-r", "--name-only", "HEAD"],
                             capture_output=True, encoding="utf-8", errors="replace")
     if listed.returncode != 0:
@@ -302,7 +265,7 @@ def read_head(root: Path, names: Iterable[str], own: Iterable[str] = ()) -> Head
     warns = {w.lower() for w in re.findall(r"[A-Za-z_][\w-]*", raised.stdout)}
     paths = frozenset(listed.stdout.splitlines())
     return Head(paths, frozenset(tokens), python_floor(root, paths), frozenset(warned),
-                _tools_in_use(root, paths), _made(root, own, paths), frozenset(warns))
+                _tools_in_use(root, paths), frozenset(warns))
 
 
 def _in_deprecated_modules(root: Path) -> set[str]:
@@ -332,42 +295,8 @@ def _relied_on(p: Proposal) -> set[str]:
     return live_names(_subject(p)) if p.source == "changelog" else set()
 
 
-def _ruled(p: Proposal) -> tuple[str, set[str]]:
-    """A guide's rule: its sentence, and the code it names ("`trusted_proxy`", "--reload")."""
-    said = p.text.split("): ", 1)[-1]
-    spans = re.findall(r"`([^`]+)`", said)  # whole names only: not `:status`, `a == b`
-    spans = [re.sub(r"^([A-Za-z_]\w*)=.*", r"\1", n) for n in spans]  # `many=True`
-    names = {n.removeprefix("@").removesuffix("()") for n in spans
-             if re.fullmatch(r"@?[A-Za-z_][\w.]*(?:\(\))?|--?[a-z][\w-]*", n)}
-    bare = re.sub(r"`[^`]*`", "", said)
-    names |= {n.removesuffix("()") for n in identifiers(bare)}
-    names |= set(re.findall(r"\b[A-Z][a-z]+[A-Z]\w*\b", bare))  # ValidationError
-    names |= set(re.findall(r"(?<![\w-])--[a-z][\w-]+", said))
-    return said, names
-
-
-_NOT_PACKAGES = ("testing", "scripts", "tools", "benchmarks", "bench", "utils", "src")
-
-
-def _projects_rule(p: Proposal, head: Head) -> bool:
-    """A guide's must / should / always is the project's when it names the project or code
-    the project defines; "Trailers MUST NOT include pseudo-headers (`:status`)", "Ensure
-    your project is on `PYTHONPATH`" are HTTP's and Python's."""
-    said, names = _ruled(p)
-    project = re.split(r" docs \(| README\b", p.text, maxsplit=1)[0]
-    packages = {m.group(1) for path in head.paths
-                if (m := re.match(r"^(?:src/)?([A-Za-z_]\w*)/__init__\.py$", path))
-                and _own_code(path) and m.group(1).lower() not in _NOT_PACKAGES}
-    if any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", said, re.I)
-           for name in {project, *packages} - {""}):
-        return True  # the project by name, or its package ("`from rest_framework import …`")
-    return any(n.rsplit(".", 1)[-1].lstrip("-") in head.made for n in names)
-
-
 def _holds(p: Proposal, head: Head, checked: str | None) -> bool:
     text = _subject(p)
-    if p.rule == "guide-rule" and not _projects_rule(p, head):
-        return False
     if below_floor(text, head.floor) or (p.source in ("changelog", "commits")
                                           and least_below_floor(text, head.floor)):
         return False
@@ -396,8 +325,7 @@ def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
     about, a name the text relies on that HEAD lacks, a Python floor HEAD has passed."""
     names = {p.key: n for p in found if (n := _checked(p))}
     relied = {n for p in found for n in _relied_on(p)}
-    ruled = {n for p in found if p.rule == "guide-rule" for n in _ruled(p)[1]}
-    head = read_head(root, [*names.values(), *relied], ruled)
+    head = read_head(root, [*names.values(), *relied])
     if head is None:
         return found
     return [_warning(p, head) for p in found if _holds(p, head, names.get(p.key))]

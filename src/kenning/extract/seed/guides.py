@@ -497,8 +497,6 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
             rank, rule = strength
             if _only_stdlib(sentence, project):
                 continue  # "avoid instantiating ssl.SSLContext directly": Python's advice
-            if named and i == 0 and rule == "guide-rule":
-                continue  # an option's description ("a list of origins that should …")
             if named and i > 0:  # "`x`: Defaults to `9`." of what? Said with what `x` is.
                 head = re.sub(r"^(`[^`]+`|\*\*[^*]+\*\*)\s*[-–—:,]\s+", r"\1: ",
                               _SPLIT.split(body)[0])
