@@ -166,8 +166,7 @@ def fuse_facts(
         cos = cosine.get(key)
         if (key not in strength or kw < keyword_floor) and (cos is None or cos < COSINE_FLOOR):
             continue
-        kept.append((key, fact_score(kw, cos) if key in strength else COSINE_WEIGHT * cos,
-                     kw, cos))
+        kept.append((key, fact_score(kw, cos), kw, cos))  # not found by keywords: kw is 0
     best = max((raw for _, raw, _, _ in kept), default=0.0) or 1.0
     out: list[FactScore] = []
     for key, raw, kw, cos in kept:
