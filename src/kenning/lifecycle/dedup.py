@@ -20,8 +20,12 @@ class _HasText(Protocol):
     text: str
 
 
+# Not a letter or digit (`\w` is `str.isalnum` or "_"): a word break.
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
 def normalise(text: str) -> str:
-    return " ".join("".join(c if c.isalnum() else " " for c in text.lower()).split())
+    return " ".join(_NOT_ALNUM.sub(" ", text.lower()).split())
 
 
 # Not "one" nor "once": far more often a pronoun or a conjunction ("one of", "once a PR
@@ -75,20 +79,32 @@ def _number_words(words: list[str]) -> list[str]:
 
 def numbers_in(normalised: str) -> list[str]:
     """The numbers a text states, digits or words ("five minutes" is "5 minutes")."""
-    return sorted(w for w in _number_words(normalised.split()) if any(c.isdigit() for c in w))
+    return _numbers_of(_number_words(normalised.split()))
+
+
+def _numbers_of(words: list[str]) -> list[str]:
+    return sorted(w for w in words if _has_digit(w))
+
+
+def _has_digit(word: str) -> bool:
+    # `isalpha` first: most words are letters only, and C-fast to rule out.
+    return not word.isalpha() and any(c.isdigit() for c in word)
 
 
 def values_in(normalised: str) -> list[str]:
     """The numbers a text states, each in its unit's base when a unit follows it: "24 hours"
     and "one day" are one value, "25 MB" and "twenty-five megabytes" another, "an hour" and
     "60 minutes" a third (not "once a day": a rate, not an amount)."""
-    words = _number_words(normalised.split())
+    return _values_of(_number_words(normalised.split()))
+
+
+def _values_of(words: list[str]) -> list[str]:
     out = []
     for n, word in enumerate(words):
         unit = _UNITS.get(words[n + 1]) if n + 1 < len(words) else None
         if word in ("a", "an") and unit and (n == 0 or words[n - 1] not in _RATE_WORDS):
             word = "1"
-        if not any(c.isdigit() for c in word):
+        if not _has_digit(word):
             continue
         if unit and word.isdigit():
             out.append(f"{round(int(word) * unit[1], 3):f}".rstrip("0").rstrip(".") + unit[0])
@@ -145,7 +161,8 @@ def _numbers(text: str) -> tuple[tuple[str, ...], tuple[str, ...], str]:
     """The numbers of a text as written, its values, and its normalised form padded with
     spaces; "1,000" is one number."""
     normalised = normalise(_THOUSANDS.sub("", text))
-    return tuple(numbers_in(normalised)), tuple(values_in(normalised)), f" {normalised} "
+    words = _number_words(normalised.split())  # once for both readings
+    return tuple(_numbers_of(words)), tuple(_values_of(words)), f" {normalised} "
 
 
 # A name in code: a path ("src/api/orders.py", "~/.cache/acme", "tests/orders/", "/v2/orders"),
