@@ -212,19 +212,20 @@ SPLITS = {  # name -> (file, is-duplicate key, is-contradiction key); issue 12's
                                    "contradiction"),
     "development contradiction_pairs_dev": (PAIRS.parent / "contradiction_pairs_dev.yaml",
                                             None, "contradiction"),
-    # lifecycle_test to lifecycle_test4 were written as test splits and became development
-    # data (bench/data/SPLITS.md); lifecycle_test5 is the test.
+    # lifecycle_test to lifecycle_test5 were written as test splits and became development
+    # data (bench/data/SPLITS.md); lifecycle_test6 is the test.
     **{f"development {name}{suffix}": (PAIRS.parent / name / f"{kind}_pairs.yaml", *keys)
-       for name in ("lifecycle_test", "lifecycle_test2", "lifecycle_test3", "lifecycle_test4")
+       for name in ("lifecycle_test", "lifecycle_test2", "lifecycle_test3", "lifecycle_test4",
+                    "lifecycle_test5")
        for suffix, kind, keys in (("", "duplicate", ("duplicate", None)),
                                   (" contradictions", "contradiction",
                                    (None, "contradiction")))},
 }
 TEST_SPLITS = {  # run once, at the end of a round (`--quality --test`)
-    "test lifecycle_test5": (PAIRS.parent / "lifecycle_test5" / "duplicate_pairs.yaml",
+    "test lifecycle_test6": (PAIRS.parent / "lifecycle_test6" / "duplicate_pairs.yaml",
                              "duplicate", None),
-    "test lifecycle_test5 contradictions": (
-        PAIRS.parent / "lifecycle_test5" / "contradiction_pairs.yaml", None, "contradiction"),
+    "test lifecycle_test6 contradictions": (
+        PAIRS.parent / "lifecycle_test6" / "contradiction_pairs.yaml", None, "contradiction"),
 }
 
 

@@ -238,6 +238,9 @@ def test_development_paraphrases_in_other_words_are_offered_and_nothing_wrong_me
     # a rule for all things and one case of it
     ("All sync endpoints use cursor pagination.",
      "The /jobs sync endpoint uses cursor pagination."),
+    # a second negation inverts the first ("without" on both sides, "cannot" on one)
+    ("The sync daemon can start without a licence key in demo mode.",
+     "The sync daemon cannot start without a licence key, even in demo mode."),
 ])
 def test_a_merge_never_inverts_or_rescopes_a_fact_however_close_the_vectors(a, b):
     verdict, _, reason = judge(a, b, 0.99)

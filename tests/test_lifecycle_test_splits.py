@@ -6,8 +6,10 @@ were read and the contradiction rules worked on them, bench/data/SPLITS.md), so 
 on them hold a development level. bench/data/lifecycle_test3/ was the test split of that round
 (run once, development since issue 17's fourth round); bench/data/lifecycle_test4/ was the test
 split of the fourth round (run once at its end; development since issue 17's sixth round);
-bench/data/lifecycle_test5/ is the test split of the sixth round, run once at its end and
-asserted here at what that one run measured.
+bench/data/lifecycle_test5/ was the test split of the sixth round (run once at its end;
+development since the seventh, when its one merged opposite was read);
+bench/data/lifecycle_test6/ is the test split of the seventh, run once and asserted here at what
+that one run measured.
 The bars are issue 17's acceptance: contradiction precision >= 0.8; paraphrases found (merged
 or offered for review) >= 0.6 with no near-miss or opposite merged; at most 5 % of unrelated
 prompts given a fact.
@@ -29,6 +31,7 @@ SPLIT2 = SPLIT.with_name("lifecycle_test2")
 SPLIT3 = SPLIT.with_name("lifecycle_test3")
 SPLIT4 = SPLIT.with_name("lifecycle_test4")
 SPLIT5 = SPLIT.with_name("lifecycle_test5")
+SPLIT6 = SPLIT.with_name("lifecycle_test6")
 
 
 def _pairs(name: str, split: Path = SPLIT) -> list[dict]:
@@ -155,15 +158,41 @@ def test_the_fifth_split_flags_contradictions_at_its_one_runs_precision():
 
 
 @pytest.mark.model
-def test_the_fifth_split_finds_its_paraphrases_at_its_one_runs_level():
+def test_the_fifth_split_finds_its_paraphrases_and_merges_no_distinct_pair():
     """Its one run: paraphrases found 30 of 45 (5 merged, 25 queued for review); distinct
-    pairs queued 35 of 65 (generalisation 12, near-miss 9, scope 12, opposite 2); **one
-    opposite pair merged**, against issue 17's "no opposite merged" (left for the next round:
-    its texts were not read). No near-miss, number, scope or generalisation pair merged."""
+    pairs queued 35 of 65; one opposite pair merged ("can arm without GPS in manual mode" /
+    "cannot arm without GPS, even in manual mode": two negations against one). Read in issue
+    17's seventh round: a second negation is polarity of its own (`dedup.polarity_words`), so
+    the pair goes to review."""
     verdicts = _duplicate_verdicts(SPLIT5)
     merged = [p["why"] for p, v in verdicts if not p["duplicate"] and v == "duplicate"]
-    assert merged.count("opposite") <= 1
-    assert not [why for why in merged if why != "opposite"], merged
+    assert not merged, merged
     found = [v != "distinct" for p, v in verdicts if p["duplicate"]]
     assert sum(found) >= 30
-    assert sum(v == "borderline" for p, v in verdicts if not p["duplicate"]) <= 35
+    assert sum(v == "borderline" for p, v in verdicts if not p["duplicate"]) <= 36
+
+
+def test_the_sixth_split_flags_contradictions_at_its_one_runs_precision():
+    """Its one run (issue 17's seventh round, texts not read): 12 flagged, 10 right (value 6
+    of 28, polarity 4 of 17; one scope pair and one paraphrase flagged wrongly): precision
+    0.83, recall 0.22."""
+    pairs = _pairs("contradiction_pairs.yaml", SPLIT6)
+    flagged = [p for p in pairs if check_pair(analyse(p["a"]), analyse(p["b"]))]
+    right = [p for p in flagged if p["contradiction"]]
+    assert len(right) >= 10
+    assert len(right) / len(flagged) >= 0.8
+
+
+@pytest.mark.model
+def test_the_sixth_split_merges_no_distinct_pair():
+    """Its one run: no distinct pair merged (near-miss, opposite, number, scope,
+    generalisation); distinct pairs queued 41 of 65. Paraphrases found 20 of 45 (5 merged, 15
+    queued): **below issue 17's 0.6** (27 of its 45 are full rewrites sharing at most a fifth
+    of their words, which the bundled static model places at low cosine); held here at that
+    level, not at the bar."""
+    verdicts = _duplicate_verdicts(SPLIT6)
+    merged = [p["why"] for p, v in verdicts if not p["duplicate"] and v == "duplicate"]
+    assert not merged, merged
+    found = [v != "distinct" for p, v in verdicts if p["duplicate"]]
+    assert sum(found) >= 20
+    assert sum(v == "borderline" for p, v in verdicts if not p["duplicate"]) <= 41

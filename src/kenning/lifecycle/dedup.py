@@ -127,10 +127,10 @@ def same_values(a: str, b: str) -> bool:
     (_, values_a, norm_a), (_, values_b, norm_b) = _numbers(a), _numbers(b)
     if values_a == values_b:
         return True
-    phrased_a = {code for code, phrase in STATUS_PHRASES.items()
-                 if code in values_b and code not in values_a and f" {phrase} " in norm_a}
-    phrased_b = {code for code, phrase in STATUS_PHRASES.items()
-                 if code in values_a and code not in values_b and f" {phrase} " in norm_b}
+    phrased_a = {code for code in values_b if code not in values_a
+                 and f" {STATUS_PHRASES.get(code)} " in norm_a}
+    phrased_b = {code for code in values_a if code not in values_b
+                 and f" {STATUS_PHRASES.get(code)} " in norm_b}
     return bool(phrased_a or phrased_b) and sorted([*values_a, *phrased_a]) == sorted(
         [*values_b, *phrased_b])
 
@@ -139,10 +139,16 @@ def fewer_numbers(a: str, b: str) -> bool:
     """Whether one text states only numbers the other states too (a version, an issue number
     left out), none of its own."""
     for first, second in ((a, b), (b, a)):
-        (numbers_1, values_1, _), (numbers_2, values_2, _) = _numbers(first), _numbers(second)
-        if numbers_1 and (set(numbers_1) <= set(numbers_2) or set(values_1) <= set(values_2)):
+        (numbers_1, values_1), (numbers_2, values_2) = _number_sets(first), _number_sets(second)
+        if numbers_1 and (numbers_1 <= numbers_2 or values_1 <= values_2):
             return True
     return False
+
+
+@lru_cache(maxsize=32768)
+def _number_sets(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    numbers, values, _ = _numbers(text)
+    return frozenset(numbers), frozenset(values)
 
 
 _QUANTITY = re.compile(r"\d[\d.]*[sb]?")
@@ -227,7 +233,8 @@ _PUNCTUATION = re.compile(r"[^\w\s'\u2019-]")
 
 def polarity_words(text: str) -> frozenset[str]:
     """The polarity a text carries, as words: a negation or a contrast ("neg": "A, not B",
-    "A instead of B"), each antonym's side
+    "A instead of B"; a second one adds "neg2": "cannot arm without GPS" is not "can arm
+    without GPS"), each antonym's side
     ("-enable" for "disabled", "enable" for "enabled"), on / off, only, always, true / false,
     and a quantifier over all things ("all", "every")."""
     from kenning.lifecycle.claimwords import (
@@ -240,10 +247,12 @@ def polarity_words(text: str) -> frozenset[str]:
     from kenning.lifecycle.contradictions import normalised_tokens
 
     found: set[str] = set()
+    negations = 0
     # punctuation aside: "use uv, not pip" and "use uv not pip" carry one negation
     for token in normalised_tokens(_PUNCTUATION.sub(" ", text)):
         if token in NEGATORS or token in PURE_NEGATORS or token == CONTRAST:
-            found.add("neg")
+            negations += 1
+            found.add("neg2" if negations > 1 else "neg")
         elif token in ANTONYMS:
             found.add("-" + ANTONYMS[token][0])
         elif token in POSITIVE_FORMS:
