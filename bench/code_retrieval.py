@@ -22,12 +22,14 @@ Usage: python bench/code_retrieval.py [codebase ...]
        python bench/code_retrieval.py --test
        python bench/code_retrieval.py --speed [codebase ...]   (index times only, no ranking)
 
-`--test` runs the test split instead: three more codebases (more-itertools' source
-distribution with its docs and tests, luxon's sources from the npm registry, the Rust crate
-hashbrown as Debian ships it), chosen and pinned before any run, never tuned on, run once at
-the end of a round (bench/data/SPLITS.md). The first test split (boltons' source distribution,
-ramda, regex-syntax) is spent: each was run once and stays runnable by name. Neither
-bench/run.py nor .ci/run runs either split.
+`--test` runs the third test split instead: three more codebases (jedi's source distribution
+with its docs and tests, commander's sources from the npm registry, the Rust crate petgraph as
+Debian ships it), chosen and pinned before any run, never tuned on, run once at the end of a
+round (bench/data/SPLITS.md). It needs `apt-get install librust-petgraph-dev` (not in .ci/run:
+CI runs no test split). The first two test splits (boltons' source distribution, ramda,
+regex-syntax; more-itertools' source distribution, luxon, hashbrown) are spent: each was run
+once and stays runnable by name (regex-syntax and hashbrown need librust-regex-syntax-dev and
+librust-hashbrown-dev). Neither bench/run.py nor .ci/run runs any test split.
 """
 
 from __future__ import annotations
@@ -83,6 +85,14 @@ LUXON = ("luxon@3.7.2", "498078da47254917ea264631160880fec8936994de3e6271e9c75c5
 LUXON_EXCLUDE = re.compile(r"^(?!src/)")
 HASHBROWN = ("hashbrown", "0.12.3", "librust-hashbrown-dev",
              "c6b5ec04683a5a18ce62555095fcb9d439e8045dae037172b4a25b031628e91d")
+# Third test split (SPLITS.md), chosen 2026-12-01 before any run: MIT, MIT, MIT OR Apache-2.0.
+JEDI_SDIST = ("jedi", "0.20.1", "2f71208c3f9c1bca057c0e90d3f272aba44ace88fc4067d7587e9e069331b7e5")
+# commander's sources under lib/; its index.js re-exports and typings/ are left out.
+COMMANDER = ("commander@14.0.3",
+             "5849703c500e0f324eb01340d8bda1f9ec48fc37bb7be9712eb0dd52aad92f6c")
+COMMANDER_EXCLUDE = re.compile(r"^(?!lib/)")
+PETGRAPH = ("petgraph", "0.6.2", "librust-petgraph-dev",
+            "cae5bcec91a4991d3f36e979218c884adda5e8547b009c71888de124ddda73d5")
 STRICT_FACTOR = 3
 SPEED_ROUNDS = 5
 BENCH = Path(__file__).parent
@@ -118,14 +128,21 @@ def sources(name: str) -> dict[str, str]:
         return code_corpus.npm_package(*LUXON, exclude=LUXON_EXCLUDE)
     if name == "hashbrown":
         return code_corpus.cargo_crate(*HASHBROWN)
+    if name == "jedi-sdist":
+        return code_corpus.pypi_sdist(*JEDI_SDIST)
+    if name == "commander":
+        return code_corpus.npm_package(*COMMANDER, exclude=COMMANDER_EXCLUDE)
+    if name == "petgraph":
+        return code_corpus.cargo_crate(*PETGRAPH)
     return code_corpus.python_package(name)
 
 
 CODEBASES = ("click", "sqlite_utils", "lodash", "rxjs", "click-sdist", "itertools", "bytes",
              "arrayvec", "gorilla-mux")
-TEST_CODEBASES = ("more-itertools-sdist", "luxon", "hashbrown")  # `--test` only
-# The first test split, spent (each run once, 2026-12-01; ramda development since).
-SPENT_TEST_CODEBASES = ("boltons-sdist", "ramda", "regex-syntax")
+TEST_CODEBASES = ("jedi-sdist", "commander", "petgraph")  # `--test` only
+# The first two test splits, spent (each run once, 2026-12-01; ramda development since).
+SPENT_TEST_CODEBASES = ("boltons-sdist", "ramda", "regex-syntax",
+                        "more-itertools-sdist", "luxon", "hashbrown")
 
 
 def rank_of(target: code_corpus.Target, results: list[Span], strict: bool = False) -> int | None:
