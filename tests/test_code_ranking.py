@@ -3,6 +3,7 @@ clear single-leg #1 win, and a method always its own chunk."""
 
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -225,3 +226,50 @@ def test_an_index_cut_by_an_older_chunker_is_rechunked_once(repo):
     assert memory.index_code().indexed >= 1  # every file re-chunked once
     assert memory.index_code().indexed == 0
     memory.close()
+
+
+def _unit(*weights: float):
+    import numpy as np
+
+    v = np.zeros(8, dtype=np.float32)
+    v[: len(weights)] = weights
+    return v / np.linalg.norm(v)
+
+
+def test_a_chunk_in_a_crowded_corner_yields_to_a_lone_one_the_query_is_nearly_as_near():
+    """A hub (twelve chunks named mostly for the project's main type) sits near every query
+    that names the type; its slightly higher cosine no longer beats the one chunk that is
+    about the rest of the query."""
+    import sqlite3
+
+    import numpy as np
+
+    from kenning.search.code import HUB_NEIGHBOURS, ChunkSearcher
+
+    hub = [_unit(1.0, 0.0, 0.02 * n, 0.01) for n in range(12)]
+    lone = _unit(0.0, 1.0)
+    matrix = np.stack([*hub, lone])
+    ids = list(range(100, 113))
+    query = _unit(0.70, 0.66)
+    assert float(matrix[0] @ query) > float(lone @ query)  # by cosine alone the hub wins
+    searcher = ChunkSearcher(sqlite3.connect(":memory:"))
+    ranked = searcher.nearest(ids, matrix, query, depth=5)
+    assert ranked[0][0] == 112
+    assert ranked[0][1] == pytest.approx(float(lone @ query))  # the cosine itself is kept
+    assert len(ranked) == 5 and HUB_NEIGHBOURS < len(hub)
+
+
+def test_crowding_is_the_mean_cosine_to_the_nearest_others_never_to_itself():
+    import numpy as np
+
+    from kenning.search.topk import neighbourhood
+
+    matrix = np.stack([_unit(1.0), _unit(1.0, 0.1), _unit(0.0, 1.0), _unit(0.0, 0.0, 1.0)])
+    rows = np.arange(4)
+    whole = neighbourhood(matrix, rows, k=1, sample=8)
+    assert whole[0] == pytest.approx(float(matrix[0] @ matrix[1]))  # not 1.0, itself
+    assert whole[3] == pytest.approx(0.0, abs=1e-6)
+    # beyond `sample` rows, every n-th row is the reference: still never the row itself
+    sampled = neighbourhood(matrix, rows, k=1, sample=2)
+    assert sampled[0] == pytest.approx(0.0, abs=1e-6)  # rows 0 and 2 compared; 0 skipped
+    assert sampled[1] == pytest.approx(float(matrix[1] @ matrix[0]))

@@ -71,8 +71,6 @@ class ChunkSide:
 
     def start(self, query: str, flt: ChunkFilter) -> Future:
         """Submit the chunk legs: keyword on one worker, the matrix product on another."""
-        from kenning.search.topk import nearest
-
         if self._worker is None:
             from concurrent.futures import ThreadPoolExecutor
 
@@ -87,8 +85,8 @@ class ChunkSide:
             if qvec is not None:
                 ids, matrix = searcher.matrix(self.index.meta("code_generation"))
                 if ids:  # the matrix product on its own thread, beside the keyword leg
-                    nearest_chunks = self._vector_worker.submit(nearest, ids, matrix, qvec,
-                                                                depth)
+                    nearest_chunks = self._vector_worker.submit(searcher.nearest, ids, matrix,
+                                                                qvec, depth)
         return self._worker.submit(self._run, fts_or_query(query), flt, depth, nearest_chunks,
                                    intent(query))
 

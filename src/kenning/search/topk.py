@@ -40,3 +40,20 @@ def nearest(ids: list, matrix: np.ndarray, qvec: np.ndarray, depth: int,
         return []
     scores = matrix @ qvec
     return [(ids[i], float(scores[i])) for i in top_k(scores, depth) if scores[i] >= min_cosine]
+
+
+def neighbourhood(matrix: np.ndarray, rows: np.ndarray, k: int, sample: int) -> np.ndarray:
+    """For each of `rows` (positions in `matrix`, unit vectors), the mean cosine to its `k`
+    nearest other rows: how crowded its corner of the space is. Against every row up to
+    `sample` rows, else against every n-th row (a fixed sample, so ranks repeat)."""
+    import numpy as np
+
+    step = -(-matrix.shape[0] // sample)  # ceiling: at most `sample` rows compared
+    reference = matrix[::step]
+    sims = matrix[rows] @ reference.T
+    own = rows % step == 0  # a row of the sample is no neighbour of itself
+    sims[np.flatnonzero(own), rows[own] // step] = -np.inf
+    k = min(k, reference.shape[0] - 1)
+    if k <= 0:
+        return np.zeros(len(rows), dtype=np.float32)
+    return np.take_along_axis(sims, top_k(sims, k, ordered=False), axis=-1).mean(axis=-1)
