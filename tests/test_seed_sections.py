@@ -30,6 +30,8 @@ def test_a_credit_at_an_entrys_end_goes_whole_with_its_references():
     # An author after a dash, at the end or before the nested points joined after it.
     assert plain("Removes antiquated `__nonzero__` methods - Nikita Sobolev") == \
         "Removes antiquated `__nonzero__` methods."
+    assert plain("Numbers: assume spaces are non-breaking ones - Aarni Koskela (:gh:`649`)") \
+        == "Numbers: assume spaces are non-breaking ones."
     assert plain("Uses `ast` instead of `eval` - Aarni Koskela: Static f-strings too.") == \
         "Uses `ast` instead of `eval`: Static f-strings too."
     # A literal keeps its stars; bold marks go.

@@ -11,7 +11,9 @@ preceding the newest (CalVer and 0.x projects: by date alone); an old deprecatio
 while HEAD's code still warns (`Proposal.old`), an old choice ("use X instead of Y") only while
 HEAD's code still uses X ("uses cPickle instead of pickle", 2013, does not).
 A change of behaviour stays until a later entry overtakes it. Acknowledgements and internal
-changes (refactors, clean-ups, private members) are not facts.
+changes (refactors, clean-ups, private members, an Infrastructure or CI section's entries)
+are not facts; a section heading gives its entries a verb ("Deprecations") only when it says
+nothing else ("Deprecation and compatibility" holds entries that deprecate nothing).
 Formats: headings `Version 1.2.0`, `## [1.2.0] - 2020-01-01`, `1.2.0 (2020-01-01)` with an
 underline, `v1.2.0`; Keep-a-Changelog sections (`### Removed`, `### Deprecated`,
 `### Changed`, `### Breaking`); bullets with wrapped lines and nested bullets.

@@ -70,7 +70,8 @@ _CREDIT = re.compile(rf",?\s+(?:by|thanks to)\s+{_USER}(?:(?:,\s*|,?\s+and\s+){_
                      re.I)
 # An author's name after a dash at an entry's end (or before the nested points joined after
 # it): "Removes antiquated `__nonzero__` methods - Nikita Sobolev".
-_AUTHOR = re.compile(r"\s+[-–]\s+[A-Z][\w'-]+(?: [A-Z][\w'-]+){1,2}(?=\.?\s*$|:\s)")
+_AUTHOR = re.compile(r"\s+[-–]\s+[A-Z][\w'-]+(?: [A-Z][\w'-]+){1,2}"
+                     r"(?=\s*(?:\(\s*\))?\.?\s*$|:\s)")
 # An acknowledgement is no part of a fact: "Thanks.", "Thanks for the PR.", "Thanks
 # :user:`a` for reporting and :user:`b` for the PR." (after the roles are gone: "Thanks for
 # reporting and for the PR."), "Thank you!", "Kudos to …".
