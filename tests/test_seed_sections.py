@@ -122,3 +122,24 @@ def test_a_literals_glob_is_kept_and_the_standard_librarys_default_is_not_the_pr
     assert found == [
         "The `python` extractor is by default mapped to the glob pattern `**.py`, meaning "
         "it'll be applied to all files with the `.py` extension in any directory."], found
+
+
+def test_a_contributing_guides_numbered_steps_with_a_command_are_proposed(kenning, repo):
+    (repo / "CONTRIBUTING.md").write_text(
+        "# Contributing\n\n## Setting up a development environment and running tests\n\n"
+        "1. Set up a Python virtualenv (the methods vary depending on tooling)\n"
+        "  and activate it.\n"
+        "2. Install Babel in editable mode with development dependencies: "
+        "`pip install -e .[dev]`\n"
+        "3. Run `make import-cldr` to import the CLDR database.\n"
+        "  This will download the CLDR database and convert it.\n"
+        "4. Run the tests in `tests`.\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "guide")
+    found = [(i["provenance"], i["text"]) for i in seed_json(kenning, "--dry-run")["items"]]
+    # A step without a command names nothing to do; a step's later sentence is its detail.
+    assert found == [
+        ("CONTRIBUTING.md:7", "CONTRIBUTING.md: Install Babel in editable mode with development "
+         "dependencies: `pip install -e .[dev]`"),
+        ("CONTRIBUTING.md:8", "CONTRIBUTING.md: Run `make import-cldr` to import the CLDR "
+         "database.")], found
