@@ -561,10 +561,11 @@ Version 1.0.0
                      "Changed in 1.0.0 (CHANGES.rst)", "Changed in 1.0.0 (CHANGES.rst)",
                      "Changed in 1.0.0 (CHANGES.rst)"]
     rules = [(p.rule, p.old) for p in changelogs.proposals(text, "CHANGES.rst")]
-    # The old removal said as a choice ("use X instead of Y") is kept as one; the old
-    # deprecation only as `old`: it holds while HEAD's code still warns (see `current`).
+    # The old removal said as a choice ("use X instead of Y") is kept as `old`, like the old
+    # deprecation: the one holds while HEAD's code still uses X, the other while it still
+    # warns (see `current`).
     assert rules == [("changelog-deprecation", False), ("changelog-deprecation", False),
-                     ("changelog-deprecation", True), ("changelog-removal", False),
+                     ("changelog-deprecation", True), ("changelog-removal", True),
                      ("changelog-default", False)]
     # CalVer: the first component is the year, so about the last two years are kept.
     calver = "## 25.3.0\n\n- Removed the `legacy_api` module.\n\n## 24.1.0\n\n" \

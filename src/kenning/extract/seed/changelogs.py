@@ -8,9 +8,12 @@ What takes something away (a deprecation, removal, relaxed requirement, move or 
 stays worth knowing only while recent: not from a release older than `WINDOW` before the
 newest (dated by the changelog, else by the release's git tag) nor from before the major line
 preceding the newest (CalVer and 0.x projects: by date alone); an old deprecation holds only
-while HEAD's code still warns (`Proposal.old`), and a choice ("use X instead of Y") is kept.
+while HEAD's code still warns (`Proposal.old`), an old choice ("use X instead of Y") only while
+HEAD's code still uses X ("uses cPickle instead of pickle", 2013, does not).
 A change of behaviour stays until a later entry overtakes it. Acknowledgements and internal
-changes (refactors, clean-ups, private members) are not facts.
+changes (refactors, clean-ups, private members, an Infrastructure or CI section's entries)
+are not facts; a section heading gives its entries a verb ("Deprecations") only when it says
+nothing else ("Deprecation and compatibility" holds entries that deprecate nothing).
 Formats: headings `Version 1.2.0`, `## [1.2.0] - 2020-01-01`, `1.2.0 (2020-01-01)` with an
 underline, `v1.2.0`; Keep-a-Changelog sections (`### Removed`, `### Deprecated`,
 `### Changed`, `### Breaking`); bullets with wrapped lines and nested bullets.
@@ -90,7 +93,8 @@ _RULES = (
         r"\b(?:is|are|was|were|been|now|considered) deprecated\b|^deprecat(?:e|es|ed)\b"
         r"|\bdeprecated in favou?r of\b|\bwill be removed\b|\bto be removed\b"
         r"|\bold names? (?:is|are) deprecated\b|\b(?:is|are) now (?:a |an )?deprecated\b"
-        r"|\b(?:with|shows?|emits?|raises?) (?:a )?(?:DeprecationWarning|deprecation warning)",
+        r"|\b(?:with|shows?|emits?|raises?) (?:a )?(?:DeprecationWarning|deprecation warning)"
+        r"|\bmark(?:s|ed)? `[^`]+`(?: \w+)? (?:as )?deprecated\b",
         re.I)),
     ("removal", re.compile(r"^(?:remove[ds]?|drop(?:s|ped)?|delete[ds]?|end(?:ed)? support)\b"
                            r"|\b(?:drop(?:s|ped)? support|removed? support|(?:was|were|is|are"
@@ -123,7 +127,15 @@ _SECTION_VERBS = {"breaking": "Breaking change", "backwards incompatible": "Brea
 _SKIPPED_SECTIONS = re.compile(r"\b(?:fix|fixed|fixes|bug|bugs|bug ?fix\w*|security|added"
                                r"|new features?"
                                r"|features?|documentation|docs|internal|misc|refactor\w*"
-                               r"|chores?|maintenance)\b", re.I)
+                               r"|chores?|maintenance|infrastructure|tooling|testing|ci)\b",
+                               re.I)
+# A section that gives its entries a verb says only that ("Deprecations", "Possibly backwards
+# incompatible changes"); one that says something besides ("Deprecation and compatibility")
+# also holds entries that deprecate nothing ("Import `Literal` from the typing module"): there
+# an entry must say it itself.
+_LIFECYCLE_SECTION = re.compile(r"(?:(?:api|upcoming|possibly|potentially|planned|notable"
+                                r"|major|and|breaking|changes?|backwards?|incompatible"
+                                r"|incompatibilit(?:y|ies)|deprecat\w*|remov\w*)\W*)+", re.I)
 _SECURITY = re.compile(r"\bsecurity\b", re.I)
 # A preview style's or an experimental feature's entry ("### Preview style" + "- Remove
 # parentheses around …") is not what the project does: said as a plain change it misleads.
@@ -397,7 +409,7 @@ def classify(entry: Entry) -> str | None:
         return None
     for word, rule in _SECTION_RULES.items():
         if word in section:
-            return rule
+            return rule if _LIFECYCLE_SECTION.fullmatch(section.strip()) else None
     return None
 
 
@@ -575,8 +587,9 @@ def proposals(text: str, rel: str, project: str | None = None,
 
     What takes something away (a removal, a deprecation, a relaxed requirement, a move or
     rename, breaking or not) is news while recent: from a release older than the window it
-    is left out, but for a deprecation, kept as `old` (HEAD's code must still warn about it)
-    and a choice said as "use X instead of Y". A change of behaviour stays true until a
+    is left out, but for a deprecation, kept as `old` (HEAD's code must still warn about it),
+    and a choice said as "use X instead of Y", kept as `old` too (HEAD's code must still use
+    X). A change of behaviour stays true until a
     later entry overtakes it, however old."""
     read, dates = _read(text)
     dates = {**(tagged or {}), **dates}  # the changelog's own date first, else its tag's
@@ -596,12 +609,14 @@ def proposals(text: str, rel: str, project: str | None = None,
         if (pre := _PRE.search(entry.version or "")) and entry.version[:pre.start()] in finals:
             continue  # 0.13.0.dev0 said again, or said better, by 0.13.0
         words = plain(entry.text)
-        old = history(entry) and not _INSTEAD.search(words) and (
+        # A choice ("use X instead of Y") from past the window holds while HEAD still uses X.
+        chose = rule == "instead" or bool(_INSTEAD.search(words))
+        old = history(entry) and (chose or (
             rule in ("deprecation", "removal", "requirement", "rename")
             or (rule == "breaking" and bool(_TAKES_AWAY.search(_headline(words)))
-                and not _SECURITY.search(entry.section or "")))  # what it refuses, it still does
-        if old and rule != "deprecation":
-            continue  # old news, long settled; "use X instead of Y" is a decision, kept
+                and not _SECURITY.search(entry.section or ""))))  # what it refuses, it still does
+        if old and rule != "deprecation" and not chose:
+            continue  # old news, long settled
         if _due(words, newest):
             continue  # "will stop working in 2018", read in 2026
         body = whole(_ADD_WARNING.sub(r"\1 is deprecated (it warns).", words))

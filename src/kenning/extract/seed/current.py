@@ -134,17 +134,31 @@ def _subject(p: Proposal) -> str:
     return re.sub(r"\bhttps?://\S+", "", text.split(" (commit ")[0])  # a link names no code
 
 
+def _old_choice(p: Proposal) -> bool:
+    """A changelog's "use X instead of Y" from a release past the window (`Proposal.old` on
+    anything but a deprecation)."""
+    return p.old and p.source == "changelog" and p.rule != "changelog-deprecation"
+
+
 def _checked(p: Proposal) -> str | None:
     """The name that must still be in HEAD's code for `p` to hold, if it names one."""
     text = _subject(p)
     if p.rule in _DEFINED:
         names = identifiers(text)
         return names[0].removesuffix("()") if names else None
-    if p.rule in _USED:
+    if p.rule in _USED or _old_choice(p):
         pick = chosen(re.sub(r"^\w+", lambda m: _PRESENT.get(m.group(0), m.group(0)), text))
         code = {n.lower(): n for n in identifiers(text)}
+        if p.old and pick and pick not in code and re.fullmatch(r"[a-z_][\w.-]{2,}", pick) \
+                and pick not in _NOT_A_NAME:
+            return pick  # an old "uses cPickle instead of pickle": HEAD must still use it
         return code.get(pick or "")
     return None
+
+
+# Words a "use X instead of Y" may start its X with that name no code ("Use the …").
+_NOT_A_NAME = frozenset({"the", "a", "an", "its", "their", "our", "this", "that", "these",
+                         "those", "more", "less", "new", "own", "same", "other", "only"})
 
 
 _FLOOR = {"pyproject.toml": r"requires-python\s*=\s*[\"']\s*>=?\s*(\d+)\.(\d+)",
@@ -211,6 +225,27 @@ def least_below_floor(text: str, floor: tuple[int, int] | None) -> bool:
     (3.10): superseded by a later release's."""
     least = [(int(a or c), int(b or d)) for a, b, c, d in _AT_LEAST.findall(text)]
     return floor is not None and bool(least) and all(v < floor for v in least)
+
+
+# A support notice for a coming release: "2.14 is the last version to support Python 3.7",
+# "2.15 will require Python 3.8 or newer".
+_ANNOUNCED = re.compile(r"\bwill (?:now )?(?:require|drop|remove|no longer support|stop"
+                        r" supporting|end support)\b|\blast (?:\w+ ){0,3}(?:versions?|releases?)"
+                        r"\b[^.]{0,40}?\bsupports?\b", re.I)
+_REQUIRED = re.compile(r"\brequir\w*\s+(?:python|py|cpython)\s*(\d)\.(\d+)"
+                       r"|\b(?:python|py|cpython)\s*(\d)\.(\d+)(?:\s*\+|\s+or (?:later|newer"
+                       r"|higher|above|greater)\b)", re.I)
+
+
+def announced_reached(text: str, floor: tuple[int, int] | None) -> bool:
+    """A notice of a Python support change to come that HEAD's floor has since made: what it
+    drops is below the floor and what it will require is at most the floor ("the last version
+    to support Python 3.7 … will require Python 3.8" when HEAD requires 3.8)."""
+    if floor is None or not _ANNOUNCED.search(text):
+        return False
+    required = {(int(a or c), int(b or d)) for a, b, c, d in _REQUIRED.findall(text)}
+    named = {(int(a), int(b)) for a, b in _PY_VERSION.findall(text) if b}
+    return bool(named) and all(v <= floor if v in required else v < floor for v in named)
 
 
 def below_floor(text: str, floor: tuple[int, int] | None) -> bool:
@@ -297,8 +332,8 @@ def _relied_on(p: Proposal) -> set[str]:
 
 def _holds(p: Proposal, head: Head, checked: str | None) -> bool:
     text = _subject(p)
-    if below_floor(text, head.floor) or (p.source in ("changelog", "commits")
-                                          and least_below_floor(text, head.floor)):
+    if below_floor(text, head.floor) or (p.source in ("changelog", "commits") and (
+            least_below_floor(text, head.floor) or announced_reached(text, head.floor))):
         return False
     if not _GONE.search(p.text) and not re.search(r"remov|drop|deprecat", p.rule) \
             and tied_below_floor(text, head.floor, p.source in ("changelog", "commits")):
@@ -311,10 +346,12 @@ def _holds(p: Proposal, head: Head, checked: str | None) -> bool:
     deprecated = deprecated_names(text) if p.source in ("changelog", "commits") else set()
     # A soft deprecation warns about nothing: HEAD's code cannot bear it out, only its age.
     warned = head.still_deprecated(deprecated) if deprecated and not soft(text) else None
-    if warned is False or (p.old and warned is not True):
+    if warned is False or (p.old and warned is not True and not _old_choice(p)):
         return False  # HEAD no longer warns about it: removed since, or never finished
     if any(not head.used(n) for n in _relied_on(p) - deprecated):
         return False  # advice about code HEAD no longer has ("override `app.json_encoder`")
+    if _old_choice(p):  # an old choice holds while HEAD still uses what it chose
+        return checked is not None and head.used(checked)
     if warned is None and checked is not None:
         return (head.defined if p.rule in _DEFINED else head.used)(checked)
     return True

@@ -6,7 +6,9 @@ an ADR whose status is proposed, rejected, superseded or deprecated is left out.
 ARCHITECTURE.md, DESIGN.md, CONTRIBUTING.md and the agent files (CLAUDE.md, AGENTS.md,
 `.cursor/rules/*`, `.cursorrules`, `.github/copilot-instructions.md`): their explicit rules
 ("always/never …", "X must …", "use A, not B") through the same sentence rules a transcript
-gets (`extract.documents`), each kept with its file and line.
+gets (`extract.documents`), each kept with its file and line; and a contributing guide's
+numbered setup steps that run or install something with a command ("3. Run `make
+import-cldr` to import the CLDR database."), by their first sentence.
 """
 
 from __future__ import annotations
@@ -166,6 +168,35 @@ def rule_proposals(text: str, rel: str, source: str) -> list[Proposal]:
                             "codebase", text=f"{rel}: {plain(body)}",
                             provenance=lines_label(rel, first, first), rule=f"{source}-"
                             f"{c.rule.split('-', 1)[1]}", rationale=c.rationale))
+    return out
+
+
+_STEP = re.compile(r"^\s*\d+[.)]\s+(?=(?:run|install|execute)\b)(?P<text>.+)$", re.I)
+# A command, not a name: words ("`make test`", "`pip install -e .[dev]`") or a runner.
+_COMMAND = re.compile(r"`(?:[^`\s]+\s+[^`]+|(?:make|tox|nox|pytest|pre-commit|just)\b[^`]*)`")
+
+
+def contributing_steps(text: str, rel: str) -> list[Proposal]:
+    """A contributing guide's numbered steps that run or install something with a command,
+    each by its first sentence: how a contributor sets up and tests the project. Steps said
+    without a command ("Set up a virtualenv") name nothing to do."""
+    if not re.match(r"contributing\.", rel.rsplit("/", 1)[-1], re.I):
+        return []
+    lines = text.splitlines()
+    out: list[Proposal] = []
+    for n, line in enumerate(lines, 1):
+        m = _STEP.match(line)
+        if not m:
+            continue
+        item = [m.group("text").strip()]
+        for more in lines[n:]:
+            if not more.strip() or not re.match(r"\s+\S", more) or _BULLET.match(more):
+                break
+            item.append(more.strip())
+        first = re.split(r"(?<=[.!?])\s+(?=[A-Z`])", plain(" ".join(item)))[0]
+        if _COMMAND.search(first) and len(first) <= 300:
+            out.append(Proposal(source="docs", kind="codebase", text=f"{rel}: {first}",
+                                provenance=lines_label(rel, n, n), rule="contributing-step"))
     return out
 
 

@@ -430,6 +430,22 @@ def _only_stdlib(sentence: str, project: str) -> bool:
     return bool(names) and all("." in n for n in names) and roots <= sys.stdlib_module_names
 
 
+_PYTHONS = re.compile(r"\bPython(?:'s)?\b|\bstandard library\b|\bstdlib\b", re.I)
+
+
+def _stdlib_default(sentence: str, project: str) -> bool:
+    """A default of the standard library's, not the project's: every piece of code the
+    sentence names is a standard module or reached through one, said as Python's or dotted
+    ("time-zone information is not by default available for the Python `datetime` and `time`
+    objects"), and the project is not named."""
+    if project.lower() in sentence.lower():
+        return False
+    names = [n.strip("`").removesuffix("()") for n in _NAMED.findall(sentence)]
+    roots = {n.split(".", 1)[0] for n in names}
+    return bool(names) and roots <= sys.stdlib_module_names and (
+        all("." in n for n in names) or bool(_PYTHONS.search(sentence)))
+
+
 def _names_term(term: str, sentence: str) -> bool:
     """The sentence says what the term names ("If a tuple only has one item" under
     "('tuple', 'of', 'values')")."""
@@ -497,6 +513,8 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
             rank, rule = strength
             if _only_stdlib(sentence, project):
                 continue  # "avoid instantiating ssl.SSLContext directly": Python's advice
+            if rule == "guide-default" and _stdlib_default(sentence, project):
+                continue  # "… not by default available for the Python `datetime` objects"
             if named and i > 0:  # "`x`: Defaults to `9`." of what? Said with what `x` is.
                 head = re.sub(r"^(`[^`]+`|\*\*[^*]+\*\*)\s*[-–—:,]\s+", r"\1: ",
                               _SPLIT.split(body)[0])

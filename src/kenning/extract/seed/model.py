@@ -60,6 +60,18 @@ _ISSUE_REF = re.compile(r"\s*\((?i:issue|pull request|pull|PR|see)?\s*`?#\d+`?\)
 _BY_USER = re.compile(r"\s*\((?:by|thanks to|thanks)\s+@[\w-]+\)|\s*\b(?:by|thanks to|thanks)"
                       r"\s+@[\w-]+", re.I)
 _MENTION = re.compile(r"\s*\(@[\w-]+\)")
+# A credit at an entry's end goes whole, with the references it gives: "… by @a and @b in
+# :gh:`12` and :gh:`13`", "… by [@a](url) in [#9](url)", even one cut after its "in" (the
+# source wrapped it away): taking only "@a" and the references leaves a stray "in".
+_USER = r"(?:@[\w-]+|\[@[\w-]+\]\([^)\s]*\))"
+_REF = r"(?:[:{](?:gh|pr|pull|issue|bug)[:}]`[^`]*`|#\d+|\[#?\d+\]\([^)\s]*\)|https?://\S+)"
+_CREDIT = re.compile(rf",?\s+(?:by|thanks to)\s+{_USER}(?:(?:,\s*|,?\s+and\s+){_USER})*"
+                     rf"(?:\s+in\b(?:(?:,\s*|,?\s+and\s+|\s+){_REF})*)?(?=\s*(?:[.;,)]|$))",
+                     re.I)
+# An author's name after a dash at an entry's end (or before the nested points joined after
+# it): "Removes antiquated `__nonzero__` methods - Nikita Sobolev".
+_AUTHOR = re.compile(r"\s+[-–]\s+[A-Z][\w'-]+(?: [A-Z][\w'-]+){1,2}"
+                     r"(?=\s*(?:\(\s*\))?\.?\s*$|:\s)")
 # An acknowledgement is no part of a fact: "Thanks.", "Thanks for the PR.", "Thanks
 # :user:`a` for reporting and :user:`b` for the PR." (after the roles are gone: "Thanks for
 # reporting and for the PR."), "Thank you!", "Kudos to …".
@@ -73,6 +85,7 @@ _STANDARD = re.compile(r"[:{](?P<kind>pep|rfc)[:}]`(?P<n>\d+)[^`]*`", re.I)
 def plain(text: str) -> str:
     """RST / Markdown markup, issue and PR references, thanks to people: gone; one line."""
     text = _STANDARD.sub(lambda m: f"{m.group('kind').upper()} {m.group('n')}", text)
+    text = _CREDIT.sub("", text)
     text = _RST_REF.sub("", text)
     text = _MYST_REF.sub("", text)
     text = _MYST_PEP.sub(r"PEP \1", text)
@@ -82,10 +95,12 @@ def plain(text: str) -> str:
     text = _RST_LINK.sub(r"\1", text)
     text = _MD_LINK.sub(r"\1", text)
     text = text.replace("``", "`")
-    text = re.sub(r"\*\*", "", text)
+    # bold marks go, not a literal's: ``**.py`` is a glob
+    text = re.sub(r"(`[^`]*`)|\*\*", lambda m: m.group(1) or "", text)
     text = _BY_USER.sub("", text)
     text = _MENTION.sub("", text)
     text = _ISSUE_REF.sub("", text)
+    text = _AUTHOR.sub("", text)
     text = _THANKS.sub("", text).strip() or text
     # a bare link left at the end ("… release. and https://github.com/o/r/pull/246"): no words
     text = re.sub(r"(?:(?<=\.)\s*|[,;]?\s+)(?:(?:and|see|cf\.?)\s+)?<?https?://\S+?>?\.?\s*$", "",

@@ -97,8 +97,8 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
     out += [("changelog", p, lambda text, rel: changelogs.proposals(text, rel, name, tagged))
             for p in logs]
     out += [("docs", p, _adr) for p in documents.adr_files(root)]
-    out += [("docs", p, lambda text, rel: documents.rule_proposals(text, rel, "docs"))
-            for p in documents.design_files(root)]
+    out += [("docs", p, lambda text, rel: documents.rule_proposals(text, rel, "docs")
+             + documents.contributing_steps(text, rel)) for p in documents.design_files(root)]
     out += [("agents", p, lambda text, rel: documents.rule_proposals(text, rel, "agents"))
             for p in documents.agent_files(root)]
     tools = ((tooling.pyproject_file, tooling.pyproject_proposals),
