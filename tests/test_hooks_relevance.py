@@ -193,32 +193,6 @@ def test_the_vector_gate_needs_the_cosine_two_words_and_confidence():
                                       floor=50) == []
 
 
-def candidate(fid: str, score: float, coverage: float, cosine: float) -> factdb.Candidate:
-    row = factdb.Candidate((fid, "codebase", fid, 80, None, None, "[]", "[]"), clock.now_us(),
-                           score)
-    row.coverage, row.cosine, row.matched = coverage, cosine, 3
-    return row
-
-
-def test_a_second_fact_comes_only_when_it_ranks_close_to_the_first():
-    """Two facts the gate can hardly tell apart are both injected; a second one clearly behind
-    the first is not, however well it scores on its own."""
-    close = [candidate("a", 3.0, 0.8, 0.7), candidate("b", 2.9, 0.8, 0.72)]
-    assert [r.id for r in factdb.relevant_by_vectors(close)] == ["a", "b"]
-    behind = [candidate("a", 3.3, 0.9, 0.8), candidate("b", 3.0, 0.9, 0.8)]
-    assert [r.id for r in factdb.relevant_by_vectors(behind)] == ["a"]
-
-
-def test_the_decision_is_taken_on_the_best_candidate_and_its_lead():
-    """A modest match that clearly leads the others is injected; the same best candidate with
-    a rival scoring as well is not, nor a request with it."""
-    leading = [candidate("a", 1.7, 0.5, 0.55), candidate("b", 1.5, 0.4, 0.5)]
-    assert [r.id for r in factdb.relevant_by_vectors(leading)] == ["a"]
-    assert factdb.relevant_by_vectors(leading, request=True) == []
-    assert factdb.relevant_by_vectors([candidate("a", 1.7, 0.5, 0.55),
-                                       candidate("b", 1.7, 0.5, 0.55)]) == []
-
-
 def test_a_request_to_do_work_needs_a_stronger_match_than_a_question():
     now = clock.now_us()
     row = factdb.Candidate(("a", "codebase", "a", 80, None, None, "[]", "[]"), now, 2.5)
@@ -235,41 +209,3 @@ def test_the_gate_weighs_the_cosine_as_fact_search_does():
     from kenning.search.fusion import COSINE_WEIGHT
 
     assert factdb.FUSED_COSINE_WEIGHT == COSINE_WEIGHT
-
-
-@pytest.mark.model
-def test_the_hook_answers_questions_the_old_bar_left_silent_and_stays_quiet_otherwise(isolated):
-    """The real hook in a subprocess, JSON on stdin, over a cited project's 80 facts indexed
-    with the bundled model (bench/data/fact_test6, development): questions whose best fact
-    clearly leads get it (the round-6 gate gave both nothing), a request about code no fact
-    covers gets nothing."""
-    import os
-    import subprocess
-
-    import yaml
-
-    data = Path(__file__).parents[1] / "bench" / "data" / "fact_test6"
-    facts = yaml.safe_load((data / "facts.yaml").read_text(encoding="utf-8"))
-    store = FactStore(current_project(isolated))
-    ids = {f["id"]: store.create(f["text"], f["kind"], origin="transcript").id for f in facts}
-    memory = Memory(current_project(isolated), embedder_name="bundled")
-    memory.sync()
-    memory.close()
-
-    def injected(prompt: str, session: str) -> str:
-        run = subprocess.run(
-            [str(Path(__file__).parents[1] / "hooks" / "run"), "user-prompt-submit"],
-            input=json.dumps({"session_id": session, "cwd": str(isolated), "prompt": prompt,
-                              "hook_event_name": "UserPromptSubmit"}),
-            capture_output=True, text=True, timeout=60,
-            env={**os.environ, "KENNING_DISABLE_BACKGROUND": "1"})
-        assert run.returncode == 0, run.stderr
-        if not run.stdout:
-            return ""
-        return json.loads(run.stdout)["hookSpecificOutput"]["additionalContext"]
-
-    assert ids["f012"] in injected("What is Black's stability policy?", "s1")
-    assert ids["f036"] in injected("Where does Black keep its cache on Linux and is it shared "
-                                   "between Black versions?", "s2")
-    assert injected("Refactor the delimiter_split function in linegen.py to reduce its "
-                    "nesting depth.", "s3") == ""
