@@ -21,10 +21,13 @@ Splits (decided by the lead, issue 16):
 - FORMER TEST (round 5): ClusterCockpit__cc-backend (2), punt-labs__langlearn-tts (2), run
   once with round 5's final code (bench/data/SPLITS.md), then moved into the dev folders and
   read for round 6: development data since.
-- TEST (`--split test`, round 6): the folders named in `SPLITS["test"]`, in
-  `data/extraction_test/` (apart, so no glob over the dev folders reads them); committed
-  before any run, never read, run once at the end. Only `--split test` runs them; the default
-  and `bench/run.py` run `dev`.
+- FORMER TEST (round 6): local-web-services (4 sessions, label folders lws-a and lws-b by two
+  blind labellers), run once with round 6's code, then moved into the dev folders and read
+  for round 7: development data since.
+- TEST (`--split test`): the folders named in `SPLITS["test"]`, in `data/extraction_test2/`
+  (apart, so no glob over the dev folders reads them); committed before any run, never read,
+  run once at the end. Only `--split test` runs them; the default and `bench/run.py` run
+  `dev`. Empty until the lead commits the next blind set.
 
 Which development data guided which choice: entireio's `mise run …` sessions gave the
 verification workflow and the rule that another task of a runner is not a fix (`mise run lint`
@@ -229,20 +232,23 @@ HERE = Path(__file__).parent
 DATA = HERE / "data" / "extraction_sessions.yaml"
 LABELS = HERE / "data" / "extraction_labels"
 REFERENCE = HERE / "data" / "transcripts"  # copied, with licences
-TEST = HERE / "data" / "extraction_test"  # the test split: labels/ and transcripts/, apart
+TEST = HERE / "data" / "extraction_test2"  # the test split: labels/ and transcripts/, apart
 SPLITS = {
     "dev": ("entireio__cli", "JanDeDobbeleer__oh-my-posh", "PackmindHub__context-evaluator",
             "FSM1__cipher-box", "obra__episodic-memory", "d-kimuson__claude-code-viewer",
             "dougnukem__orpheus", "nakamura-shuta__tij",
             # Round 5's test split, run once then; development since round 6.
-            "ClusterCockpit__cc-backend", "punt-labs__langlearn-tts"),
-    # Issue 16 round 6: four local-web-services sessions labelled blind by two labellers
-    # (lws-a, lws-b: a label folder each), committed before any run, run once at the end.
-    "test": ("lws-a", "lws-b"),
+            "ClusterCockpit__cc-backend", "punt-labs__langlearn-tts",
+            # Round 6's test split (two labellers of local-web-services), run once then;
+            # development since round 7.
+            "lws-a", "lws-b"),
+    # The next blind test set goes in data/extraction_test2/ (labels/<folder>/ and
+    # transcripts/<project>/), named here when it is committed; run once, at the end.
+    "test": (),
 }
-# The transcripts of a test label folder (several label folders may share one project).
-TEST_TRANSCRIPTS = {"lws-a": "local-web-services__local-web-services",
-                    "lws-b": "local-web-services__local-web-services"}
+# The transcripts of a label folder, where several label folders share one project.
+TRANSCRIPTS = {"lws-a": "local-web-services__local-web-services",
+               "lws-b": "local-web-services__local-web-services"}
 # score.py's rapidfuzz-only constants.
 MATCH_FUZZ_ONLY = 65.0
 NEG_MARGIN = 5.0
@@ -332,8 +338,8 @@ def _folders(project: str) -> tuple[Path, Path]:
     """(labels, transcripts) of `project`: the test split keeps its own, apart."""
     if project in SPLITS["test"]:
         return (TEST / "labels" / project,
-                TEST / "transcripts" / TEST_TRANSCRIPTS.get(project, project))
-    return LABELS / project, REFERENCE / project
+                TEST / "transcripts" / TRANSCRIPTS.get(project, project))
+    return LABELS / project, REFERENCE / TRANSCRIPTS.get(project, project)
 
 
 def labelled_sessions(project: str) -> list[tuple[str, Path]]:
