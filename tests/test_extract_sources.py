@@ -27,18 +27,44 @@ def _tool(t: Transcript, name: str, tool_input: dict, output: str, error: bool =
         {"type": "tool_result", "tool_use_id": tid, "content": output, "is_error": error}]})
 
 
-def test_checks_run_repeatedly_and_seen_passing_become_one_workflow_fact(tmp_path: Path):
-    t = Transcript(tmp_path / "s.jsonl")
-    t.user("implement the parser")
+def _run_checks(t: Transcript) -> None:
     for _ in range(2):
         t.bash("mise run fmt", "ok")
         t.bash("mise run lint 2>&1 | tail -20", "Exit code 1\nlint failed", error=True)
         t.bash("mise run lint", "0 issues")
-        t.bash("mise run test:ci", "ok  	pkg	0.1s")
+        t.bash("mise run test:ci", "ok  \tpkg\t0.1s")
     t.bash('git commit -m "parser"', "[main 1a2b3c] parser")
+
+
+def test_checks_run_repeatedly_seen_passing_and_named_by_a_doc_become_one_workflow_fact(
+        tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("implement the parser")
+    _tool(t, "Read", {"file_path": "CONTRIBUTING.md"},
+          "1\tBefore a PR: `mise run fmt`, `mise run lint` and `mise run test:ci` must pass.")
+    _run_checks(t)
     [c] = [c for c in _candidates(t.path) if c.rule == "workflow"]
     assert c.text == ("Verification commands: `mise run fmt`, `mise run lint`, "
                       "`mise run test:ci`.")
+
+
+def test_checks_named_by_the_user_count_only_as_whole_names(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("implement the parser, then mise run fmt and mise run test:ci")
+    _run_checks(t)  # `mise run lint` is the agent's own habit; "mise run test" is not named
+    t.bash("mise run test", "ok")
+    t.bash("mise run test", "ok")
+    [c] = [c for c in _candidates(t.path) if c.rule == "workflow"]
+    assert c.text == "Verification commands: `mise run fmt`, `mise run test:ci`."
+
+
+def test_checks_only_the_agent_repeats_are_not_the_projects_workflow(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("implement the parser")
+    _tool(t, "Read", {"file_path": "Makefile"}, "1\tfmt:\n2\t\tmise run fmt\n3\tlint:\n"
+          "4\t\tmise run lint")  # a build file lists every target, run or not
+    _run_checks(t)
+    assert [c for c in _candidates(t.path) if c.rule == "workflow"] == []
 
 
 def test_a_check_run_once_is_not_a_workflow(tmp_path: Path):

@@ -6,8 +6,11 @@ Bash calls instead. Two rules, both judged by what the tools printed, never by w
 said:
 
 - *Verification workflow*: the build, format, lint and test commands the session ran at least
-  twice, at least once successfully. Repetition is the evidence that it is a habit of the
-  project and not a one-off probe; one fact names them in the order they were first run.
+  twice, at least once successfully, and that the user's own words (a prompt, an approved
+  plan) or a document the agent read (CLAUDE.md, CONTRIBUTING.md, a skill) name. The agent
+  repeating a command is its habit, not yet the project's rule: on the development split the
+  runs alone gave 19 workflow facts, half of them matching no label and a third of the
+  negative hits; one fact names them in the order they were first run.
 - *Failure → fix*: a command that exited non-zero, then a variant of it that passed within the
   next few calls, where the difference is the fix: a `cd` into a folder (a build that only
   works from its module root), another program or subcommand, or another flag. Exploratory
@@ -94,7 +97,8 @@ MAX_CHECKS = 8
 
 
 def verification_workflow(turns: Sequence[Turn]) -> list[Candidate]:
-    """One fact: the check commands the session ran repeatedly and saw pass."""
+    """One fact: the check commands the session ran repeatedly, saw pass, and found named
+    by the user or a document it read."""
     calls = bash_calls(turns)
     runs: dict[str, list[Call]] = {}
     for call in calls:
@@ -102,8 +106,9 @@ def verification_workflow(turns: Sequence[Turn]) -> list[Candidate]:
             name = check_name(step.argv)
             if name:
                 runs.setdefault(name, []).append(call)
+    named = _named_by_project(turns)
     kept = [name for name, rs in runs.items()
-            if len(rs) >= MIN_RUNS and any(not r.failed for r in rs)]
+            if len(rs) >= MIN_RUNS and any(not r.failed for r in rs) and _names(named, name)]
     if not kept:
         return []
     # Runner names cover their own commands: `mise run lint` is what the team runs, not the
@@ -118,6 +123,34 @@ def verification_workflow(turns: Sequence[Turn]) -> list[Candidate]:
     evidence = runs[kept[-1]][-1]
     return [Candidate(kind="codebase", text=text, evidence=evidence.result_uuid,
                       rule="workflow", session=evidence.session)]
+
+
+# Documents whose text states how the project works (not source or config files, which name
+# every target whether anyone runs it or not).
+_DOC = re.compile(r"\.(?:md|mdc|markdown|rst|txt)$", re.IGNORECASE)
+
+
+def _named_by_project(turns: Sequence[Turn]) -> str:
+    """The user's words (prompts, queued messages, approved plans) and the documents the main
+    agent read, as one text to look command names up in."""
+    texts: list[str] = []
+    reads: set[str] = set()
+    for turn in turns:
+        if turn.is_sidechain:
+            continue
+        if turn.role == "user":
+            texts.append(turn.text)
+        for tid, name, inp in turn.tool_uses:
+            if name == "Read" and _DOC.search(str(inp.get("file_path") or "")):
+                reads.add(tid)
+        texts += [output for tid, output, err in turn.tool_results if tid in reads and not err]
+    return "\n".join(texts)
+
+
+def _names(text: str, name: str) -> bool:
+    """True when `text` names the command `name` as a whole (`make check`, not
+    `make checkout`)."""
+    return re.search(r"(?<![\w:-])" + re.escape(name) + r"(?![\w:-])", text) is not None
 
 
 # --- failure → fix ---------------------------------------------------------------------------
