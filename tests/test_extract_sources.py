@@ -358,3 +358,44 @@ def test_a_technical_concept_the_session_later_takes_back_is_not_stored(tmp_path
     t.assistant("I was wrong: `uv.lock` is not gitignored in this project, CI resolves "
                 "dependencies from the lockfile.")
     assert [c for c in _candidates(t.path) if c.rule == "summary-concept"] == []
+
+
+_ARCH_FAILURE = (
+    "Exit code 2\n========================= FAILURES =========================\n"
+    "_______ TestOneClassPerFile.test_unit_test_files_have_at_most_one_class ________\n"
+    ">       assert violations == [], \"Unit test files must contain at most one class:\\n\"\n"
+    "E       AssertionError: Unit test files must contain at most one class:\n"
+    "E           - providers/test_routes.py has 2 classes: ['TestA', 'TestB']\n"
+    "E       assert ['providers/t...]\"] == []\n\n"
+    "tests/architecture/test_one_class_per_file.py:26: AssertionError\n"
+    "FAILED tests/architecture/test_one_class_per_file.py::TestOneClassPerFile::"
+    "test_unit_test_files_have_at_most_one_class\n"
+    "make: *** [test] Error 1")
+
+
+def test_a_failed_test_that_states_a_rule_the_session_then_obeyed_is_a_fact(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("add the condition check")
+    evidence = t.bash("make check 2>&1", _ARCH_FAILURE, error=True)
+    _tool(t, "Write", {"file_path": "tests/unit/providers/test_routes_b.py",
+                       "content": "class TestB: ..."}, "File created")
+    t.bash("make check 2>&1", "2111 passed")
+    [c] = [c for c in _candidates(t.path) if c.rule == "test-rule"]
+    assert c.text == ("`tests/architecture/test_one_class_per_file.py` enforces: Unit test "
+                      "files must contain at most one class.")
+    assert c.evidence == evidence
+
+
+def test_a_test_rule_is_no_fact_until_the_check_passes_or_once_the_test_is_changed(
+        tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("make check 2>&1", _ARCH_FAILURE, error=True)
+    assert [c for c in _candidates(t.path) if c.rule == "test-rule"] == []
+    _tool(t, "Edit", {"file_path": "tests/architecture/test_one_class_per_file.py",
+                      "old_string": "at most one", "new_string": "at most two"}, "ok")
+    t.bash("make check 2>&1", "2111 passed")
+    assert [c for c in _candidates(t.path) if c.rule == "test-rule"] == []
+    t.bash("uv run pytest tests 2>&1 | tail -5",
+           "E       AssertionError: assert {'S': 'shipped'} == 'shipped'\n1 failed")
+    t.bash("uv run pytest tests", "5 passed")
+    assert [c for c in _candidates(t.path) if c.rule == "test-rule"] == []

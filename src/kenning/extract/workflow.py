@@ -408,3 +408,55 @@ def _fix_text(bad: Step, good: Step, reason: str, root: str | None,
     if len(before) > 100 or any(a.startswith(("/", "~")) for a in bad.argv):
         return None
     return f"Use `{cmd}`, not `{before}`: that fails with `{reason}`."
+
+
+# --- a rule the project's own tests enforce --------------------------------------------------
+
+# pytest prints a failed assertion's message as `E   AssertionError: <message>` and then
+# `<test file>:<line>: AssertionError`. A message that states a rule ("Unit test files must
+# contain at most one class") is a convention of the project that its own suite checks.
+_ASSERTION = re.compile(r"^E\s+AssertionError: (?P<msg>[^\n]{12,200}?)\s*$", re.M)
+_RULE_WORD = re.compile(
+    r"\b(?:must|should|never|always|at most|at least|only|not allowed|required|forbidden)\b",
+    re.IGNORECASE,
+)
+_TEST_FILE = re.compile(r"^(?P<path>[\w./-]+\.py):\d+: AssertionError$", re.M)
+
+
+def enforced_rules(turns: Sequence[Turn]) -> list[Candidate]:
+    """A failed test whose assertion message states a rule, when a later run of the same
+    check passed and nothing later edited that test (last word wins: the session obeyed the
+    rule rather than changed it)."""
+    position = {t.uuid: i for i, t in enumerate(turns)}
+    edited = [(i, str(inp.get("file_path") or "").replace("\\", "/"))
+              for i, t in enumerate(turns) if not t.is_sidechain
+              for _, name, inp in t.tool_uses if name in ("Edit", "Write", "MultiEdit")]
+    calls = bash_calls(turns)
+    out: list[Candidate] = []
+    said: set[str] = set()
+    for n, call in enumerate(calls):
+        checks = {check_name(s.argv) for s in steps(call.raw)} - {None}
+        if not call.failed or not checks:
+            continue
+        at = position.get(call.result_uuid, 0)
+        passed = next((c for c in calls[n + 1:] if not c.failed
+                       and checks & {check_name(s.argv) for s in steps(c.raw)}), None)
+        if passed is None:
+            continue
+        for m in _ASSERTION.finditer(call.output):
+            rule = m.group("msg").strip().rstrip(":").strip()
+            if not _RULE_WORD.search(rule) or rule.lower() in said:
+                continue
+            test = _TEST_FILE.search(call.output, m.end())
+            path = test.group("path") if test else ""
+            if path.startswith(("/", "~", "..")):
+                path = ""
+            if path and any(i > at and (f == path or f.endswith("/" + path))
+                            for i, f in edited):
+                continue  # the session changed the test: the rule it stated may be gone
+            said.add(rule.lower())
+            text = (f"`{path}` enforces: {rule}." if path
+                    else f"The project's tests enforce: {rule}.")
+            out.append(Candidate(kind="codebase", text=text, evidence=call.result_uuid,
+                                 rule="test-rule", session=call.session))
+    return out
