@@ -399,3 +399,11 @@ def test_a_test_rule_is_no_fact_until_the_check_passes_or_once_the_test_is_chang
            "E       AssertionError: assert {'S': 'shipped'} == 'shipped'\n1 failed")
     t.bash("uv run pytest tests", "5 passed")
     assert [c for c in _candidates(t.path) if c.rule == "test-rule"] == []
+
+
+def test_a_rerun_that_only_prints_more_or_less_is_not_a_fix(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("uv run pytest tests/e2e/test_scenarios.py -v --tb=long",
+           "Exit code 1\nERROR tests/e2e/test_scenarios.py - fixture 'runner' not found")
+    t.bash("uv run pytest tests/e2e/test_scenarios.py -v --tb=short", "1 passed")
+    assert [c for c in _candidates(t.path) if c.rule == "failure-fix"] == []

@@ -64,6 +64,9 @@ _REASON = re.compile(
 # slip, not how the project works).
 MISSING_PATH = re.compile(r"no such file or directory|directory not found|cannot find the path"
                           r"|does not exist|no such file\b", re.IGNORECASE)
+# Options that change how much a command prints, never whether it works.
+_OUTPUT_FLAG = re.compile(r"^(?:-v+|-q+|-s|-x|--verbose|--quiet|--silent|--no-header|--tb=\w+"
+                          r"|--color(?:=\w+)?|--no-color|--show-capture=\w+|-r\w+)$")
 _NOISE_REASON = re.compile(r"^\s*(?:at |File \"|\d+ \| |[-=]{3,}|\W*$)")
 
 
@@ -392,11 +395,13 @@ def _fix_text(bad: Step, good: Step, reason: str, root: str | None,
         return f"Run `{cmd}` from `{folder}/`: elsewhere it fails with `{reason}`."
     if _shape(good) == _shape(bad):
         return None  # only the paths changed: another target, not a fix
+    gone = [a for a in bad.argv if a not in good.argv and not PATHISH.search(a)]
+    added = [a for a in good.argv if a not in bad.argv and not PATHISH.search(a)]
     if len(good.argv) > 1 and good.argv[1:2] == bad.argv[1:2] and good.argv[2:3] == bad.argv[2:3]:
-        gone = [a for a in bad.argv if a not in good.argv and not PATHISH.search(a)]
-        added = [a for a in good.argv if a not in bad.argv and not PATHISH.search(a)]
         if not gone and not added:
             return None
+    if gone + added and all(_OUTPUT_FLAG.match(a) for a in gone + added):
+        return None  # only how much it printed changed (`--tb=long` -> `--tb=short`): no fix
     said_before = {a for a in bad.argv[1:] if not a.startswith("-") and not PATHISH.search(a)}
     said_after = {a for a in good.argv[1:] if not a.startswith("-") and not PATHISH.search(a)}
     if said_before and said_after and not said_before & said_after:
