@@ -2,7 +2,7 @@
 invocation was made to work.
 
 In long agentic sessions the user types little; the project's ways of working show in the
-Bash calls instead. Two rules, both judged by what the tools printed, never by what the model
+Bash calls instead. Three rules, all judged by what the tools printed, never by what the model
 said:
 
 - *Verification workflow*: the build, format, lint and test commands the session ran at least
@@ -16,6 +16,8 @@ said:
   works from its module root), another program or subcommand, or another flag. Exploratory
   commands (grep, cat, ls, git log …) and variants that differ only in their path arguments
   (another target, not a fix) are never facts.
+- *A rule the tests enforce*: a failed test whose assertion message states a rule, once a
+  later run of the same check passed and no later edit touched that test.
 
 Absolute paths are never put in a fact: a `cd` into an absolute folder is kept only when it
 lies under the project root, and made relative to it. Command lines are read by `shell.py`.
