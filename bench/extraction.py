@@ -21,10 +21,15 @@ Splits (decided by the lead, issue 16):
 - FORMER TEST (round 5): ClusterCockpit__cc-backend (2), punt-labs__langlearn-tts (2), run
   once with round 5's final code (bench/data/SPLITS.md), then moved into the dev folders and
   read for round 6: development data since.
-- TEST (`--split test`, round 6): the folders named in `SPLITS["test"]`, in
-  `data/extraction_test/` (apart, so no glob over the dev folders reads them); committed
-  before any run, never read, run once at the end. Only `--split test` runs them; the default
-  and `bench/run.py` run `dev`.
+- FORMER TEST (round 6): local-web-services (4 sessions, label folders lws-a and lws-b by two
+  blind labellers), run once with round 6's code, then moved into the dev folders and read
+  for round 7: development data since.
+- TEST (`--split test`): the folders named in `SPLITS["test"]`, in `data/extraction_test2/`
+  (apart, so no glob over the dev folders reads them); committed before any run, never read,
+  run once at the end. Only `--split test` runs them; the default and `bench/run.py` run
+  `dev`. Round 7's: three label folders (et2-a, et2-b, et2-c) over five entireio/git-sync and
+  entireio/skills sessions; their session files stay out of the repository
+  (`--transcripts DIR`).
 
 Which development data guided which choice: entireio's `mise run …` sessions gave the
 verification workflow and the rule that another task of a runner is not a fix (`mise run lint`
@@ -197,6 +202,34 @@ Change log, round 6 (issue 16; score.py with MiniLM on `--out`; dev = the ten pr
   extracted, 2 matched (0.29), weighted recall 0.04, 1 negative; this code 10, 5 (0.50), 0.10,
   1 negative (bench/data/SPLITS.md).
 
+Change log, round 7 (issue 16; score.py with MiniLM on `--out`; dev = the eleven projects,
+round 6's test split local-web-services moved in and read, label folders lws-a and lws-b):
+- before (main at 424fd52): 126 extracted, 99 matched (0.786), weighted recall 0.253 (each
+  session's found importance over its gold), 3 negative hits, all three from the verification
+  workflow (cc-backend `go build`, `go test`; orpheus `mise run ci`, …; lws-a `make check`,
+  `make test-e2e`).
+- where the missed weight lives (first evidence line of each gold fact, importance summed,
+  716 in all): the agent's prose 192, user lines 180 (58 of it in approved plans), Read
+  results 88, Bash output 69, Edit and Write calls 90, compaction summaries 15.
+- workflow: a check is listed only when the user's words (prompts, queued messages, approved
+  plans) or a document the main agent read (.md/.rst/.txt) name it as a whole
+  (`mise run test` is not named by `mise run test:ci`); build files (Makefile, package.json)
+  do not count, they name every target. Workflow facts 18 -> 14, matched 11 -> 9, negative
+  hits 3 -> 1 (the one left, lws-a `make check`, `make test-e2e`, is true and two lws labels
+  say it, but a transient "make check: 2240 passed" negative scores higher). Tried: the
+  wording ("Before committing, run …", "Quality gate before committing: …", "Verify changes
+  with …"): 6-7 matched against 9 for "Verification commands: …"; three or more runs or runs
+  in two or more user turns: no split between matched and unmatched facts.
+- + test-rule (`workflow.enforced_rules`): a failed pytest assertion whose message states a
+  rule (must, never, at most, only …), once a later run of the same check passed and no later
+  edit touched that test file: 1 fact on dev, matched (lwsb2, importance 3).
+- failure-fix: a rerun that changes only output options (`--tb=long` -> `--tb=short`, `-v`,
+  `-q`, `--color`) is not a fix: 7 -> 6 facts, 5 matched either way.
+- after: 122 extracted, 98 matched (0.803), weighted recall 0.249, 1 negative hit.
+- measured and left out: approved-plan lines with "do not / never / must / keep … unchanged /
+  instead of" (25 lines on dev; about half near a label by token-set ratio); the user's
+  "do not / never" sentences (22, most task-scoped or questions).
+
 Scoring follows the reference `score.py`: text normalised (lowercase, punctuation and a few
 stop words out), an extracted fact with fewer than 4 content words never matches, rapidfuzz
 token-set ratio >= 65 is a match (the rapidfuzz-only mode of score.py; MiniLM is not in
@@ -229,29 +262,28 @@ HERE = Path(__file__).parent
 DATA = HERE / "data" / "extraction_sessions.yaml"
 LABELS = HERE / "data" / "extraction_labels"
 REFERENCE = HERE / "data" / "transcripts"  # copied, with licences
-TEST = HERE / "data" / "extraction_test"  # the test split: labels/ and transcripts/, apart
+TEST = HERE / "data" / "extraction_test2"  # the test split: labels/ and transcripts/, apart
 SPLITS = {
     "dev": ("entireio__cli", "JanDeDobbeleer__oh-my-posh", "PackmindHub__context-evaluator",
             "FSM1__cipher-box", "obra__episodic-memory", "d-kimuson__claude-code-viewer",
             "dougnukem__orpheus", "nakamura-shuta__tij",
             # Round 5's test split, run once then; development since round 6.
-            "ClusterCockpit__cc-backend", "punt-labs__langlearn-tts"),
-    # Issue 16 round 6: four local-web-services sessions labelled blind by two labellers
-    # (lws-a, lws-b: a label folder each), committed before any run, run once at the end.
-    "test": ("lws-a", "lws-b"),
+            "ClusterCockpit__cc-backend", "punt-labs__langlearn-tts",
+            # Round 6's test split (two labellers of local-web-services), run once then;
+            # development since round 7.
+            "lws-a", "lws-b"),
     # Issue 16 round 7: five entireio/git-sync and entireio/skills sessions labelled blind by
     # three labellers (et2-a, et2-b, et2-c), committed before any run. The session files are
     # not in the repository (fetched material stays out of commits, data/extraction_test2's
     # README): `--transcripts DIR` names the folder that holds them.
-    "test2": ("et2-a", "et2-b", "et2-c"),
+    "test": ("et2-a", "et2-b", "et2-c"),
 }
-# The transcripts of a test label folder (several label folders may share one project).
-TEST_TRANSCRIPTS = {"lws-a": "local-web-services__local-web-services",
-                    "lws-b": "local-web-services__local-web-services",
-                    "et2-a": "entireio__git-sync", "et2-b": "entireio__git-sync",
-                    "et2-c": "entireio__skills"}
-TEST2 = HERE / "data" / "extraction_test2"
-TEST2_TRANSCRIPTS = [TEST2 / "transcripts"]  # replaced by --transcripts
+# The transcripts of a label folder, where several label folders share one project.
+TRANSCRIPTS = {"lws-a": "local-web-services__local-web-services",
+               "lws-b": "local-web-services__local-web-services",
+               "et2-a": "entireio__git-sync", "et2-b": "entireio__git-sync",
+               "et2-c": "entireio__skills"}
+TEST_TRANSCRIPTS = [TEST / "transcripts"]  # replaced by --transcripts
 # score.py's rapidfuzz-only constants.
 MATCH_FUZZ_ONLY = 65.0
 NEG_MARGIN = 5.0
@@ -341,11 +373,8 @@ def _folders(project: str) -> tuple[Path, Path]:
     """(labels, transcripts) of `project`: the test split keeps its own, apart."""
     if project in SPLITS["test"]:
         return (TEST / "labels" / project,
-                TEST / "transcripts" / TEST_TRANSCRIPTS.get(project, project))
-    if project in SPLITS["test2"]:
-        return (TEST2 / "labels" / project,
-                TEST2_TRANSCRIPTS[0] / TEST_TRANSCRIPTS.get(project, project))
-    return LABELS / project, REFERENCE / project
+                TEST_TRANSCRIPTS[0] / TRANSCRIPTS.get(project, project))
+    return LABELS / project, REFERENCE / TRANSCRIPTS.get(project, project)
 
 
 def labelled_sessions(project: str) -> list[tuple[str, Path]]:
@@ -593,12 +622,12 @@ def main() -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="per-session detail")
     parser.add_argument("--out", type=Path, help="write the facts here for score.py")
     parser.add_argument("--split", choices=sorted(SPLITS),
-                        help="dev (the default), test or test2 (run once, at the end, to report)")
+                        help="dev (the default) or test (run once, at the end, to report)")
     parser.add_argument("--transcripts", type=Path,
-                        help="test2 only: the folder holding its session files")
+                        help="test only: the folder holding its session files")
     args = parser.parse_args()
     if args.transcripts:
-        TEST2_TRANSCRIPTS[0] = args.transcripts
+        TEST_TRANSCRIPTS[0] = args.transcripts
     splits = (args.split,) if args.split else ("dev",)
     rows = run(args.check, args.verbose, args.out, splits)
     for r in rows:

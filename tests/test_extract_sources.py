@@ -27,18 +27,44 @@ def _tool(t: Transcript, name: str, tool_input: dict, output: str, error: bool =
         {"type": "tool_result", "tool_use_id": tid, "content": output, "is_error": error}]})
 
 
-def test_checks_run_repeatedly_and_seen_passing_become_one_workflow_fact(tmp_path: Path):
-    t = Transcript(tmp_path / "s.jsonl")
-    t.user("implement the parser")
+def _run_checks(t: Transcript) -> None:
     for _ in range(2):
         t.bash("mise run fmt", "ok")
         t.bash("mise run lint 2>&1 | tail -20", "Exit code 1\nlint failed", error=True)
         t.bash("mise run lint", "0 issues")
-        t.bash("mise run test:ci", "ok  	pkg	0.1s")
+        t.bash("mise run test:ci", "ok  \tpkg\t0.1s")
     t.bash('git commit -m "parser"', "[main 1a2b3c] parser")
+
+
+def test_checks_run_repeatedly_seen_passing_and_named_by_a_doc_become_one_workflow_fact(
+        tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("implement the parser")
+    _tool(t, "Read", {"file_path": "CONTRIBUTING.md"},
+          "1\tBefore a PR: `mise run fmt`, `mise run lint` and `mise run test:ci` must pass.")
+    _run_checks(t)
     [c] = [c for c in _candidates(t.path) if c.rule == "workflow"]
     assert c.text == ("Verification commands: `mise run fmt`, `mise run lint`, "
                       "`mise run test:ci`.")
+
+
+def test_checks_named_by_the_user_count_only_as_whole_names(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("implement the parser, then mise run fmt and mise run test:ci")
+    _run_checks(t)  # `mise run lint` is the agent's own habit; "mise run test" is not named
+    t.bash("mise run test", "ok")
+    t.bash("mise run test", "ok")
+    [c] = [c for c in _candidates(t.path) if c.rule == "workflow"]
+    assert c.text == "Verification commands: `mise run fmt`, `mise run test:ci`."
+
+
+def test_checks_only_the_agent_repeats_are_not_the_projects_workflow(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("implement the parser")
+    _tool(t, "Read", {"file_path": "Makefile"}, "1\tfmt:\n2\t\tmise run fmt\n3\tlint:\n"
+          "4\t\tmise run lint")  # a build file lists every target, run or not
+    _run_checks(t)
+    assert [c for c in _candidates(t.path) if c.rule == "workflow"] == []
 
 
 def test_a_check_run_once_is_not_a_workflow(tmp_path: Path):
@@ -332,3 +358,52 @@ def test_a_technical_concept_the_session_later_takes_back_is_not_stored(tmp_path
     t.assistant("I was wrong: `uv.lock` is not gitignored in this project, CI resolves "
                 "dependencies from the lockfile.")
     assert [c for c in _candidates(t.path) if c.rule == "summary-concept"] == []
+
+
+_ARCH_FAILURE = (
+    "Exit code 2\n========================= FAILURES =========================\n"
+    "_______ TestOneClassPerFile.test_unit_test_files_have_at_most_one_class ________\n"
+    ">       assert violations == [], \"Unit test files must contain at most one class:\\n\"\n"
+    "E       AssertionError: Unit test files must contain at most one class:\n"
+    "E           - providers/test_routes.py has 2 classes: ['TestA', 'TestB']\n"
+    "E       assert ['providers/t...]\"] == []\n\n"
+    "tests/architecture/test_one_class_per_file.py:26: AssertionError\n"
+    "FAILED tests/architecture/test_one_class_per_file.py::TestOneClassPerFile::"
+    "test_unit_test_files_have_at_most_one_class\n"
+    "make: *** [test] Error 1")
+
+
+def test_a_failed_test_that_states_a_rule_the_session_then_obeyed_is_a_fact(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("add the condition check")
+    evidence = t.bash("make check 2>&1", _ARCH_FAILURE, error=True)
+    _tool(t, "Write", {"file_path": "tests/unit/providers/test_routes_b.py",
+                       "content": "class TestB: ..."}, "File created")
+    t.bash("make check 2>&1", "2111 passed")
+    [c] = [c for c in _candidates(t.path) if c.rule == "test-rule"]
+    assert c.text == ("`tests/architecture/test_one_class_per_file.py` enforces: Unit test "
+                      "files must contain at most one class.")
+    assert c.evidence == evidence
+
+
+def test_a_test_rule_is_no_fact_until_the_check_passes_or_once_the_test_is_changed(
+        tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("make check 2>&1", _ARCH_FAILURE, error=True)
+    assert [c for c in _candidates(t.path) if c.rule == "test-rule"] == []
+    _tool(t, "Edit", {"file_path": "tests/architecture/test_one_class_per_file.py",
+                      "old_string": "at most one", "new_string": "at most two"}, "ok")
+    t.bash("make check 2>&1", "2111 passed")
+    assert [c for c in _candidates(t.path) if c.rule == "test-rule"] == []
+    t.bash("uv run pytest tests 2>&1 | tail -5",
+           "E       AssertionError: assert {'S': 'shipped'} == 'shipped'\n1 failed")
+    t.bash("uv run pytest tests", "5 passed")
+    assert [c for c in _candidates(t.path) if c.rule == "test-rule"] == []
+
+
+def test_a_rerun_that_only_prints_more_or_less_is_not_a_fix(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("uv run pytest tests/e2e/test_scenarios.py -v --tb=long",
+           "Exit code 1\nERROR tests/e2e/test_scenarios.py - fixture 'runner' not found")
+    t.bash("uv run pytest tests/e2e/test_scenarios.py -v --tb=short", "1 passed")
+    assert [c for c in _candidates(t.path) if c.rule == "failure-fix"] == []

@@ -44,7 +44,7 @@ from kenning.extract.notes import (
 )
 from kenning.extract.sentences import sentence_rules, split_sentences
 from kenning.extract.vocab import code_like
-from kenning.extract.workflow import failure_fixes, verification_workflow
+from kenning.extract.workflow import enforced_rules, failure_fixes, verification_workflow
 
 _I = re.IGNORECASE
 # A rule hit with no kind of its own is about how to talk to the user when it says so.
@@ -150,6 +150,7 @@ def extract_candidates(
     fixed = {c.evidence for c in fixes}
     out.extend(c for c in failure_fixes(turns, root_str) if c.evidence not in fixed)
     out.extend(verification_workflow(turns))
+    out.extend(enforced_rules(turns))
     if findings:
         out.extend(conclusion_candidates(turns))
         out.extend(diagnosis_candidates(turns))

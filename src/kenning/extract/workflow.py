@@ -2,17 +2,22 @@
 invocation was made to work.
 
 In long agentic sessions the user types little; the project's ways of working show in the
-Bash calls instead. Two rules, both judged by what the tools printed, never by what the model
+Bash calls instead. Three rules, all judged by what the tools printed, never by what the model
 said:
 
 - *Verification workflow*: the build, format, lint and test commands the session ran at least
-  twice, at least once successfully. Repetition is the evidence that it is a habit of the
-  project and not a one-off probe; one fact names them in the order they were first run.
+  twice, at least once successfully, and that the user's own words (a prompt, an approved
+  plan) or a document the agent read (CLAUDE.md, CONTRIBUTING.md, a skill) name. The agent
+  repeating a command is its habit, not yet the project's rule: on the development split the
+  runs alone gave 19 workflow facts, half of them matching no label and a third of the
+  negative hits; one fact names them in the order they were first run.
 - *Failure → fix*: a command that exited non-zero, then a variant of it that passed within the
   next few calls, where the difference is the fix: a `cd` into a folder (a build that only
   works from its module root), another program or subcommand, or another flag. Exploratory
   commands (grep, cat, ls, git log …) and variants that differ only in their path arguments
   (another target, not a fix) are never facts.
+- *A rule the tests enforce*: a failed test whose assertion message states a rule, once a
+  later run of the same check passed and no later edit touched that test.
 
 Absolute paths are never put in a fact: a `cd` into an absolute folder is kept only when it
 lies under the project root, and made relative to it. Command lines are read by `shell.py`.
@@ -61,6 +66,9 @@ _REASON = re.compile(
 # slip, not how the project works).
 MISSING_PATH = re.compile(r"no such file or directory|directory not found|cannot find the path"
                           r"|does not exist|no such file\b", re.IGNORECASE)
+# Options that change how much a command prints, never whether it works.
+_OUTPUT_FLAG = re.compile(r"^(?:-v+|-q+|-s|-x|--verbose|--quiet|--silent|--no-header|--tb=\w+"
+                          r"|--color(?:=\w+)?|--no-color|--show-capture=\w+|-r\w+)$")
 _NOISE_REASON = re.compile(r"^\s*(?:at |File \"|\d+ \| |[-=]{3,}|\W*$)")
 
 
@@ -94,7 +102,8 @@ MAX_CHECKS = 8
 
 
 def verification_workflow(turns: Sequence[Turn]) -> list[Candidate]:
-    """One fact: the check commands the session ran repeatedly and saw pass."""
+    """One fact: the check commands the session ran repeatedly, saw pass, and found named
+    by the user or a document it read."""
     calls = bash_calls(turns)
     runs: dict[str, list[Call]] = {}
     for call in calls:
@@ -102,8 +111,9 @@ def verification_workflow(turns: Sequence[Turn]) -> list[Candidate]:
             name = check_name(step.argv)
             if name:
                 runs.setdefault(name, []).append(call)
+    named = _named_by_project(turns)
     kept = [name for name, rs in runs.items()
-            if len(rs) >= MIN_RUNS and any(not r.failed for r in rs)]
+            if len(rs) >= MIN_RUNS and any(not r.failed for r in rs) and _names(named, name)]
     if not kept:
         return []
     # Runner names cover their own commands: `mise run lint` is what the team runs, not the
@@ -118,6 +128,34 @@ def verification_workflow(turns: Sequence[Turn]) -> list[Candidate]:
     evidence = runs[kept[-1]][-1]
     return [Candidate(kind="codebase", text=text, evidence=evidence.result_uuid,
                       rule="workflow", session=evidence.session)]
+
+
+# Documents whose text states how the project works (not source or config files, which name
+# every target whether anyone runs it or not).
+_DOC = re.compile(r"\.(?:md|mdc|markdown|rst|txt)$", re.IGNORECASE)
+
+
+def _named_by_project(turns: Sequence[Turn]) -> str:
+    """The user's words (prompts, queued messages, approved plans) and the documents the main
+    agent read, as one text to look command names up in."""
+    texts: list[str] = []
+    reads: set[str] = set()
+    for turn in turns:
+        if turn.is_sidechain:
+            continue
+        if turn.role == "user":
+            texts.append(turn.text)
+        for tid, name, inp in turn.tool_uses:
+            if name == "Read" and _DOC.search(str(inp.get("file_path") or "")):
+                reads.add(tid)
+        texts += [output for tid, output, err in turn.tool_results if tid in reads and not err]
+    return "\n".join(texts)
+
+
+def _names(text: str, name: str) -> bool:
+    """True when `text` names the command `name` as a whole (`make check`, not
+    `make checkout`)."""
+    return re.search(r"(?<![\w:-])" + re.escape(name) + r"(?![\w:-])", text) is not None
 
 
 # --- failure → fix ---------------------------------------------------------------------------
@@ -359,11 +397,13 @@ def _fix_text(bad: Step, good: Step, reason: str, root: str | None,
         return f"Run `{cmd}` from `{folder}/`: elsewhere it fails with `{reason}`."
     if _shape(good) == _shape(bad):
         return None  # only the paths changed: another target, not a fix
+    gone = [a for a in bad.argv if a not in good.argv and not PATHISH.search(a)]
+    added = [a for a in good.argv if a not in bad.argv and not PATHISH.search(a)]
     if len(good.argv) > 1 and good.argv[1:2] == bad.argv[1:2] and good.argv[2:3] == bad.argv[2:3]:
-        gone = [a for a in bad.argv if a not in good.argv and not PATHISH.search(a)]
-        added = [a for a in good.argv if a not in bad.argv and not PATHISH.search(a)]
         if not gone and not added:
             return None
+    if gone + added and all(_OUTPUT_FLAG.match(a) for a in gone + added):
+        return None  # only how much it printed changed (`--tb=long` -> `--tb=short`): no fix
     said_before = {a for a in bad.argv[1:] if not a.startswith("-") and not PATHISH.search(a)}
     said_after = {a for a in good.argv[1:] if not a.startswith("-") and not PATHISH.search(a)}
     if said_before and said_after and not said_before & said_after:
@@ -375,3 +415,55 @@ def _fix_text(bad: Step, good: Step, reason: str, root: str | None,
     if len(before) > 100 or any(a.startswith(("/", "~")) for a in bad.argv):
         return None
     return f"Use `{cmd}`, not `{before}`: that fails with `{reason}`."
+
+
+# --- a rule the project's own tests enforce --------------------------------------------------
+
+# pytest prints a failed assertion's message as `E   AssertionError: <message>` and then
+# `<test file>:<line>: AssertionError`. A message that states a rule ("Unit test files must
+# contain at most one class") is a convention of the project that its own suite checks.
+_ASSERTION = re.compile(r"^E\s+AssertionError: (?P<msg>[^\n]{12,200}?)\s*$", re.M)
+_RULE_WORD = re.compile(
+    r"\b(?:must|should|never|always|at most|at least|only|not allowed|required|forbidden)\b",
+    re.IGNORECASE,
+)
+_TEST_FILE = re.compile(r"^(?P<path>[\w./-]+\.py):\d+: AssertionError$", re.M)
+
+
+def enforced_rules(turns: Sequence[Turn]) -> list[Candidate]:
+    """A failed test whose assertion message states a rule, when a later run of the same
+    check passed and nothing later edited that test (last word wins: the session obeyed the
+    rule rather than changed it)."""
+    position = {t.uuid: i for i, t in enumerate(turns)}
+    edited = [(i, str(inp.get("file_path") or "").replace("\\", "/"))
+              for i, t in enumerate(turns) if not t.is_sidechain
+              for _, name, inp in t.tool_uses if name in ("Edit", "Write", "MultiEdit")]
+    calls = bash_calls(turns)
+    out: list[Candidate] = []
+    said: set[str] = set()
+    for n, call in enumerate(calls):
+        checks = {check_name(s.argv) for s in steps(call.raw)} - {None}
+        if not call.failed or not checks:
+            continue
+        at = position.get(call.result_uuid, 0)
+        passed = next((c for c in calls[n + 1:] if not c.failed
+                       and checks & {check_name(s.argv) for s in steps(c.raw)}), None)
+        if passed is None:
+            continue
+        for m in _ASSERTION.finditer(call.output):
+            rule = m.group("msg").strip().rstrip(":").strip()
+            if not _RULE_WORD.search(rule) or rule.lower() in said:
+                continue
+            test = _TEST_FILE.search(call.output, m.end())
+            path = test.group("path") if test else ""
+            if path.startswith(("/", "~", "..")):
+                path = ""
+            if path and any(i > at and (f == path or f.endswith("/" + path))
+                            for i, f in edited):
+                continue  # the session changed the test: the rule it stated may be gone
+            said.add(rule.lower())
+            text = (f"`{path}` enforces: {rule}." if path
+                    else f"The project's tests enforce: {rule}.")
+            out.append(Candidate(kind="codebase", text=text, evidence=call.result_uuid,
+                                 rule="test-rule", session=call.session))
+    return out
