@@ -5,6 +5,7 @@ run takes back what a new commit reverts."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from conftest import git
 from kenning.extract.seed import changelogs
@@ -285,3 +286,47 @@ def test_what_heads_python_floor_tools_or_code_no_longer_bear_out_is_not_propose
         assert not any(gone in t for t in found), (gone, found)
     tooling = [t for t in found if "(pyproject.toml)" in t]
     assert not any("needs" in t or "should" in t for t in tooling), tooling
+
+
+def test_a_rule_said_again_inside_a_longer_one_is_proposed_once_the_first(kenning, repo):
+    # yarl's AGENTS.md: one bullet gives its first sentence as a rule, and the whole of it.
+    (repo / "AGENTS.md").write_text(
+        "# Things not to do\n\n"
+        "- Do not push without running `make doc-spelling` first if you\n"
+        "  edited any `.rst` file. The docs build fails on unknown words\n"
+        "  and burns a CI run; see _Run the docs spell check_ above.\n", encoding="utf-8")
+    out = seed_json(kenning, "--dry-run")
+    assert texts(out) == ["AGENTS.md: Do not push without running `make doc-spelling` first if "
+                          "you edited any `.rst` file."]
+    assert len(texts(out, "known")) == 1
+
+
+def test_a_rule_said_again_further_down_is_placed_on_its_own_line():
+    from kenning.extract.seed.documents import line_of
+
+    lines = ["maintainers expect every PR body to follow this exact structure.",
+             "Do not invent your own `## What / ## Why / ## How / ## Testing`",
+             "layout; that is the marker that the PR was written by an agent", "",
+             "## Things not to do", "",
+             "- Do not invent a `## What / ## Why / ## How / ## Testing` PR",
+             "  body; use the aio-libs template above."]
+    assert line_of("Do not invent a `## What / ## Why / ## How / ## Testing` PR body; use the "
+                   "aio-libs template above.", lines) == 7
+    assert line_of("Do not invent your own `## What / ## Why / ## How / ## Testing` layout; that "
+                   "is the marker that the PR was written by an agent.", lines) == 2
+
+
+
+def test_a_rule_said_again_with_more_in_another_file_is_not_taken_for_a_restatement():
+    from kenning.extract.seed.model import Proposal
+    from kenning.extract.seed.run import _restating
+
+    # flask-sqlalchemy: a docs page's "… considered legacy." and another's, then what to use.
+    short = Proposal(source="docs", kind="codebase", text="a docs (A): The query interface is "
+                     "considered legacy in SQLAlchemy.", provenance="docs/a.rst:128",
+                     rule="guide-warning")
+    long = Proposal(source="docs", kind="codebase", text="a docs (B): The query interface is "
+                    "considered legacy in SQLAlchemy. Prefer `session.execute` instead.",
+                    provenance="docs/b.rst:7", rule="guide-warning")
+    assert _restating(long, [short]) is None
+    assert _restating(long, [replace(short, provenance="docs/b.rst:3")]) == f"new:{short.key}"

@@ -34,6 +34,19 @@ def test_a_credit_at_an_entrys_end_goes_whole_with_its_references():
         == "Numbers: assume spaces are non-breaking ones."
     assert plain("Uses `ast` instead of `eval` - Aarni Koskela: Static f-strings too.") == \
         "Uses `ast` instead of `eval`: Static f-strings too."
+    # towncrier's credit after dashes and its line of references go whole; so does a
+    # reference list after the word that brought it in (yarl's CHANGES.rst).
+    assert plain("The deprecated license classifier was removed from :file:`setup.cfg`\n"
+                 "  -- by :user:`yegorich`.\n\n  *Related issues and pull requests on GitHub:*"
+                 "\n  :issue:`1550`, :pr:`1551`.") == \
+        "The deprecated license classifier was removed from setup.cfg."
+    assert plain("Removed port normalization -- by :user:`a` and :user:`b`. It was recently "
+                 "added in :issue:`1033` and :pr:`1034` and did blocking I/O.") == \
+        "Removed port normalization. It was recently added and did blocking I/O."
+    # A sentence whose reference went, and left it ending in "in", goes.
+    assert plain("Uses `X` now. The change was made in `#12 <https://x/pull/12>`_.") == \
+        "Uses `X` now."
+    assert plain("Users must log in.") == "Users must log in."
     # A literal keeps its stars; bold marks go.
     assert plain("Mapped to ``**.py``, **all** files.") == "Mapped to `**.py`, all files."
 

@@ -231,12 +231,24 @@ def _item_head(lines: list[str], n: int, body: str) -> tuple[str | None, str]:
 
 def line_of(sentence: str, lines: list[str]) -> int:
     """The line a (joined, cleaned) sentence starts on: the first line holding most of its
-    first six longer words (markup and wrapping differ between the two)."""
-    words = [w.lower() for w in re.findall(r"\w+", sentence) if len(w) > 3][:6]
-    best, best_n = 0, 1
-    for n, line in enumerate(lines, 1):
-        found = {w.lower() for w in re.findall(r"\w+", line)}
+    first six longer words (markup and wrapping differ between the two); of lines holding as
+    many, one holding its first such word, then the one whose next lines hold most of the
+    rest (a rule said again further down, "Do not invent a `## What …` PR\n body; use the
+    template above.", is found where it is said, not where its opening words were first
+    used)."""
+    longer = [w.lower() for w in re.findall(r"\w+", sentence) if len(w) > 3]
+    words = longer[:6]
+    said = [{w.lower() for w in re.findall(r"\w+", line)} for line in lines]
+    best, best_n = (0, False, 0), 1
+    for n, found in enumerate(said, 1):
         score = sum(1 for w in words if w in found)
-        if score > best:
-            best, best_n = score, n
+        if score == 0 or score < best[0]:
+            continue
+        around = set().union(*said[n - 1:n + _SPAN])
+        score_here = (score, words[0] in found, sum(1 for w in longer if w in around))
+        if score_here > best:
+            best, best_n = score_here, n
     return best_n
+
+
+_SPAN = 4  # the lines a wrapped sentence of a guide spans, mostly

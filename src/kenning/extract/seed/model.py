@@ -63,11 +63,23 @@ _MENTION = re.compile(r"\s*\(@[\w-]+\)")
 # A credit at an entry's end goes whole, with the references it gives: "… by @a and @b in
 # :gh:`12` and :gh:`13`", "… by [@a](url) in [#9](url)", even one cut after its "in" (the
 # source wrapped it away): taking only "@a" and the references leaves a stray "in".
-_USER = r"(?:@[\w-]+|\[@[\w-]+\]\([^)\s]*\))"
-_REF = r"(?:[:{](?:gh|pr|pull|issue|bug)[:}]`[^`]*`|#\d+|\[#?\d+\]\([^)\s]*\)|https?://\S+)"
-_CREDIT = re.compile(rf",?\s+(?:by|thanks to)\s+{_USER}(?:(?:,\s*|,?\s+and\s+){_USER})*"
+_USER = r"(?:@[\w-]+|\[@[\w-]+\]\([^)\s]*\)|[:{](?:user|ghuser)[:}]`[^`]*`)"
+_NUMBERED = r"(?:[:{](?:gh|pr|pull|issue|bug|commit)[:}]`[^`]*`|#\d+|\[#?\d+\]\([^)\s]*\))"
+_REF = rf"(?:{_NUMBERED}|https?://\S+)"
+# towncrier's "… -- by :user:`a`." goes with its dashes.
+_CREDIT = re.compile(rf"(?:,|\s+(?:--?|[–—]))?\s+(?:by|thanks to)\s+{_USER}"
+                     rf"(?:(?:,\s*|,?\s+and\s+){_USER})*"
                      rf"(?:\s+in\b(?:(?:,\s*|,?\s+and\s+|\s+){_REF})*)?(?=\s*(?:[.;,)]|$))",
                      re.I)
+# A list of references said as a line of its own ("*Related issues and pull requests on
+# GitHub:* :issue:`1550`."), or after the word that brought it in ("added in :issue:`1033`
+# and …"): gone whole, not down to a heading or an "in" that introduces nothing.
+_REF_LINE = re.compile(rf"\s*\*?\b(?:related|see also)\b[^.:*]{{0,60}}:\*?"
+                       rf"(?:(?:,\s*|,?\s+and\s+|\s+){_REF})+\.?", re.I)
+_REF_AFTER = re.compile(rf",?\s+(?:in|by|see|via)\s+{_NUMBERED}"
+                        rf"(?:(?:,\s*|,?\s+and\s+){_NUMBERED})*", re.I)
+# What is still left ending in "in" or "by" lost what it named: the sentence goes.
+_DANGLING = re.compile(r"(?:^|(?<=[.!?]))\s*[^.!?]*\s(?:in|by)\s*(?:[.!?]+|$)", re.I)
 # An author's name after a dash at an entry's end (or before the nested points joined after
 # it): "Removes antiquated `__nonzero__` methods - Nikita Sobolev".
 _AUTHOR = re.compile(r"\s+[-–]\s+[A-Z][\w'-]+(?: [A-Z][\w'-]+){1,2}"
@@ -84,8 +96,11 @@ _STANDARD = re.compile(r"[:{](?P<kind>pep|rfc)[:}]`(?P<n>\d+)[^`]*`", re.I)
 
 def plain(text: str) -> str:
     """RST / Markdown markup, issue and PR references, thanks to people: gone; one line."""
+    referenced = bool(_RST_REF.search(text) or _MYST_REF.search(text))
     text = _STANDARD.sub(lambda m: f"{m.group('kind').upper()} {m.group('n')}", text)
     text = _CREDIT.sub("", text)
+    text = _REF_LINE.sub("", text)
+    text = _REF_AFTER.sub("", text)
     text = _RST_REF.sub("", text)
     text = _MYST_REF.sub("", text)
     text = _MYST_PEP.sub(r"PEP \1", text)
@@ -99,7 +114,10 @@ def plain(text: str) -> str:
     text = re.sub(r"(`[^`]*`)|\*\*", lambda m: m.group(1) or "", text)
     text = _BY_USER.sub("", text)
     text = _MENTION.sub("", text)
-    text = _ISSUE_REF.sub("", text)
+    unreferenced = _ISSUE_REF.sub("", text)
+    referenced, text = referenced or unreferenced != text, unreferenced
+    if referenced:
+        text = _DANGLING.sub("", text).strip() or text
     text = _AUTHOR.sub("", text)
     text = _THANKS.sub("", text).strip() or text
     # a bare link left at the end ("… release. and https://github.com/o/r/pull/246"): no words

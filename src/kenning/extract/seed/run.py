@@ -212,6 +212,33 @@ def statement(p: Proposal) -> str:
     return p.text.split(": ", 1)[-1]
 
 
+def _sentences(text: str) -> list[str]:
+    from kenning.lifecycle.dedup import normalise
+
+    return [normalise(s) for s in re.split(r"(?<=[.!?])\s+", text) if normalise(s)]
+
+
+def _restating(p: Proposal, said: list[Proposal]) -> str | None:
+    """The proposal of the same file that `p` says again in whole sentences: one says the
+    other and more ("Do not push without running `make doc-spelling` first." and the same
+    with its reason after it, two rules drawn from one bullet). The first said stands."""
+    where = p.provenance.rsplit(":", 1)[0]
+    mine = _sentences(statement(p))
+    for known in said:
+        if known.provenance.rsplit(":", 1)[0] != where:
+            continue
+        theirs = _sentences(statement(known))
+        short, long = sorted((mine, theirs), key=len)
+        if not short or len(" ".join(short).split()) < _RESTATED_WORDS:
+            continue
+        if any(long[i:i + len(short)] == short for i in range(len(long) - len(short) + 1)):
+            return f"new:{known.key}"
+    return None
+
+
+_RESTATED_WORDS = 5  # "Use `tox`." said again inside a longer rule may mean less than it
+
+
 def _redacted(p: Proposal) -> Proposal:
     return replace(p, text=" ".join(redact(strip_private(p.text)).split()),
                    rationale=" ".join(redact(strip_private(p.rationale)).split())
@@ -256,7 +283,8 @@ def seed(memory: FactWriter, *, accept: bool = False, dry_run: bool = False,
         if p.key in seen_set or p.key in keys or not p.text:
             continue
         keys.add(p.key)
-        duplicate = find_duplicate(p.text, pool) or find_duplicate(statement(p), said)
+        duplicate = find_duplicate(p.text, pool) or find_duplicate(statement(p), said) \
+            or _restating(p, [q for q, _ in queue])
         seen.append(p.key)
         if duplicate is not None:
             report.items.append(Item(p, "known", duplicate))
