@@ -78,7 +78,8 @@ class ChunkSearcher:
         self.cache_dir = cache_dir
         self._vectors: tuple[list[int], np.ndarray] | None = None
         self._generation: str | None = None
-        self._crowding: tuple[np.ndarray, dict[int, float]] | None = None  # a matrix's rows'
+        # the matrix crowding was measured on, and each measured row's crowding
+        self._crowding: tuple[np.ndarray, dict[int, float]] | None = None
 
     def rows(self, ids: list[int]) -> dict[int, ChunkRow]:
         if not ids:
