@@ -47,9 +47,11 @@ LEANS = re.compile(r"^(?:however|but|also|so|then|otherwise|instead|therefore|th
                     r"|such|both|either|neither|(?:the )?(?:same|former|latter|rest|remaining)"
                     r"|(?:an? |the )?exceptions? (?:may|can|could|are|is|will|might|should))\b",
                     re.I)
-# Ends by pointing back: "Don't use the issue tracker for this." (for what?)
+# Ends by pointing back ("Don't use the issue tracker for this.": for what?), or points at
+# text elsewhere ("as described below")
 _POINTS_BACK = re.compile(r"\b(?:for|with|about|on|to|of|like|from) (?:this|that|these|those"
-                          r"|it|them)\W*$", re.I)
+                          r"|it|them)\W*$|\b(?:described|mentioned|explained|listed|shown"
+                          r"|see) (?:above|below)\b", re.I)
 _DEICTIC = re.compile(r"^(?:for|because of|given|due to) (?:the|these|those) (?:above |stated )?"
                       r"reasons?,?\s*|^(?:therefore|thus|hence|so),?\s*", re.I)
 

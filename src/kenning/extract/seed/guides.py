@@ -38,7 +38,14 @@ from pathlib import Path
 
 from kenning.extract.seed.changelogs import PAGE_NAME
 from kenning.extract.seed.documents import LEANS, line_of
-from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
+from kenning.extract.seed.model import (
+    Proposal,
+    lines_label,
+    plain,
+    pythons_own,
+    regular_dir,
+    regular_file,
+)
 
 MAX_BYTES = 256 * 1024
 MAX_PAGES = 80
@@ -437,12 +444,11 @@ def _stdlib_default(sentence: str, project: str) -> bool:
     """A default of the standard library's, not the project's: every piece of code the
     sentence names is a standard module or reached through one, said as Python's or dotted
     ("time-zone information is not by default available for the Python `datetime` and `time`
-    objects"), and the project is not named."""
+    objects"), and the project is not named; a builtin or a dunder is Python's too."""
     if project.lower() in sentence.lower():
         return False
     names = [n.strip("`").removesuffix("()") for n in _NAMED.findall(sentence)]
-    roots = {n.split(".", 1)[0] for n in names}
-    return bool(names) and roots <= sys.stdlib_module_names and (
+    return bool(names) and all(pythons_own(n) for n in names) and (
         all("." in n for n in names) or bool(_PYTHONS.search(sentence)))
 
 

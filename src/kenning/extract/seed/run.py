@@ -227,6 +227,8 @@ def _restating(p: Proposal, said: list[Proposal]) -> str | None:
     for known in said:
         if known.provenance.rsplit(":", 1)[0] != where:
             continue
+        if _same_rule(statement(p), statement(known)):
+            return f"new:{known.key}"
         theirs = _sentences(statement(known))
         short, long = sorted((mine, theirs), key=len)
         if not short or len(" ".join(short).split()) < _RESTATED_WORDS:
@@ -237,6 +239,22 @@ def _restating(p: Proposal, said: list[Proposal]) -> str | None:
 
 
 _RESTATED_WORDS = 5  # "Use `tox`." said again inside a longer rule may mean less than it
+
+
+def _same_rule(a: str, b: str) -> bool:
+    """Two sentences of a file that open alike and name the same long literal say one rule
+    (a summary list restating it in other words: "Do not invent your own `## What / ## Why`
+    layout; …" and "Do not invent a `## What / ## Why` PR body; …"). Said of different code
+    ("`verify` is now deprecated", "`cert` is now deprecated"), they are two."""
+    opens = [re.findall(r"\w+", s.lower())[:_OPENING] for s in (a, b)]
+    if len(opens[0]) < _OPENING or opens[0] != opens[1]:
+        return False
+    literals = [{x for x in re.findall(r"`([^`]+)`", s) if len(x) >= _LONG_LITERAL} for s in (a, b)]
+    return bool(literals[0] & literals[1])
+
+
+_OPENING = 3  # "Do not invent"
+_LONG_LITERAL = 12  # a long literal is one rule's own, not a tool both mention (`make`)
 
 
 def _redacted(p: Proposal) -> Proposal:
