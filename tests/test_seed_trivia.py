@@ -130,3 +130,40 @@ def test_two_deprecations_of_different_code_are_two_rules():
                  "`cert_file_argument` argument is now deprecated and will raise warnings.",
                  provenance="CHANGELOG.md:34", rule="changelog-deprecation")
     assert _restating(b, [a]) is None
+
+
+def test_one_deprecation_said_in_the_changelog_and_a_guide_is_proposed_once(kenning, repo):
+    from conftest import git
+
+    (repo / "demo").mkdir()
+    (repo / "demo" / "testing.py").write_text(
+        "import warnings\n\n\nclass CliRunner:\n    def isolated_filesystem(self):\n"
+        "        warnings.warn('isolated_filesystem is deprecated', DeprecationWarning)\n",
+        encoding="utf-8")
+    (repo / "CHANGES.md").write_text(
+        "## 8.5.0 (2026-11-01)\n\n- Deprecate `CliRunner.isolated_filesystem`. Use a "
+        "temporary directory instead.\n", encoding="utf-8")
+    (repo / "docs").mkdir()
+    (repo / "docs" / "testing.md").write_text(
+        "# Testing\n\n## Deprecations\n\n"
+        "`CliRunner.isolated_filesystem()` is deprecated and will be removed in Project 9.0.\n",
+        encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "deprecate")
+    out = json.loads(kenning("seed", "--json", "--dry-run").out)
+    found = [i["text"] for i in out["items"] if i["action"] == "proposed"]
+    known = [i["text"] for i in out["items"] if i["action"] == "known"]
+    assert [t.split(" ", 1)[1] for t in found if "isolated_filesystem" in t] == [
+        "8.5.0 (CHANGES.md): Deprecates `CliRunner.isolated_filesystem` (it warns). Use a "
+        "temporary directory instead."], found
+    assert len([t for t in known if "isolated_filesystem" in t]) == 1, known
+
+
+def test_a_guide_default_said_of_it_does_not_say_what():
+    text = ("Time\n====\n\n"
+            "By default, it starts at time 0, and clock time only advances when you call "
+            "``MockClock.jump``.\n\n"
+            "Arguments\n=========\n\n"
+            "By default, it's assumed that the ``name`` argument is not required.\n")
+    found = [p.text.split("): ", 1)[1] for p in guides.proposals(text, "docs/t.rst", "trio")]
+    assert found == ["By default, it's assumed that the `name` argument is not required."], found

@@ -157,7 +157,10 @@ _BACK = re.compile(r"^(?:if|when|unless|since) (?:it|this|that|they|so|not)\b|^(
                    r"^because (?:the|these|those|this|that|of)\b|^the (?:methods?|functions?|"
                    r"class|classes|callbacks?|objects?|result|other|two|first|second|next|"
                    r"previous)\b|^(?:and|or|nor|as with)\b|^by default,? (?:that'?s|this is|"
-                   r"that is)\b",
+                   r"that is)\b"
+                   # "By default, it starts at time 0": what starts? ("it's assumed" is no one)
+                   r"|^(?:by default|currently|normally|usually|typically),? (?:it|they)\b"
+                   r"(?!'s|\s+(?:is|was)\b)",
                    re.I)
 # Code that reached the text (an indented block the paragraph rules missed): not a sentence.
 _SOURCE_CODE = re.compile(r'"""|\)\s*:|\bdef \w+\(|\bclass \w+\(|\s==?\s|\[\s*$|\s#\s|'
