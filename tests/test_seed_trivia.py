@@ -167,3 +167,28 @@ def test_a_guide_default_said_of_it_does_not_say_what():
             "By default, it's assumed that the ``name`` argument is not required.\n")
     found = [p.text.split("): ", 1)[1] for p in guides.proposals(text, "docs/t.rst", "trio")]
     assert found == ["By default, it's assumed that the `name` argument is not required."], found
+
+
+def test_a_commit_about_how_python_works_is_no_decision():
+    from datetime import UTC, datetime
+
+    from kenning.extract.seed import commits
+
+    def c(subject: str) -> commits.Commit:
+        return commits.Commit("b" * 40, datetime(2024, 5, 1, tzinfo=UTC), "dev", False,
+                              subject, "")
+
+    found = [p.text.split(" (commit ")[0] for p in commits.proposals([
+        c("Don't define __ne__ methods, they're implicit since Py3"),
+        c("Avoid `importlib_metadata` dependency since Python 3.10"),
+    ])]
+    # `importlib_metadata` is a package of its own, not Python's: a choice of the project.
+    assert found == ["Avoid `importlib_metadata` dependency since Python 3.10"], found
+
+
+def test_a_deprecation_said_in_an_aside_is_not_the_entrys_news():
+    text = ("## 4.18.6 (2026-01-01)\n\n"
+            "- Sets a `jsonschema` specific user agent when automatically retrieving remote "
+            "references (which is deprecated).\n"
+            "- `ErrorTree.__setitem__` is now deprecated.\n")
+    assert said(text, "jsonschema") == ["`ErrorTree.__setitem__` is now deprecated."]

@@ -414,6 +414,9 @@ def classify(entry: Entry) -> str | None:
     said = re.sub(r"^`[^`]+`:\s+", "", said)  # "`MultiPartParser`: Rename `a` to `b`"
     # "… has been deprecated since 18.2.0" tells what came of a deprecation, not of one.
     live = " ".join(s for s in re.split(r"(?<=[.!?])\s+", said) if not historical(s))
+    # An aside is not the entry's news: "Sets a user agent when retrieving remote references
+    # (which is deprecated)." adds a user agent.
+    live = re.sub(r"\s*\((?:which|that) [^()]*\)", "", live)
     if _INSTEAD.search(said) and pythons_swap(text):
         return None
     for name, pattern in _RULES:
