@@ -192,3 +192,18 @@ def test_a_deprecation_said_in_an_aside_is_not_the_entrys_news():
             "references (which is deprecated).\n"
             "- `ErrorTree.__setitem__` is now deprecated.\n")
     assert said(text, "jsonschema") == ["`ErrorTree.__setitem__` is now deprecated."]
+
+
+def test_a_list_item_leaning_on_its_lead_in_is_said_with_it():
+    text = ("# News fragments\n\n"
+            "Conventions for the fragment body:\n\n"
+            "- Use reStructuredText, not Markdown.\n"
+            "- Do not include the issue or PR number in the body; towncrier\n"
+            "  adds it automatically from the filename.\n\n"
+            "Some rules for writing tests:\n\n"
+            "- Tests must never depend on the network.\n")
+    found = [p.text for p in documents.rule_proposals(text, "AGENTS.md", "agents")]
+    # "the body" is the fragment's, which only the lead-in says; the others stand alone.
+    assert "AGENTS.md: Conventions for the fragment body: Do not include the issue or PR number " \
+        "in the body; towncrier adds it automatically from the filename." in found, found
+    assert "AGENTS.md: Tests must never depend on the network." in found, found
