@@ -207,3 +207,21 @@ def test_a_list_item_leaning_on_its_lead_in_is_said_with_it():
     assert "AGENTS.md: Conventions for the fragment body: Do not include the issue or PR number " \
         "in the body; towncrier adds it automatically from the filename." in found, found
     assert "AGENTS.md: Tests must never depend on the network." in found, found
+
+
+def test_a_sentence_that_only_sends_to_a_link_goes_whole():
+    assert plain("Waitress will no longer accept newlines in headers. See "
+                 "https://github.com/Pylons/waitress/issues/117 for more information, as well "
+                 "as\n https://www.owasp.org/index.php/HTTP_Response_Splitting.") == \
+        "Waitress will no longer accept newlines in headers."
+    assert plain("The default loop timeout is now 1 second.  See "
+                 "https://github.com/o/r/issues/6 .  It can be changed.") == \
+        "The default loop timeout is now 1 second. It can be changed."
+
+
+def test_a_version_history_page_is_no_guide():
+    text = ("Version history\n===============\n\n**4.12.0**\n\n"
+            "- Fixed issues on free-threading builds, where new threads inherit the current "
+            "context by default, causing ``anyio.to_thread.run_sync()`` to misbehave.\n")
+    assert guides.proposals(text, "docs/versionhistory.rst", "anyio") == []
+    assert changelogs.PAGE_NAME.search("versionhistory")

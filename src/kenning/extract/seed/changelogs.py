@@ -194,7 +194,7 @@ class Entry:
 
 # A changelog kept as pages of the docs ("docs/content/2021-news.md", "doc/release-notes-2.x.rst"):
 # read here, and never as a guide (`guides.guide_files`).
-PAGE_NAME = re.compile(r"(?:^|[-_. ])(?:changes|changelog|history|news|"
+PAGE_NAME = re.compile(r"(?:^|[-_. ]|version|release)(?:changes|changelog|history|news|"
                        r"release[-_ ]?notes?|releases?)(?:$|[-_. ])", re.I)
 MAX_PAGES = 40
 

@@ -66,7 +66,7 @@ _SKIP_NAME = re.compile(
 # "Changelog - 2013") is the changelog, not a guide: its entries are dated news, and a guide's
 # sentence is proposed with no release window and nothing later to overtake it.
 _CHANGELOG_TITLE = re.compile(r"^\W*(?:change[-_ ]?log|changes|release notes|news|history|"
-                              r"what'?s new)\b", re.I)
+                              r"(?:version|release) history|what'?s new)\b", re.I)
 _SKIP_DIR = re.compile(r"^(?:_\w*|\.\w*|locales?|i18n|translations?|api|reference|"
                        r"changelog|changes|releases?|release[-_]notes|news|blog|adr|adrs|"
                        r"decisions|build|site|node_modules|img|images|static|tutorials?|examples?|"

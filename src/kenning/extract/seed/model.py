@@ -82,6 +82,10 @@ _REF_LINE = re.compile(rf"\s*\*?\b(?:related|see also)\b[^.:*]{{0,60}}:\*?"
 # discussion, with what it says of it; gone to the sentence's end.
 _CONTEXT = re.compile(rf"\s*\b(?:context|refs?|references?)\s*:\s*{_NUMBERED}(?:[^.!?]|\.\w)*"
                       rf"[.!?]?", re.I)
+# A sentence that only sends the reader to a link ("See https://github.com/o/r/issues/117 for
+# more information, as well as https://…"): nothing of its own, and cut it reads "as well as."
+_SEE_LINK = re.compile(r"(?:^|(?<=[.!?]))\s*See (?:also )?<?https?://[^\s>]+>?"
+                       r"(?:[^.!?]|\.(?=\S))*(?:[.!?]|$)", re.I)
 _REF_AFTER = re.compile(rf",?\s+(?:in|by|see|via)\s+{_NUMBERED}"
                         rf"(?:(?:,\s*|,?\s+and\s+){_NUMBERED})*", re.I)
 # What is still left ending in "in" or "by" lost what it named: the sentence goes.
@@ -116,6 +120,7 @@ def plain(text: str) -> str:
         "~!" if m.group("role") in ("file", "samp", "command", "kbd", "abbr") else "~!."), text)
     text = _RST_LINK.sub(r"\1", text)
     text = _MD_LINK.sub(r"\1", text)
+    text = _SEE_LINK.sub("", text).strip() or text
     text = text.replace("``", "`")
     # bold marks go, not a literal's: ``**.py`` is a glob
     text = re.sub(r"(`[^`]*`)|\*\*", lambda m: m.group(1) or "", text)
