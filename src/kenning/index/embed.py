@@ -284,8 +284,9 @@ class BundledEmbedder:
             if rest:
                 for n, row in zip(rest, self._encode([texts[n] for n in rest]), strict=True):
                     ids[n] = row
-        if self._unk_id is not None:
-            ids = [[i for i in row if i != self._unk_id] for row in ids]
+        unk = self._unk_id
+        if unk is not None:  # a row is scanned in C first: few hold the unknown token
+            ids = [[i for i in row if i != unk] if unk in row else row for row in ids]
         return ids
 
     def _hf(self) -> Any:

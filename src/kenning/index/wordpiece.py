@@ -40,6 +40,9 @@ class WordPiece:
         self.unk_id = vocab[unk_token]
         self._prefix = prefix
         self._max_word_chars = max_word_chars
+        # No piece is longer than this: longer candidates need no look-up.
+        self._longest = max((len(p) - (len(prefix) if p.startswith(prefix) else 0)
+                             for p in vocab), default=0)
         self._added = added
         self._ids: dict[str, list[int]] = {}
         self._chars: dict[str, object] = {}  # a non-ASCII character's normal form (see _char)
@@ -102,7 +105,7 @@ class WordPiece:
             return [self.unk_id]
         vocab, out, start = self.vocab, [], 0
         while start < len(word):
-            end = len(word)
+            end = min(len(word), start + self._longest)
             prefix = self._prefix if start else ""
             while end > start and prefix + word[start:end] not in vocab:
                 end -= 1
