@@ -368,3 +368,40 @@ def test_ignore_globs_compiled_once_match_as_fnmatch_per_pattern_does():
     assert matches_any("x/dist/a.py", DEFAULT_IGNORES) is True  # a dist/ folder anywhere
     assert matches_any("src/b.py", DEFAULT_IGNORES) is False
     assert matches_any("a/node_modules/b/b.py", DEFAULT_IGNORES) is True
+
+
+TOKENISED_WHERE_CHUNKED = """
+import sys
+import numpy as np
+from kenning.core.paths import current_project
+from kenning.index.code import embed_chunks
+from kenning.index.embed import load_embedder
+from kenning.memory import Memory
+
+memory = Memory(current_project(sys.argv[1]), "bundled")
+report = memory.index_code()
+parent_tokenised = load_embedder().tokens._loaded
+rows = memory.index.conn.execute(
+    "SELECT c.symbol, c.text, v.vec FROM chunks c JOIN chunk_vectors v ON v.chunk_id = c.id "
+    "ORDER BY c.id").fetchall()
+expected = embed_chunks(load_embedder(), [(r[0], r[1]) for r in rows])
+stored = np.array([np.frombuffer(r[2], dtype=np.float16) for r in rows], dtype=np.float32)
+# Pooling sums in blocks of texts, so a float's last bits depend on its block's neighbours.
+same = bool(np.allclose(stored, expected, atol=2e-3))
+print(report.indexed, len(rows), parent_tokenised, same)
+"""
+
+
+@pytest.mark.model
+def test_the_bundled_models_texts_are_tokenised_where_files_are_chunked(repo):
+    """The chunking process hands over token ids, so this one only pools them; the vectors
+    are those `embed_chunks` makes from the stored rows."""
+    make_repo(repo)
+    _many_files(repo)  # past FORK_MIN_BYTES: chunked in a forked process
+    (repo / "accents.py").write_text('def café():\n    return "naïve 🎉 ΣΊΣΥΦΟΣ"\n', "utf-8")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "accents")
+    out = subprocess.run([sys.executable, "-c", TOKENISED_WHERE_CHUNKED, str(repo)],
+                         capture_output=True, text=True, check=True).stdout.split()
+    assert out[0] == "76" and int(out[1]) > 150
+    assert out[2:] == ["False", "True"]  # this process tokenised nothing; the same vectors
