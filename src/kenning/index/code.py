@@ -150,10 +150,7 @@ def index_files(
     from kenning.index.chunking import chunk_file, language_for
 
     stored = dict(conn.execute("SELECT path, hash FROM files").fetchall())
-    # The bundled model's texts are tokenised where files are chunked (kenning.index.wordpiece
-    # needs no numpy), so this process only pools and writes.
-    tokens = _bundled_tokens() if embedder_name == "bundled" else None
-    plans = _groups(stored, root, changed, rechunk, chunk_file, language_for, tokens)
+    plans = _groups(stored, root, changed, rechunk, chunk_file, language_for)
     # Files are read, chunked and scanned for secrets one group ahead of the group being
     # embedded and written: in a forked process when there is enough to do (tree-sitter's
     # parse and the Python passes over each chunk hold the GIL, so a thread barely overlaps
@@ -227,29 +224,7 @@ def _group_vectors(embedder: Embedder, group: list[_FilePlan], cache: dict
                    ) -> np.ndarray | None:
     names = [name for plan_ in group for name, _ in plan_.embed]
     bodies = [body for plan_ in group for _, body in plan_.embed]
-    if not names:
-        return None
-    ids = None
-    if _reads_ids(embedder) and all(p.ids is not None for p in group if p.embed):
-        ids = {}
-        for plan_ in group:
-            for (name, body), (name_ids, body_ids) in zip(plan_.embed, plan_.ids or (),
-                                                          strict=True):
-                ids[name], ids[body] = name_ids, body_ids
-    return _embed_words(embedder, names, bodies, cache, ids).astype("float16")
-
-
-def _bundled_tokens():
-    from kenning.index.embed import bundled_token_ids
-
-    return bundled_token_ids()
-
-
-def _reads_ids(embedder: Embedder) -> bool:
-    """The embedder pools the ids `_bundled_tokens` makes: the bundled model itself."""
-    from kenning.index.embed import BundledEmbedder, bundled_model_dir
-
-    return isinstance(embedder, BundledEmbedder) and embedder.model_dir == bundled_model_dir()
+    return _embed_words(embedder, names, bodies, cache).astype("float16") if names else None
 
 
 def _may_fork(changed: list[FileStat]) -> bool:
@@ -403,10 +378,7 @@ def embed_words(symbol: str, text: str) -> tuple[str, str]:
 
 
 def _embed_words(embedder: Embedder, names: list[str], bodies: list[str],
-                 cache: dict[str, np.ndarray] | None = None,
-                 ids: dict[str, list[int]] | None = None) -> np.ndarray:
-    """Vectors as `embed_chunks` makes them; `ids` maps each text to its token ids when
-    they were made already (for the bundled model: `encode_ids`, the same rows)."""
+                 cache: dict[str, np.ndarray] | None = None) -> np.ndarray:
     import numpy as np
 
     cache = {} if cache is None else cache
@@ -416,9 +388,7 @@ def _embed_words(embedder: Embedder, names: list[str], bodies: list[str],
     if todo:
         if len(cache) + len(todo) > EMBED_CACHE_SIZE:
             cache.clear()
-        vectors = (embedder.encode_ids([ids[t] for t in todo])  # type: ignore[attr-defined]
-                   if ids is not None else embedder.encode(todo))
-        cache.update(zip(todo, vectors, strict=True))
+        cache.update(zip(todo, embedder.encode(todo), strict=True))
     summed = np.array([cache[n] for n in names]) + np.array([cache[b] for b in bodies])
     norms = np.linalg.norm(summed, axis=1, keepdims=True)
     return np.divide(summed, norms, out=np.zeros_like(summed), where=norms > 0)
@@ -455,21 +425,17 @@ class _FilePlan:
     chunks: list[tuple[object, str]] = field(default_factory=list)  # (chunk, scrubbed text)
     terms: list[str] = field(default_factory=list)  # each chunk's extra search terms
     embed: list[tuple[str, str]] = field(default_factory=list)  # see `embed_words`
-    ids: list[tuple[list[int], list[int]]] | None = None  # their token ids, when made here
 
 
 def _groups(stored: dict[str, str], root: Path, pending: list[FileStat],
-            rechunk: Collection[str], chunk_file, language_for,
-            tokens: Callable[[list[str]], list[list[int]]] | None = None
-            ) -> Iterator[list[_FilePlan]]:
+            rechunk: Collection[str], chunk_file, language_for) -> Iterator[list[_FilePlan]]:
     """Plans for the files in turn, in groups of up to GROUP_FILES files or GROUP_CHUNKS
-    chunks; `stored` maps indexed paths to their content hashes; `tokens`, when given,
-    tokenises the texts to embed."""
+    chunks; `stored` maps indexed paths to their content hashes."""
     group: list[_FilePlan] = []
     chunks = 0
     for stat in pending:
         if group and (len(group) >= GROUP_FILES or chunks >= GROUP_CHUNKS):
-            yield _tokenised(group, tokens)
+            yield group
             group, chunks = [], 0
         text = read_text(root / stat.path)
         if text is None or generated_reason(stat.path, text):
@@ -492,19 +458,7 @@ def _groups(stored: dict[str, str], root: Path, pending: list[FileStat],
         chunks += len(plan_.chunks)
         group.append(plan_)
     if group:
-        yield _tokenised(group, tokens)
-
-
-def _tokenised(group: list[_FilePlan], tokens: Callable[[list[str]], list[list[int]]] | None
-               ) -> list[_FilePlan]:
-    """The group, each plan given its texts' token ids (one call for the group)."""
-    texts = [text for plan_ in group for pair in plan_.embed for text in pair]
-    if tokens is None or not texts:
-        return group
-    rows = iter(tokens(texts))
-    for plan_ in group:
-        plan_.ids = [(next(rows), next(rows)) for _ in plan_.embed]
-    return group
+        yield group
 
 
 def _write_file(conn, plan_: _FilePlan, vectors, first_id: int) -> None:

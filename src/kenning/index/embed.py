@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
 from functools import lru_cache
 from itertools import chain
 from pathlib import Path
@@ -25,8 +26,6 @@ from kenning.core.textutil import strip_suffix
 
 if TYPE_CHECKING:
     import numpy as np
-
-    from kenning.index.wordpiece import TokenIds
 
 BUNDLED_NAME = "minilm-l6-pca256-int8"
 BUNDLED_MEDIAN_TOKEN_LENGTH = 6  # characters, of the bundled tokenizer's vocabulary
@@ -205,7 +204,7 @@ class BundledEmbedder:
     def __init__(self, model_dir: Path | None = None) -> None:
         import numpy as np
 
-        from kenning.index.wordpiece import TokenIds
+        from kenning.index.wordpiece import WordPiece
 
         self.model_dir = Path(model_dir) if model_dir is not None else bundled_model_dir()
         missing = [f for f in _REQUIRED_FILES if not (self.model_dir / f).is_file()]
@@ -220,6 +219,7 @@ class BundledEmbedder:
             config = json.loads((self.model_dir / "config.json").read_text(encoding="utf-8"))
             data = (self.model_dir / "model.safetensors").read_bytes()
             tensors = _read_safetensors(data)
+            spec = json.loads((self.model_dir / "tokenizer.json").read_text(encoding="utf-8"))
         except (OSError, ValueError, KeyError) as exc:
             raise _unreadable(self.model_dir, exc) from exc
 
@@ -228,10 +228,17 @@ class BundledEmbedder:
         self._weights = tensors.get("weights")
         self._mapping = tensors.get("mapping")
         self._normalize = bool(config.get("normalize", False))
-        # Texts to token ids, as model2vec reads them; numpy-free, so the index can run it
-        # in its chunking process (see `encode_ids`).
-        self.tokens = TokenIds(self.model_dir, _max_length(config),
-                               _known_median_token_length(self.model_dir))
+        self._max_length: int | None = config.get("max_length", _MODEL2VEC_DEFAULT_MAX_LENGTH)
+        # Known for the bundled tokenizer (a test recomputes it): listing a vocabulary of 30k
+        # tokens cost 20-70 ms of every indexing run.
+        self._median_token_length: int | None = (
+            BUNDLED_MEDIAN_TOKEN_LENGTH if self.model_dir == bundled_model_dir() else None)
+        # Texts are tokenised in Python (kenning.index.wordpiece); `tokenizers` is loaded
+        # only for a text that module leaves to it, or for a tokenizer it does not reproduce.
+        self._wordpiece = WordPiece.from_spec(spec)
+        self._tokenizer: Any = None
+        self._unk_id: int | None = self._wordpiece.unk_id if self._wordpiece else None
+        self._lock = threading.Lock()
 
         self.dim = int(self._vectors.shape[1])
         self._data = data  # the tensors are views of it; hashed for `id` on first need
@@ -245,8 +252,67 @@ class BundledEmbedder:
             self._id = f"bundled:{BUNDLED_NAME}:{hashlib.sha256(self._data).hexdigest()[:12]}"
         return self._id
 
+    def _char_limit(self) -> int | None:
+        """model2vec cuts texts to max_length × the median vocabulary token length in chars.
+
+        Computed on first need: texts shorter than max_length characters can never hit it.
+        """
+        if self._max_length is None:
+            return None
+        if self._median_token_length is None:
+            from kenning.index.wordpiece import median_token_length
+
+            vocab = self._wordpiece.vocab if self._wordpiece else self._hf().get_vocab()
+            self._median_token_length = median_token_length(vocab)
+        return self._max_length * self._median_token_length
+
     def _token_ids(self, texts: list[str]) -> list[list[int]]:
-        return self.tokens(texts)
+        if self._max_length is not None and any(len(t) > self._max_length for t in texts):
+            limit = self._char_limit()
+            texts = [t[:limit] for t in texts]
+        ids: list[list[int]] = [[] for _ in texts]
+        with self._lock:  # the word cache is shared by the search's threads
+            words = ([self._wordpiece.words(t) for t in texts] if self._wordpiece
+                     else [None] * len(texts))
+            known = [n for n, row in enumerate(words) if row is not None]
+            if known:
+                rows = self._wordpiece.ids([words[n] for n in known])  # type: ignore[misc]
+                for n, row in zip(known, rows, strict=True):
+                    # As the tokenizer truncates: max_length tokens, the unknown among them.
+                    ids[n] = row if self._max_length is None else row[:self._max_length]
+            rest = [n for n, row in enumerate(words) if row is None]
+            if rest:
+                for n, row in zip(rest, self._encode([texts[n] for n in rest]), strict=True):
+                    ids[n] = row
+        unk = self._unk_id
+        if unk is not None:  # a row is scanned in C first: few hold the unknown token
+            ids = [[i for i in row if i != unk] if unk in row else row for row in ids]
+        return ids
+
+    def _hf(self) -> Any:
+        """The model's tokenizer through `tokenizers`, loaded on first need."""
+        if self._tokenizer is None:
+            from tokenizers import Tokenizer
+
+            try:
+                tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
+            except Exception as exc:  # tokenizers raises its own Exception subclass
+                raise _unreadable(self.model_dir, exc) from exc
+            # As model2vec does: no padding, truncation at max_length tokens.
+            tokenizer.no_padding()
+            if self._max_length is None:
+                tokenizer.no_truncation()
+            else:
+                tokenizer.enable_truncation(self._max_length)
+            if self._unk_id is None:
+                self._unk_id = _unk_token_id(tokenizer)
+            self._tokenizer = tokenizer
+        return self._tokenizer
+
+    def _encode(self, texts: list[str]) -> list[list[int]]:
+        tokenizer = self._hf()
+        encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
+        return [e.ids for e in encode(texts, add_special_tokens=False)]
 
     def _pool(self, ids: list[list[int]]) -> np.ndarray:
         """Mean of each row's (weighted) token vectors, as a count matrix times the vectors
@@ -277,16 +343,12 @@ class BundledEmbedder:
         return out
 
     def encode(self, texts: list[str]) -> np.ndarray:
-        return self.encode_ids(self.tokens(texts))
-
-    def encode_ids(self, ids: list[list[int]]) -> np.ndarray:
-        """`encode` for texts already tokenised by `self.tokens` (the same rows)."""
         np = self._np
-        if not ids:
+        if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         parts = []
-        for start in range(0, len(ids), _BATCH_SIZE):
-            pooled = self._pool(ids[start : start + _BATCH_SIZE])
+        for start in range(0, len(texts), _BATCH_SIZE):
+            pooled = self._pool(self._token_ids(texts[start : start + _BATCH_SIZE]))
             if self._normalize:
                 # model2vec's own normalisation, kept so un-normalised configs match it too.
                 pooled = pooled / (np.linalg.norm(pooled, axis=1, keepdims=True) + 1e-32)
@@ -297,33 +359,21 @@ class BundledEmbedder:
 _POOL_BLOCK = 128  # rows pooled per product: the count matrix stays small
 
 
-def bundled_token_ids() -> TokenIds:
-    """The bundled model's tokenisation alone, without numpy or the weights (the index's
-    chunking process runs it)."""
-    from kenning.index.wordpiece import TokenIds
-
-    model_dir = bundled_model_dir()
-    try:
-        config = json.loads((model_dir / "config.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise _unreadable(model_dir, exc) from exc
-    return TokenIds(model_dir, _max_length(config), _known_median_token_length(model_dir))
-
-
-def _max_length(config: dict[str, Any]) -> int | None:
-    return config.get("max_length", _MODEL2VEC_DEFAULT_MAX_LENGTH)
-
-
-def _known_median_token_length(model_dir: Path) -> int | None:
-    """Known for the bundled tokenizer (a test recomputes it): listing a vocabulary of 30k
-    tokens cost 20-70 ms of every indexing run."""
-    return BUNDLED_MEDIAN_TOKEN_LENGTH if model_dir == bundled_model_dir() else None
-
-
 def _unreadable(model_dir: Path, exc: Exception) -> KenningError:
-    from kenning.index.wordpiece import unreadable
+    return KenningError(
+        f"The bundled embedding model in {model_dir} is unreadable ({exc}). "
+        "Reinstall kenning (pip install --force-reinstall kenning)."
+    )
 
-    return unreadable(model_dir, exc)
+
+def _unk_token_id(tokenizer: Any) -> int | None:
+    """The id model2vec drops from every text (it carries no meaning in a static model)."""
+    model = tokenizer.model
+    if hasattr(model, "unk_token"):
+        token = model.unk_token
+        return None if token is None else tokenizer.token_to_id(token)
+    unk = json.loads(tokenizer.to_str())["model"].get("unk_id")
+    return None if unk is None else int(unk)
 
 
 # --- any model2vec model ----------------------------------------------------------------------

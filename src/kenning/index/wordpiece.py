@@ -11,20 +11,14 @@ token such as `[UNK]` typed in it, or a character whose Unicode properties may d
 Python's tables and the Rust crates' older ones) is left to `tokenizers`: `words` returns None.
 tests/test_embed.py checks the ids against `tokenizers` on code, prose and random Unicode.
 
-No numpy and no `tokenizers` unless a text needs it, so the index tokenises where it chunks;
-`unicodedata` is imported for the first text that is not printable ASCII.
+Stdlib only; `unicodedata` is imported for the first text that is not printable ASCII.
 """
 
 from __future__ import annotations
 
-import json
 import re
-import threading
 from itertools import chain
-from pathlib import Path
 from typing import Any
-
-from kenning.core.errors import KenningError
 
 # Printable ASCII plus tab, newline and carriage return: the normaliser only lower-cases it.
 _PLAIN = re.compile(r"[\t\n\r -~]*")
@@ -47,7 +41,8 @@ class WordPiece:
         self._prefix = prefix
         self._max_word_chars = max_word_chars
         # No piece is longer than this: longer candidates need no look-up.
-        self._longest = max(map(len, vocab), default=0)
+        self._longest = max((len(p) - (len(prefix) if p.startswith(prefix) else 0)
+                             for p in vocab), default=0)
         self._added = added
         self._ids: dict[str, list[int]] = {}
         self._chars: dict[str, object] = {}  # a non-ASCII character's normal form (see _char)
@@ -139,112 +134,6 @@ class WordPiece:
             cleaned.append("" if form is _REMOVED else form)  # type: ignore[arg-type]
         decomposed = unicodedata.normalize("NFD", "".join(cleaned))
         return "".join(c.lower() for c in decomposed if unicodedata.category(c) != "Mn")
-
-
-class TokenIds:
-    """Texts to the token ids model2vec pools for a model (`model_dir`'s tokenizer.json):
-    texts cut to max_length × the vocabulary's median token length in characters, tokenised
-    (WordPiece above where it reads alike, else `tokenizers`), truncated at max_length
-    tokens, the unknown token dropped. Numpy-free; the tokenizer is read on first use."""
-
-    def __init__(self, model_dir: Path, max_length: int | None,
-                 median_token_length: int | None = None) -> None:
-        self.model_dir = model_dir
-        self._max_length = max_length
-        self._median_token_length = median_token_length
-        self._lock = threading.Lock()  # the caches are shared by the search's threads
-        self._loaded = False
-        self._wordpiece: WordPiece | None = None
-        self._tokenizer: Any = None
-        self._unk_id: int | None = None
-
-    def __call__(self, texts: list[str]) -> list[list[int]]:
-        with self._lock:
-            if not self._loaded:
-                self._load()
-            if self._max_length is not None and any(len(t) > self._max_length for t in texts):
-                limit = self._char_limit()
-                texts = [t[:limit] for t in texts]
-            ids: list[list[int]] = [[] for _ in texts]
-            wordpiece = self._wordpiece
-            words = [wordpiece.words(t) for t in texts] if wordpiece else [None] * len(texts)
-            known = [n for n, row in enumerate(words) if row is not None]
-            if known:
-                rows = wordpiece.ids([words[n] for n in known])  # type: ignore[union-attr,misc]
-                for n, row in zip(known, rows, strict=True):
-                    # As the tokenizer truncates: max_length tokens, the unknown among them.
-                    ids[n] = row if self._max_length is None else row[:self._max_length]
-            rest = [n for n, row in enumerate(words) if row is None]
-            if rest:
-                for n, row in zip(rest, self._encode([texts[n] for n in rest]), strict=True):
-                    ids[n] = row
-        unk = self._unk_id
-        if unk is not None:  # a row is scanned in C first: few hold the unknown token
-            ids = [[i for i in row if i != unk] if unk in row else row for row in ids]
-        return ids
-
-    def _load(self) -> None:
-        try:
-            spec = json.loads((self.model_dir / "tokenizer.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise unreadable(self.model_dir, exc) from exc
-        self._wordpiece = WordPiece.from_spec(spec)
-        if self._wordpiece is not None:
-            self._unk_id = self._wordpiece.unk_id
-        else:
-            self._hf()
-        self._loaded = True
-
-    def _char_limit(self) -> int | None:
-        """Computed on first need: texts shorter than max_length characters never hit it."""
-        if self._max_length is None:
-            return None
-        if self._median_token_length is None:
-            vocab = self._wordpiece.vocab if self._wordpiece else self._hf().get_vocab()
-            self._median_token_length = median_token_length(vocab)
-        return self._max_length * self._median_token_length
-
-    def _hf(self) -> Any:
-        """The model's tokenizer through `tokenizers`, loaded on first need."""
-        if self._tokenizer is None:
-            from tokenizers import Tokenizer
-
-            try:
-                tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
-            except Exception as exc:  # tokenizers raises its own Exception subclass
-                raise unreadable(self.model_dir, exc) from exc
-            # As model2vec does: no padding, truncation at max_length tokens.
-            tokenizer.no_padding()
-            if self._max_length is None:
-                tokenizer.no_truncation()
-            else:
-                tokenizer.enable_truncation(self._max_length)
-            if self._unk_id is None:
-                self._unk_id = _unk_token_id(tokenizer)
-            self._tokenizer = tokenizer
-        return self._tokenizer
-
-    def _encode(self, texts: list[str]) -> list[list[int]]:
-        tokenizer = self._hf()
-        encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
-        return [e.ids for e in encode(texts, add_special_tokens=False)]
-
-
-def unreadable(model_dir: Path, exc: Exception) -> KenningError:
-    return KenningError(
-        f"The bundled embedding model in {model_dir} is unreadable ({exc}). "
-        "Reinstall kenning (pip install --force-reinstall kenning)."
-    )
-
-
-def _unk_token_id(tokenizer: Any) -> int | None:
-    """The id model2vec drops from every text (it carries no meaning in a static model)."""
-    model = tokenizer.model
-    if hasattr(model, "unk_token"):
-        token = model.unk_token
-        return None if token is None else tokenizer.token_to_id(token)
-    unk = json.loads(tokenizer.to_str())["model"].get("unk_id")
-    return None if unk is None else int(unk)
 
 
 def _char(char: str, unicodedata: Any) -> object:
