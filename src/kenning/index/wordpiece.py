@@ -41,8 +41,7 @@ class WordPiece:
         self._prefix = prefix
         self._max_word_chars = max_word_chars
         # No piece is longer than this: longer candidates need no look-up.
-        self._longest = max((len(p) - (len(prefix) if p.startswith(prefix) else 0)
-                             for p in vocab), default=0)
+        self._longest = max(map(len, vocab), default=0)  # a bound, counting "##" too
         self._added = added
         self._ids: dict[str, list[int]] = {}
         self._chars: dict[str, object] = {}  # a non-ASCII character's normal form (see _char)
