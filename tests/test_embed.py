@@ -7,10 +7,13 @@ import os
 import socket
 import subprocess
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kenning.core.errors import KenningError
 from kenning.index.embed import (
@@ -220,20 +223,87 @@ def test_model_embedder_loads_a_local_model2vec_directory(offline: None) -> None
     assert float(vectors[0] @ bundled[0]) > 0.999
 
 
-@pytest.mark.model
-def test_plain_texts_skip_the_normaliser_and_get_the_same_tokens() -> None:
-    """Printable ASCII is lower-cased in Python instead of by the tokenizer's normaliser and
-    tokenised a piece at a time through a cache; the token ids must be the tokenizer's own,
-    whatever the text holds."""
-    from kenning.index.embed import BUNDLED_MEDIAN_TOKEN_LENGTH, _median_token_length
+def _tokenizers_ids(texts: list[str]) -> list[list[int]]:
+    """The ids `tokenizers` itself gives, as model2vec asks for them (no special tokens,
+    truncated at max_length after the character cut, the unknown token dropped)."""
+    from kenning.index.embed import BUNDLED_MEDIAN_TOKEN_LENGTH
 
-    embedder = BundledEmbedder()
-    texts = [*EQUIVALENCE_TEXTS, "def parseHTTPResponse(self):\n\treturn self._raw[0]\r\n",
-             "a\x0bvertical tab", "bell\x07inside", "[PAD] and [UNK] typed", "MiXeD CaSe",
-             # a word past WordPiece's 100 characters, texts past 512 tokens, repeats
-             "x" * 150 + " tail", "a-b, " * 300, "get_u16(self) " * 60]
-    fast = embedder._token_ids(texts)
-    assert sum(embedder._is_plain(t) for t in texts) >= 4
-    embedder._plain_ok = False
-    assert fast == embedder._token_ids(texts)
-    assert _median_token_length(embedder._tokenizer) == BUNDLED_MEDIAN_TOKEN_LENGTH
+    tokenizer = _tokenizer()
+    unk = tokenizer.token_to_id("[UNK]")
+    cut = [t[:512 * BUNDLED_MEDIAN_TOKEN_LENGTH] if len(t) > 512 else t for t in texts]
+    return [[i for i in e.ids if i != unk]
+            for e in tokenizer.encode_batch(cut, add_special_tokens=False)]
+
+
+CODE_AND_PROSE = [
+    *EQUIVALENCE_TEXTS, "def parseHTTPResponse(self):\n\treturn self._raw[0]\r\n",
+    "a\x0bvertical tab", "bell\x07inside", "[PAD] and [UNK] typed", "MiXeD CaSe",
+    # a word past WordPiece's 100 characters, texts past 512 tokens, repeats
+    "x" * 150 + " tail", "a-b, " * 300, "get_u16(self) " * 60, "é" * 120,
+    # final sigma, dotted capital I, ligatures, wide forms, separators, a BOM, joiners
+    "ΣΊΣΥΦΟΣ σοφός", "İstanbul ǅemal ﬁnal ß ẞ", "ｆｕｌｌ　ｗｉｄｔｈ", "a\u2028b\u2029c\u00a0d",
+    "\ufeffimport os", "x\u200dy\u200bz", "\ufffd replaced bytes", "Ⅻ ① ²³ ½",
+    "🎉 released 🥰 thanks✅", "naïve café — “quotes” … done", "한국어, 日本語の文章, 中文。",
+    "Привет, мир", "مرحبا بالعالم", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 𠀀𪜀", "\x0c\x7f\x00tail",
+]
+
+
+@pytest.mark.model
+def test_bundled_embedder_tokenises_as_tokenizers_does() -> None:
+    """Texts are tokenised in Python (kenning.index.wordpiece); the ids must be those of
+    `tokenizers`, whatever the text holds."""
+    assert BundledEmbedder()._token_ids(CODE_AND_PROSE) == _tokenizers_ids(CODE_AND_PROSE)
+
+
+@pytest.mark.model
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(min_size=0, max_size=40), min_size=1, max_size=8))
+def test_bundled_embedder_tokenises_any_unicode_as_tokenizers_does(texts: list[str]) -> None:
+    assert _bundled()._token_ids(texts) == _tokenizers_ids(texts)
+
+
+@pytest.mark.model
+def test_every_symbol_new_since_unicode_3_2_is_read_as_tokenizers_reads_it() -> None:
+    """The one exception to "a character new since Unicode 3.2 goes to `tokenizers`":
+    symbols (emoji among them), checked one by one, glued to letters and alone."""
+    import unicodedata
+
+    symbols = [chr(c) for c in range(0xA0, 0x30000)
+               if unicodedata.category(chr(c))[0] == "S"
+               and unicodedata.ucd_3_2_0.category(chr(c)) == "Cn"]
+    texts = [text for c in symbols for text in (f"ab{c}cd", f"x {c} y")]
+    assert len(symbols) > 3000
+    assert BundledEmbedder()._token_ids(texts) == _tokenizers_ids(texts)
+
+
+def test_indexing_code_and_prose_with_accents_and_emoji_loads_no_tokenizers() -> None:
+    code = (
+        "import sys; from kenning.index.embed import BundledEmbedder; "
+        "BundledEmbedder().encode(['def naïve_café(): return \"🎉 done\"', 'ΣΊΣΥΦΟΣ', "
+        "'plain ascii', '日本語']); print('tokenizers' in sys.modules)"
+    )
+    assert _python(code).strip() == "False"
+
+
+@lru_cache(maxsize=1)
+def _bundled() -> BundledEmbedder:
+    return BundledEmbedder()
+
+
+@lru_cache(maxsize=1)
+def _tokenizer():
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(bundled_model_dir() / "tokenizer.json"))
+    tokenizer.no_padding()
+    tokenizer.enable_truncation(512)
+    return tokenizer
+
+
+@pytest.mark.model
+def test_the_bundled_median_token_length_is_the_vocabularys() -> None:
+    from kenning.index.embed import BUNDLED_MEDIAN_TOKEN_LENGTH
+    from kenning.index.wordpiece import median_token_length
+
+    spec = json.loads((bundled_model_dir() / "tokenizer.json").read_text(encoding="utf-8"))
+    assert median_token_length(spec["model"]["vocab"]) == BUNDLED_MEDIAN_TOKEN_LENGTH

@@ -203,7 +203,8 @@ class BundledEmbedder:
 
     def __init__(self, model_dir: Path | None = None) -> None:
         import numpy as np
-        from tokenizers import Tokenizer
+
+        from kenning.index.wordpiece import WordPiece
 
         self.model_dir = Path(model_dir) if model_dir is not None else bundled_model_dir()
         missing = [f for f in _REQUIRED_FILES if not (self.model_dir / f).is_file()]
@@ -218,12 +219,9 @@ class BundledEmbedder:
             config = json.loads((self.model_dir / "config.json").read_text(encoding="utf-8"))
             data = (self.model_dir / "model.safetensors").read_bytes()
             tensors = _read_safetensors(data)
-            tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
+            spec = json.loads((self.model_dir / "tokenizer.json").read_text(encoding="utf-8"))
         except (OSError, ValueError, KeyError) as exc:
-            raise KenningError(
-                f"The bundled embedding model in {self.model_dir} is unreadable ({exc}). "
-                "Reinstall kenning (pip install --force-reinstall kenning)."
-            ) from exc
+            raise _unreadable(self.model_dir, exc) from exc
 
         self._np = np
         self._vectors = tensors["embeddings"]
@@ -235,20 +233,12 @@ class BundledEmbedder:
         # tokens cost 20-70 ms of every indexing run.
         self._median_token_length: int | None = (
             BUNDLED_MEDIAN_TOKEN_LENGTH if self.model_dir == bundled_model_dir() else None)
-
-        # As model2vec does: no padding, truncation at max_length tokens.
-        tokenizer.no_padding()
+        # Texts are tokenised in Python (kenning.index.wordpiece); `tokenizers` is loaded
+        # only for a text that module leaves to it, or for a tokenizer it does not reproduce.
+        self._wordpiece = WordPiece.from_spec(spec)
+        self._tokenizer: Any = None
+        self._unk_id: int | None = self._wordpiece.unk_id if self._wordpiece else None
         self._lock = threading.Lock()
-        self._normalizer = tokenizer.normalizer
-        self._plain_ok = _lowercasing_bert_normaliser(tokenizer.normalizer)
-        self._added = [t.content for t in tokenizer.get_added_tokens_decoder().values()]
-        if self._max_length is None:
-            tokenizer.no_truncation()
-        else:
-            tokenizer.enable_truncation(self._max_length)
-        self._tokenizer = tokenizer
-        self._unk_id = _unk_token_id(tokenizer)
-        self._piece_ids: dict[str, list[int]] = {}  # see _plain_ids
 
         self.dim = int(self._vectors.shape[1])
         self._data = data  # the tensors are views of it; hashed for `id` on first need
@@ -270,64 +260,59 @@ class BundledEmbedder:
         if self._max_length is None:
             return None
         if self._median_token_length is None:
-            self._median_token_length = _median_token_length(self._tokenizer)
+            from kenning.index.wordpiece import median_token_length
+
+            vocab = self._wordpiece.vocab if self._wordpiece else self._hf().get_vocab()
+            self._median_token_length = median_token_length(vocab)
         return self._max_length * self._median_token_length
 
     def _token_ids(self, texts: list[str]) -> list[list[int]]:
         if self._max_length is not None and any(len(t) > self._max_length for t in texts):
             limit = self._char_limit()
             texts = [t[:limit] for t in texts]
-        plain = [n for n, t in enumerate(texts) if self._is_plain(t)]
         ids: list[list[int]] = [[] for _ in texts]
-        with self._lock:  # the normaliser is switched off for plain texts, then back on
-            if plain:
-                self._tokenizer.normalizer = None
-                try:
-                    for n, row in zip(plain, self._plain_ids([texts[n].lower() for n in plain]),
-                                      strict=True):
-                        ids[n] = row
-                finally:
-                    self._tokenizer.normalizer = self._normalizer
-            if len(plain) < len(texts):
-                taken = set(plain)
-                rest = [n for n in range(len(texts)) if n not in taken]
+        with self._lock:  # the word cache is shared by the search's threads
+            words = ([self._wordpiece.words(t) for t in texts] if self._wordpiece
+                     else [None] * len(texts))
+            known = [n for n, row in enumerate(words) if row is not None]
+            if known:
+                rows = self._wordpiece.ids([words[n] for n in known])  # type: ignore[misc]
+                for n, row in zip(known, rows, strict=True):
+                    # As the tokenizer truncates: max_length tokens, the unknown among them.
+                    ids[n] = row if self._max_length is None else row[:self._max_length]
+            rest = [n for n, row in enumerate(words) if row is None]
+            if rest:
                 for n, row in zip(rest, self._encode([texts[n] for n in rest]), strict=True):
                     ids[n] = row
-        if self._unk_id is not None:
-            ids = [[i for i in row if i != self._unk_id] for row in ids]
+        unk = self._unk_id
+        if unk is not None:  # a row is scanned in C first: few hold the unknown token
+            ids = [[i for i in row if i != unk] if unk in row else row for row in ids]
         return ids
 
-    def _plain_ids(self, lowered: list[str]) -> list[list[int]]:
-        """Lower-cased printable ASCII, tokenised a word at a time through a cache: BERT's
-        pre-tokeniser cuts such text at whitespace and at every punctuation character (all
-        of printable ASCII that is not a letter or digit), and WordPiece then works on each
-        piece alone, so a text's ids are its pieces' ids joined, truncated to max_length.
-        Code repeats its words; the tokenizer sees each distinct one once (tokenising was a
-        third of indexing). Called with the normaliser off."""
-        pieces = [_PIECE.findall(text) for text in lowered]
-        cache = self._piece_ids
-        if len(cache) > _PIECE_CACHE_SIZE:
-            cache.clear()
-        unseen = list(dict.fromkeys(p for row in pieces for p in row if p not in cache))
-        if unseen:
-            cache.update(zip(unseen, self._encode(unseen), strict=True))
-        ids = [list(chain.from_iterable(map(cache.__getitem__, row))) for row in pieces]
-        if self._max_length is not None:
-            ids = [row[:self._max_length] if len(row) > self._max_length else row
-                   for row in ids]
-        return ids
+    def _hf(self) -> Any:
+        """The model's tokenizer through `tokenizers`, loaded on first need."""
+        if self._tokenizer is None:
+            from tokenizers import Tokenizer
+
+            try:
+                tokenizer = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
+            except Exception as exc:  # tokenizers raises its own Exception subclass
+                raise _unreadable(self.model_dir, exc) from exc
+            # As model2vec does: no padding, truncation at max_length tokens.
+            tokenizer.no_padding()
+            if self._max_length is None:
+                tokenizer.no_truncation()
+            else:
+                tokenizer.enable_truncation(self._max_length)
+            if self._unk_id is None:
+                self._unk_id = _unk_token_id(tokenizer)
+            self._tokenizer = tokenizer
+        return self._tokenizer
 
     def _encode(self, texts: list[str]) -> list[list[int]]:
-        encode = getattr(self._tokenizer, "encode_batch_fast", self._tokenizer.encode_batch)
+        tokenizer = self._hf()
+        encode = getattr(tokenizer, "encode_batch_fast", tokenizer.encode_batch)
         return [e.ids for e in encode(texts, add_special_tokens=False)]
-
-    def _is_plain(self, text: str) -> bool:
-        """Printable ASCII (tab and newlines allowed), no added token (`[UNK]`) in it: the
-        BERT normaliser would only lower-case it, which `str.lower` does at a third of its
-        cost (a third of indexing was tokenising). Only for an uncased, accent-stripping
-        BERT normaliser with text cleaning, the bundled model's."""
-        return self._plain_ok and _PLAIN.fullmatch(text) is not None and \
-            not any(token in text for token in self._added)
 
     def _pool(self, ids: list[list[int]]) -> np.ndarray:
         """Mean of each row's (weighted) token vectors, as a count matrix times the vectors
@@ -372,30 +357,13 @@ class BundledEmbedder:
 
 
 _POOL_BLOCK = 128  # rows pooled per product: the count matrix stays small
-# Printable ASCII plus tab, newline and carriage return (the BERT normaliser drops other
-# control characters, so texts holding them take the normalising path).
-_PLAIN = re.compile(r"[\t\n\r -~]*")
-# BERT's pre-tokeniser on lower-cased printable ASCII: runs of letters and digits, and each
-# other non-space character alone.
-_PIECE = re.compile(r"[a-z0-9]+|[^\sa-z0-9]")
-_PIECE_CACHE_SIZE = 200_000  # distinct pieces' ids kept (a few MB at most)
 
 
-def _median_token_length(tokenizer: Any) -> int:
-    import numpy as np
-
-    return int(np.median([len(token) for token in tokenizer.get_vocab()]))
-
-
-def _lowercasing_bert_normaliser(normalizer: Any) -> bool:
-    """BERT's normaliser, cleaning text and lower-casing (so stripping accents): for
-    printable ASCII, exactly `str.lower`."""
-    try:
-        config = json.loads(normalizer.__getstate__())
-    except (AttributeError, TypeError, ValueError):
-        return False
-    return (config.get("type") == "BertNormalizer" and config.get("clean_text") is True
-            and config.get("lowercase") is True and config.get("strip_accents") in (None, True))
+def _unreadable(model_dir: Path, exc: Exception) -> KenningError:
+    return KenningError(
+        f"The bundled embedding model in {model_dir} is unreadable ({exc}). "
+        "Reinstall kenning (pip install --force-reinstall kenning)."
+    )
 
 
 def _unk_token_id(tokenizer: Any) -> int | None:

@@ -56,19 +56,19 @@ def build(conn, root: str | None = None) -> dict[str, list[dict]]:
     rename search (anchors_stale.check_anchor, follow=False) against one bulk read of the
     symbols: PreToolUse leaves orphaned facts out and adds a caveat to drifted ones.
     """
-    from dataclasses import replace
-    from pathlib import Path
-
-    from kenning.lifecycle.stale import SymbolIndex, anchors_of, check_anchor
-
     out: dict[str, list[dict]] = {}
     rows = conn.execute(
         "SELECT f.id, f.kind, f.text, f.confidence, f.confirmed, f.about, u.last_used "
         "FROM facts f LEFT JOIN usage u ON u.fact_id = f.id "
         "WHERE f.status = 'active' AND f.about IS NOT NULL AND f.about != '[]'"
     ).fetchall()
-    if not rows:  # nothing anchored: no need to read every symbol
+    if not rows:  # nothing anchored: no need to read every symbol, nor to import the rules
         return out
+    from dataclasses import replace
+    from pathlib import Path
+
+    from kenning.lifecycle.stale import SymbolIndex, anchors_of, check_anchor
+
     index = SymbolIndex(conn, Path(root) if root else None, preload=True)
     for fact_id, kind, text, confidence, confirmed, about, last_used in rows:
         seen: set[str] = set()

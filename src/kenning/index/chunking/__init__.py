@@ -13,7 +13,6 @@ Python modules are not part of them.
 
 from __future__ import annotations
 
-import logging
 import posixpath
 from dataclasses import dataclass
 
@@ -22,8 +21,6 @@ from kenning.index.chunking.languages import EXTENSIONS, FILENAMES, TREE_SITTER_
 from kenning.index.chunking.lines import fallback_chunks
 
 __all__ = ["ChunkResult", "chunk_file", "language_for"]
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -63,5 +60,8 @@ def chunk_file(path: str, text: str) -> ChunkResult:
             if parsed is not None:
                 return ChunkResult(parsed.chunks, parsed.symbols, parsed.imports)
     except Exception:  # a grammar bug or a pathological file must not stop an index run
-        log.warning("chunking %s failed; using line windows", path, exc_info=True)
+        import logging  # only here: its import was a fiftieth of a small project's indexing
+
+        logging.getLogger(__name__).warning("chunking %s failed; using line windows", path,
+                                            exc_info=True)
     return ChunkResult(fallback_chunks(path, text, lang or _fallback_lang(path)))
