@@ -18,8 +18,8 @@ Sets (issue 12's splits):
   fact_test3 (uvicorn) joined them in issue 17's fourth round, fact_test4 (pip-tools) in its
   fifth, fact_test5 (loguru) in its sixth, fact_test6 (black) in its seventh, each after its
   one test run.
-- test (`--test`): bench/data/fact_test7/ (httpie, written blind, committed before any run); reported,
-  never tuned on.
+- test (`--test`): bench/data/fact_test7/ (httpie, written blind, committed before any
+  run); reported, never tuned on.
 Usage: python bench/relevance.py [--mode fts|hybrid] [--test] [--show]
 """
 

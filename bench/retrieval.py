@@ -8,8 +8,8 @@ Sets (issue 12, "Honest data splits"):
   (uvicorn), fact_test4/ (pip-tools), fact_test5/ (loguru) and fact_test6/ (black), 60 cited
   facts + 20 distractors and 120 questions each. Written blind as test sets, each run as one,
   then used for issue 17's third to seventh rounds: development now.
-- test (`--test`): bench/data/fact_test7/ (httpie, written blind, committed before any run); reported,
-  never tuned on.
+- test (`--test`): bench/data/fact_test7/ (httpie, written blind, committed before any
+  run); reported, never tuned on.
 
 Rows per set: the hybrid through `kenning search --type fact --json` (what a user gets), the
 keyword leg alone, the vector leg alone (both from `Search.fact_leg_scores`) and plain BM25

@@ -8,8 +8,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from kenning.cli import main
+
+# No test is timed (speed is measured by bench/, as a ratio): Hypothesis's per-example
+# deadline and its too-slow health check are wall-clock limits a loaded machine fails.
+settings.register_profile("kenning", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("kenning")
 
 REPO = Path(__file__).resolve().parents[1]
 

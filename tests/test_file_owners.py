@@ -11,6 +11,7 @@ call, and a table here that differs from the one in the docs.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -87,8 +88,9 @@ def _on_os(func: ast.expr) -> bool:
     return isinstance(func, ast.Attribute) and getattr(func.value, "id", "") == "os"
 
 
+@functools.cache
 def scan() -> dict[str, list[str]]:
-    """module -> its writing calls' source text."""
+    """module -> its writing calls' source text (parsed once for all the files' tests)."""
     return {module_name(p): writing_calls(p.read_text(encoding="utf-8"))
             for p in sorted((SRC / "kenning").rglob("*.py"))}
 

@@ -327,7 +327,7 @@ def test_a_100_mb_transcript_extracts_in_bounded_memory_and_time(repo, tmp_path)
     measured = ("import resource, sys\nfrom kenning.cli import main\ntry:\n"
                 "    main(sys.argv[1:])\nfinally:\n    sys.stderr.write('\\npeak_kib %d\\n' % "
                 "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
-    # bounded time is its CPU time (SIGXCPU past 240 s; about 60 s on a quiet machine), which
+    # bounded time is its CPU time (SIGXCPU past 240 s; about 25 s on a quiet machine), which
     # load cannot stretch; the wall-clock timeout only guards against a hang
     result = subprocess.run([PYTHON, "-c", measured, "extract", str(t.path), "--settle", "0",
                              "--json"], cwd=repo, capture_output=True, text=True, timeout=1500,

@@ -112,7 +112,8 @@ def test_setup_pys_floor_retires_a_notice_and_an_old_choice_needs_heads_code(ken
         "* ``Locale.parse()`` will no longer return ``None``.\n\n"
         "Version 1.0\n-----------\n\n(released 2013-07-26)\n\n"
         "* Use cPickle instead of pickle for better performance.\n"
-        "* Use `ast` instead of `eval` for Python string extraction.\n", encoding="utf-8")
+        "* Use `ast` instead of `eval` for Python string extraction.\n"
+        "    * This also enables extraction from static f-strings.\n", encoding="utf-8")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "code")
     found = [i["text"] for i in seed_json(kenning, "--dry-run")["items"]]

@@ -340,9 +340,8 @@ LINE = st.one_of(
 )
 
 
-@settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.lists(LINE, max_size=12))
 def test_garbage_never_raises(tmp_path: Path, lines: list[bytes]):
     path = tmp_path / "g.jsonl"

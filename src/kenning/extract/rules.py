@@ -78,27 +78,35 @@ def _repeats(text: str, injected: Sequence[set[str]]) -> bool:
 _RETRACTION = re.compile(
     r"\b(?:wrong|incorrect|not true|not the (?:cause|reason|problem|fix)|turned out|revert(?:ed)?"
     r"|undo|withdraw\w*|scratch that|ignore (?:that|what i said)|never ?mind|disproved"
-    r"|misdiagnos\w*|red herring|was a mistake|no longer)\b",
-    _I,
-)
+    r"|misdiagnos\w*|red herring|was a mistake|no longer)\b"
+)  # searched in lower-cased text (much faster than re.I)
 
 
-def _withdrawn(c: Candidate, turns: Sequence[Turn], position: dict[str, int]) -> bool:
-    """True when a later user turn or summary retracts the candidate: a sentence with a
-    retraction word that shares most of its content terms."""
+def _retractions(turns: Sequence[Turn]) -> list[tuple[int, set[str]]]:
+    """(turn index, content terms) of every sentence in a user turn or summary of the main
+    conversation that carries a retraction word: read once per transcript."""
+    said: list[tuple[int, set[str]]] = []
+    for i, turn in enumerate(turns):
+        if turn.role not in ("user", "summary") or turn.is_sidechain:
+            continue
+        said.extend((i, _content_terms(sentence))
+                    for sentence in re.split(r"(?<=[.!?])\s+|\n+", turn.text)
+                    if _RETRACTION.search(sentence.lower()))
+    return said
+
+
+def _withdrawn(c: Candidate, said: Sequence[tuple[int, set[str]]],
+               position: dict[str, int]) -> bool:
+    """True when a later retracting sentence (`_retractions`) shares most of the candidate's
+    content terms."""
     terms = _content_terms(c.text)
     if len(terms) < 3:
         return False
-    start = position.get(c.evidence, len(turns))
-    for turn in turns[start + 1:]:
-        if turn.role not in ("user", "summary") or turn.is_sidechain:
-            continue
-        for sentence in re.split(r"(?<=[.!?])\s+|\n+", turn.text):
-            if _RETRACTION.search(sentence):
-                shared = terms & _content_terms(sentence)
-                if len(shared) >= max(3, 0.5 * len(terms)):
-                    return True
-    return False
+    start = position.get(c.evidence)
+    if start is None:
+        return False  # not a line of the live branch: nothing later to take it back
+    need = max(3, 0.5 * len(terms))
+    return any(i > start and len(terms & later) >= need for i, later in said)
 
 
 def machine_paths_out(text: str, root: str | None | Sequence[str | None]) -> str | None:
@@ -263,7 +271,8 @@ def _ordered_unique(out: list[Candidate], turns: Sequence[Turn], root: str | Non
     position = {t.uuid: i for i, t in enumerate(turns)}
     roots = [root, *session_folders(turns)]
     out = sorted(out, key=lambda c: position.get(c.evidence, len(position)))  # stable
-    out = [c for c in out if not _withdrawn(c, turns, position)]
+    said = _retractions(turns)
+    out = [c for c in out if not _withdrawn(c, said, position)]
     out = still_unchallenged(out, turns)
     seen: set[str] = set()
     unique: list[Candidate] = []

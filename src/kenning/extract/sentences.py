@@ -68,10 +68,12 @@ def split_sentences(text: str) -> list[str]:
     out: list[str] = []
     for line in _FENCE.sub("\n", text).splitlines():
         line = _BULLET.sub("", line.strip())
-        letters = sum(c.isalpha() for c in line)
+        letters = sum(map(str.isalpha, line))
         if not line or letters < 0.5 * len(line) or line.startswith(('File "', "at ", "E ")):
             continue  # pasted logs, tracebacks, tables
         out.extend(s.strip() for s in _SPLIT.split(line) if s.strip())
+        if len(out) >= 40:
+            break
     return out[:40]
 
 

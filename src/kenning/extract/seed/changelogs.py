@@ -35,7 +35,14 @@ from kenning.extract.seed.later import (
     overtaken,
     without_containers,
 )
-from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
+from kenning.extract.seed.model import (
+    Proposal,
+    lines_label,
+    plain,
+    pythons_own,
+    regular_dir,
+    regular_file,
+)
 
 NAMES = re.compile(r"^(?:CHANGES|CHANGELOG|CHANGE_LOG|HISTORY|NEWS|RELEASE[-_ ]?NOTES)"
                    r"(?:\.(?:md|rst|txt|markdown))?$", re.I)
@@ -156,7 +163,17 @@ _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci
                     r"|\bwould (?:crash|fail|hang|raise|error|break)\b"
                     r"|>>>|```|^\.\. |\bstray\b|\b(?:incorrect|wrong)(?:ly)?\b|\bregression\b"
                     r"|\bno longer (?:crash|raise|render|fail|break|hang|leak|error|warn|trigger"
-                    r"|gets?|points?|mutate|close|drop|show|print|emit|loses?)\w*", re.I)
+                    r"|gets?|points?|mutate|close|drop|show|print|emit|loses?)\w*"
+                    # what is undone, not what holds: "Revert backward incompatible change
+                    # (BaseURL)", "We had to revert the recursive feature for `evolve()`"
+                    r"|^\W*(?:\w+ ){0,3}revert(?:s|ed)?\b"
+                    # the project's own packaging and plumbing: "The deprecated license
+                    # classifier was removed from setup.cfg", "Removes obsolete Makefile
+                    # targets", "Python-Markdown was unpinned", "in pager implementation"
+                    r"|\bclassifiers?\b|\b(?:un)?pinned\b"
+                    r"|^\W*(?:remove[sd]?|drop(?:s|ped)?|delete[sd]?) (?:the |an? |some )?"
+                    r"(?:obsolete|unneeded)\b|\bin (?:the |its |our )?[\w-]+ implementation\b",
+                    re.I)
 MAX_ENTRY = 600
 _YANKED = re.compile(r"\byanked\b", re.I)
 
@@ -177,7 +194,7 @@ class Entry:
 
 # A changelog kept as pages of the docs ("docs/content/2021-news.md", "doc/release-notes-2.x.rst"):
 # read here, and never as a guide (`guides.guide_files`).
-PAGE_NAME = re.compile(r"(?:^|[-_. ])(?:changes|changelog|history|news|"
+PAGE_NAME = re.compile(r"(?:^|[-_. ]|version|release)(?:changes|changelog|history|news|"
                        r"release[-_ ]?notes?|releases?)(?:$|[-_. ])", re.I)
 MAX_PAGES = 40
 
@@ -397,6 +414,11 @@ def classify(entry: Entry) -> str | None:
     said = re.sub(r"^`[^`]+`:\s+", "", said)  # "`MultiPartParser`: Rename `a` to `b`"
     # "… has been deprecated since 18.2.0" tells what came of a deprecation, not of one.
     live = " ".join(s for s in re.split(r"(?<=[.!?])\s+", said) if not historical(s))
+    # An aside is not the entry's news: "Sets a user agent when retrieving remote references
+    # (which is deprecated)." adds a user agent.
+    live = re.sub(r"\s*\((?:which|that) [^()]*\)", "", live)
+    if _INSTEAD.search(said) and pythons_swap(text):
+        return None
     for name, pattern in _RULES:
         if pattern.search(live if name == "deprecation" else said):
             # A fix or an addition is about the past, but a changed default is not, nor is
@@ -414,6 +436,23 @@ def classify(entry: Entry) -> str | None:
 
 
 _CODE_SPAN = re.compile(r"`([^`]+)`")
+_CAMEL_BUILTIN = re.compile(r"(?<![`\w.])[A-Z][a-z]+(?:[A-Z][a-z]+)+(?![\w.`])")
+
+
+def pythons_swap(text: str) -> bool:
+    """A swap of one piece of Python's own for another, said in one sentence ("Replaced all
+    `typing.Optional` with `typing.Union`", "Replaces uses of `os.system` with
+    `subprocess.Popen`", "Uses `map` instead of generator"): how the code is written, not
+    what it does. One that goes on to say what it changes for its users ("Uses `ast` instead
+    of `eval` for Python string extraction: This also enables extraction from static
+    f-strings.") is kept."""
+    if len(re.split(r"(?<=[.!?:])\s+(?=[A-Z`])", text.strip())) > 1:
+        return False
+    names = identifiers(without_containers(text))
+    names += [w for w in _CAMEL_BUILTIN.findall(text) if pythons_own(w)]  # `ImportError`
+    return bool(names) and all(pythons_own(n) for n in names)
+
+
 # A deprecation said as what was added, in any section: "Add deprecated warning to
 # `TestClient(timeout=...)`", "Add `env` parameter to `Jinja2Templates`, and deprecate `x`".
 _ADD_WARNING = re.compile(r"^add(?:s|ed)? (?:a |the )?deprecat\w*(?: warnings?)? (?:to|for|on)"
@@ -440,7 +479,11 @@ _MEMBER = r"(?:method|function|attribute|override|helper|class|module|property|m
 
 
 _LEANS = re.compile(r"\b(?:too|as well|also|likewise|the same)\W*(?:#\d+\W*)*$"
-                    r"|\bsee (?:above|below)\b|\b(?:above|below) for (?:details|more)\b", re.I)
+                    r"|\bsee (?:above|below)\b|\b(?:above|below) for (?:details|more)\b"
+                    # other entries: "See respective entries above." ("the four listed
+                    # above" may be the entry's own)
+                    r"|\b(?:entries|entry|notes?|sections?|items?|changes)\s+(?:above|below)\b",
+                    re.I)
 
 
 def whole(body: str) -> str | None:
@@ -468,6 +511,8 @@ def _verb(section: str | None) -> str:
 # `create_jinja_loader`", "no longer requires the SSL module") is news while recent; one
 # that restricts or changes behaviour ("no longer accepts arbitrary encodings") stays true.
 _TAKES_AWAY = re.compile(r"\b(?:remov|drop|delet)\w*|\b(?:moved|renamed) (?:to|from|into)\b"
+                         r"|^\W*(?:[A-Z ]+ )?move[sd]?\b.*\b(?:out of|into|to)\b"
+                         r"|\bor (?:newer|later|higher|above)\b"
                          r"|\brenam(?:e|es|ed|ing)\b"
                          r"|\bno longer (?:be |is |are )?(?:required|requires?|needed"
                          r"|necessary|used|a dependency|a requirement|supported|supports?"

@@ -27,8 +27,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-from kenning.extract.seed.later import chosen, replaced, support_subject
-from kenning.extract.seed.model import Proposal, plain
+from kenning.extract.seed.later import chosen, identifiers, replaced, support_subject
+from kenning.extract.seed.model import Proposal, plain, pythons_own
 
 FIELD = "\x1f"
 RECORD = "\x1e"
@@ -202,7 +202,8 @@ def proposals(commits: list[Commit], has_changelog: bool = False) -> list[Propos
             continue
         revert = _REVERT.match(subject)
         found = _proposal(c, subject, body, revert is not None)
-        if found is None or subject.lower() in seen or _overtaken(found, subject, commits[:k]):
+        if found is None or subject.lower() in seen or _overtaken(found, subject, commits[:k]) \
+                or _pythons_way(subject):
             continue
         if has_changelog and takes_away(found):
             if found.rule != "commit-deprecate":
@@ -212,6 +213,17 @@ def proposals(commits: list[Commit], has_changelog: bool = False) -> list[Propos
         seen.add(subject.lower())
         out.append(found)
     return out
+
+
+_ABOUT_PYTHON = re.compile(r"\b(?:since|in|on|as of) (?:py(?:thon)? ?3|py3k?)\b", re.I)
+
+
+def _pythons_way(subject: str) -> bool:
+    """A commit whose code is all Python's own and whose reason is Python's ("Don't define
+    __ne__ methods, they're implicit since Py3"): how the language works, not a decision."""
+    names = identifiers(subject)
+    return bool(names) and all(pythons_own(n) for n in names) \
+        and bool(_ABOUT_PYTHON.search(subject))
 
 
 @dataclass(frozen=True)

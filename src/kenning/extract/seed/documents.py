@@ -47,9 +47,11 @@ LEANS = re.compile(r"^(?:however|but|also|so|then|otherwise|instead|therefore|th
                     r"|such|both|either|neither|(?:the )?(?:same|former|latter|rest|remaining)"
                     r"|(?:an? |the )?exceptions? (?:may|can|could|are|is|will|might|should))\b",
                     re.I)
-# Ends by pointing back: "Don't use the issue tracker for this." (for what?)
+# Ends by pointing back ("Don't use the issue tracker for this.": for what?), or points at
+# text elsewhere ("as described below")
 _POINTS_BACK = re.compile(r"\b(?:for|with|about|on|to|of|like|from) (?:this|that|these|those"
-                          r"|it|them)\W*$", re.I)
+                          r"|it|them)\W*$|\b(?:described|mentioned|explained|listed|shown"
+                          r"|see) (?:above|below)\b", re.I)
 _DEICTIC = re.compile(r"^(?:for|because of|given|due to) (?:the|these|those) (?:above |stated )?"
                       r"reasons?,?\s*|^(?:therefore|thus|hence|so),?\s*", re.I)
 
@@ -164,11 +166,38 @@ def rule_proposals(text: str, rel: str, source: str) -> list[Proposal]:
             continue  # "However, that HTTPS requests will only succeed …": says what, of what?
         if not body:
             continue
+        if (lead := _lead_in(lines, first, body)) is not None:
+            body = f"{lead} {body}"
         out.append(Proposal(source=source, kind=c.kind if c.kind != "interaction" else
                             "codebase", text=f"{rel}: {plain(body)}",
                             provenance=lines_label(rel, first, first), rule=f"{source}-"
                             f"{c.rule.split('-', 1)[1]}", rationale=c.rationale))
     return out
+
+
+def _lead_in(lines: list[str], n: int, body: str) -> str | None:
+    """The line that introduces the list holding line `n` ("Conventions for the fragment
+    body:"), when the rule leans on it: it says "the body" of what only the lead-in says
+    ("Do not include the issue or PR number in the body")."""
+    k = n - 1
+    while 0 < k < len(lines) and lines[k].strip() and not _BULLET.match(lines[k]):
+        k -= 1  # up from a wrapped line to its bullet
+    if not 0 <= k < len(lines) or not _BULLET.match(lines[k]):
+        return None
+    k -= 1
+    while k >= 0 and (_BULLET.match(lines[k]) or re.match(r"\s+\S", lines[k])):
+        k -= 1  # over the items above and their wrapped lines
+    while k >= 0 and not lines[k].strip():
+        k -= 1
+    lead = lines[k].strip() if k >= 0 else ""
+    if not lead.endswith(":") or lead.startswith("#") or len(lead.split()) > 12:
+        return None
+    theirs = {w.lower() for w in re.findall(r"\w+", lead)}
+    leaning = {w.lower() for w in re.findall(r"\bthe (\w+)", body, re.I)}
+    return plain(lead) if leaning & theirs - _COMMON else None
+
+
+_COMMON = {"code", "project", "repository", "repo", "user", "users", "file", "files", "docs"}
 
 
 _STEP = re.compile(r"^\s*\d+[.)]\s+(?=(?:run|install|execute)\b)(?P<text>.+)$", re.I)

@@ -38,7 +38,14 @@ from pathlib import Path
 
 from kenning.extract.seed.changelogs import PAGE_NAME
 from kenning.extract.seed.documents import LEANS, line_of
-from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
+from kenning.extract.seed.model import (
+    Proposal,
+    lines_label,
+    plain,
+    pythons_own,
+    regular_dir,
+    regular_file,
+)
 
 MAX_BYTES = 256 * 1024
 MAX_PAGES = 80
@@ -59,7 +66,7 @@ _SKIP_NAME = re.compile(
 # "Changelog - 2013") is the changelog, not a guide: its entries are dated news, and a guide's
 # sentence is proposed with no release window and nothing later to overtake it.
 _CHANGELOG_TITLE = re.compile(r"^\W*(?:change[-_ ]?log|changes|release notes|news|history|"
-                              r"what'?s new)\b", re.I)
+                              r"(?:version|release) history|what'?s new)\b", re.I)
 _SKIP_DIR = re.compile(r"^(?:_\w*|\.\w*|locales?|i18n|translations?|api|reference|"
                        r"changelog|changes|releases?|release[-_]notes|news|blog|adr|adrs|"
                        r"decisions|build|site|node_modules|img|images|static|tutorials?|examples?|"
@@ -150,7 +157,10 @@ _BACK = re.compile(r"^(?:if|when|unless|since) (?:it|this|that|they|so|not)\b|^(
                    r"^because (?:the|these|those|this|that|of)\b|^the (?:methods?|functions?|"
                    r"class|classes|callbacks?|objects?|result|other|two|first|second|next|"
                    r"previous)\b|^(?:and|or|nor|as with)\b|^by default,? (?:that'?s|this is|"
-                   r"that is)\b",
+                   r"that is)\b"
+                   # "By default, it starts at time 0": what starts? ("it's assumed" is no one)
+                   r"|^(?:by default|currently|normally|usually|typically),? (?:it|they)\b"
+                   r"(?!'s|\s+(?:is|was)\b)",
                    re.I)
 # Code that reached the text (an indented block the paragraph rules missed): not a sentence.
 _SOURCE_CODE = re.compile(r'"""|\)\s*:|\bdef \w+\(|\bclass \w+\(|\s==?\s|\[\s*$|\s#\s|'
@@ -437,12 +447,11 @@ def _stdlib_default(sentence: str, project: str) -> bool:
     """A default of the standard library's, not the project's: every piece of code the
     sentence names is a standard module or reached through one, said as Python's or dotted
     ("time-zone information is not by default available for the Python `datetime` and `time`
-    objects"), and the project is not named."""
+    objects"), and the project is not named; a builtin or a dunder is Python's too."""
     if project.lower() in sentence.lower():
         return False
     names = [n.strip("`").removesuffix("()") for n in _NAMED.findall(sentence)]
-    roots = {n.split(".", 1)[0] for n in names}
-    return bool(names) and roots <= sys.stdlib_module_names and (
+    return bool(names) and all(pythons_own(n) for n in names) and (
         all("." in n for n in names) or bool(_PYTHONS.search(sentence)))
 
 

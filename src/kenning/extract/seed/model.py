@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import os
 import re
 import stat
+import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -76,6 +78,14 @@ _CREDIT = re.compile(rf"(?:,|\s+(?:--?|[–—]))?\s+(?:by|thanks to)\s+{_USER}"
 # and …"): gone whole, not down to a heading or an "in" that introduces nothing.
 _REF_LINE = re.compile(rf"\s*\*?\b(?:related|see also)\b[^.:*]{{0,60}}:\*?"
                        rf"(?:(?:,\s*|,?\s+and\s+|\s+){_REF})+\.?", re.I)
+# "Context: #3443 - following the deprecation in version 1.5.3 and #3381.": a pointer to the
+# discussion, with what it says of it; gone to the sentence's end.
+_CONTEXT = re.compile(rf"\s*\b(?:context|refs?|references?)\s*:\s*{_NUMBERED}(?:[^.!?]|\.\w)*"
+                      rf"[.!?]?", re.I)
+# A sentence that only sends the reader to a link ("See https://github.com/o/r/issues/117 for
+# more information, as well as https://…"): nothing of its own, and cut it reads "as well as."
+_SEE_LINK = re.compile(r"(?:^|(?<=[.!?]))\s*See (?:also )?<?https?://[^\s>]+>?"
+                       r"(?:[^.!?]|\.(?=\S))*(?:[.!?]|$)", re.I)
 _REF_AFTER = re.compile(rf",?\s+(?:in|by|see|via)\s+{_NUMBERED}"
                         rf"(?:(?:,\s*|,?\s+and\s+){_NUMBERED})*", re.I)
 # What is still left ending in "in" or "by" lost what it named: the sentence goes.
@@ -100,6 +110,7 @@ def plain(text: str) -> str:
     text = _STANDARD.sub(lambda m: f"{m.group('kind').upper()} {m.group('n')}", text)
     text = _CREDIT.sub("", text)
     text = _REF_LINE.sub("", text)
+    text = _CONTEXT.sub("", text)
     text = _REF_AFTER.sub("", text)
     text = _RST_REF.sub("", text)
     text = _MYST_REF.sub("", text)
@@ -109,6 +120,7 @@ def plain(text: str) -> str:
         "~!" if m.group("role") in ("file", "samp", "command", "kbd", "abbr") else "~!."), text)
     text = _RST_LINK.sub(r"\1", text)
     text = _MD_LINK.sub(r"\1", text)
+    text = _SEE_LINK.sub("", text).strip() or text
     text = text.replace("``", "`")
     # bold marks go, not a literal's: ``**.py`` is a glob
     text = re.sub(r"(`[^`]*`)|\*\*", lambda m: m.group(1) or "", text)
@@ -131,6 +143,19 @@ def plain(text: str) -> str:
     if text and text[-1] not in ".!?:`)":
         text += "."
     return text[:1].upper() + text[1:]
+
+
+_BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
+
+
+def pythons_own(name: str) -> bool:
+    """`name` is Python's, not a project's: a standard module or something reached through
+    one (`typing.Optional`, `os.system`), a builtin (`map`, `ImportError`) or a dunder
+    (`__dict__`, `__ne__`)."""
+    name = name.strip("`").removesuffix("()")
+    root = name.split(".", 1)[0]
+    return root in sys.stdlib_module_names or root in _BUILTINS \
+        or bool(re.fullmatch(r"__\w+__", root))
 
 
 def regular_file(path: Path) -> bool:

@@ -227,6 +227,8 @@ def _restating(p: Proposal, said: list[Proposal]) -> str | None:
     for known in said:
         if known.provenance.rsplit(":", 1)[0] != where:
             continue
+        if _same_rule(statement(p), statement(known)):
+            return f"new:{known.key}"
         theirs = _sentences(statement(known))
         short, long = sorted((mine, theirs), key=len)
         if not short or len(" ".join(short).split()) < _RESTATED_WORDS:
@@ -236,7 +238,30 @@ def _restating(p: Proposal, said: list[Proposal]) -> str | None:
     return None
 
 
+def _deprecates(p: Proposal) -> frozenset[str]:
+    """The code `p` says is deprecated (none when it says no deprecation): one deprecation said
+    in the changelog and again in two guides ("`CliRunner.isolated_filesystem()` is deprecated
+    and will be removed in Click 9.0.") is proposed once, from the first (the best) source."""
+    return frozenset(later.deprecated_names(statement(p)))
+
+
 _RESTATED_WORDS = 5  # "Use `tox`." said again inside a longer rule may mean less than it
+
+
+def _same_rule(a: str, b: str) -> bool:
+    """Two sentences of a file that open alike and name the same long literal say one rule
+    (a summary list restating it in other words: "Do not invent your own `## What / ## Why`
+    layout; …" and "Do not invent a `## What / ## Why` PR body; …"). Said of different code
+    ("`verify` is now deprecated", "`cert` is now deprecated"), they are two."""
+    opens = [re.findall(r"\w+", s.lower())[:_OPENING] for s in (a, b)]
+    if len(opens[0]) < _OPENING or opens[0] != opens[1]:
+        return False
+    literals = [{x for x in re.findall(r"`([^`]+)`", s) if len(x) >= _LONG_LITERAL} for s in (a, b)]
+    return bool(literals[0] & literals[1])
+
+
+_OPENING = 3  # "Do not invent"
+_LONG_LITERAL = 12  # a long literal is one rule's own, not a tool both mention (`make`)
 
 
 def _redacted(p: Proposal) -> Proposal:
@@ -276,6 +301,8 @@ def seed(memory: FactWriter, *, accept: bool = False, dry_run: bool = False,
     said = [_Known(f"new:{p.key}", statement(p)) for p in pending]
     queue: list[tuple[Proposal, bool]] = [(p, False) for p in pending]
     keys = {p.key for p in pending}
+    # What is deprecated: who said it first.
+    deprecations = {d: f"new:{p.key}" for p in reversed(pending) if (d := _deprecates(p))}
     # Said twice (a commit and the changelog entry for it, a rule in CONTRIBUTING and in
     # AGENTS.md): proposed once, from the better source, the one read first here.
     for raw in sorted(found, key=lambda f: _RANK.index(f.source)):
@@ -284,13 +311,15 @@ def seed(memory: FactWriter, *, accept: bool = False, dry_run: bool = False,
             continue
         keys.add(p.key)
         duplicate = find_duplicate(p.text, pool) or find_duplicate(statement(p), said) \
-            or _restating(p, [q for q, _ in queue])
+            or _restating(p, [q for q, _ in queue]) or deprecations.get(_deprecates(p))
         seen.append(p.key)
         if duplicate is not None:
             report.items.append(Item(p, "known", duplicate))
             continue
         queue.append((p, True))
         said.append(_Known(f"new:{p.key}", statement(p)))
+        if _deprecates(p):
+            deprecations.setdefault(_deprecates(p), f"new:{p.key}")
     still_pending: list[Proposal] = []
     for p, new in queue:
         if accept and not dry_run:
