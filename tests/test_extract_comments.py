@@ -90,3 +90,22 @@ def test_a_subagents_edits_are_its_task_and_at_most_a_few_comments_are_kept(tmp_
     found = _found(many.path)
     assert len(found) == comments.MAX_PER_SESSION
     assert [c.text.split()[0] for c in found] == names[:comments.MAX_PER_SESSION]
+
+
+def test_a_doc_comment_is_kept_only_for_an_obligation_or_a_purpose(tmp_path: Path):
+    """A doc comment (opening with the name declared below it) says what its code does; its
+    "so a …" is how that code works (extraction_test2, round 8). A rule or a purpose stays."""
+    how = ("splitFirstBatch peels off the first batch so a push can carry the pack with "
+           "that batch and send the rest as ref-only follow-ups.")
+    rule = ("walShuttingDown must be set before closing shard channels so that SendWALMessage "
+            "never sends on a closed channel.")
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("batch the pushes")
+    _edit(t, "/p/pkg/push.go", "", f"// {how}\nfunc splitFirstBatch(c []Cmd) ([]Cmd, []Cmd) {{\n")
+    _edit(t, "/p/pkg/wal.go", "", f"// {rule}\nvar walShuttingDown atomic.Bool\n")
+    assert [c.text for c in _found(t.path)] == [rule]
+    # The same words above other code are not its doc comment: a reason about named code.
+    other = Transcript(tmp_path / "other.jsonl")
+    other.user("batch the pushes")
+    _edit(other, "/p/pkg/push.go", "", f"// {how}\nfirst, rest := split(cmds)\n")
+    assert [c.text for c in _found(other.path)] == [how]

@@ -121,6 +121,25 @@ def test_a_design_doc_gives_its_rules_a_list_as_one_fact_and_no_findings(tmp_pat
         "validator enforces: Path must be absolute; Path must not contain `..`.")]
 
 
+def test_a_design_doc_read_in_a_window_gives_no_rules(tmp_path: Path):
+    """extraction_test2, round 8: a Read with an offset is a lookup of one spot (usually the
+    one then edited); its lines come without the heading that scopes them."""
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("update the docs")
+    for n, extra in enumerate(({"offset": 120, "limit": 40}, {})):
+        tid = f"toolu-doc-{n}"
+        t._write("assistant", {"id": f"m-doc-{n}", "role": "assistant", "content": [
+            {"type": "tool_use", "id": tid, "name": "Read",
+             "input": {"file_path": f"/p/docs/convert-{n}.md", **extra}}]})
+        t._write("user", {"role": "user", "content": [{
+            "type": "tool_result", "tool_use_id": tid, "is_error": False,
+            "content": "   120→Use the tool's own `refs/notes/sha1-origin` ref for the inverse "
+                       "lookup of converted commits.\n"}]})
+    found = [c.text for c in extract_candidates(read_transcript(t.path).turns)
+             if c.rule.startswith("document-")]
+    assert len(found) == 1 and found[0].startswith("docs/convert-1.md: ")
+
+
 def test_the_state_of_this_run_is_not_a_finding_but_a_condition_is(tmp_path: Path):
     t = Transcript(tmp_path / "s.jsonl")
     t.user("why does login hang?")

@@ -126,3 +126,25 @@ def test_a_plan_without_a_goal_line_or_not_approved_gives_no_goal():
     for text in (no_goal, quoted):
         turns = [Turn(uuid="u1", parent_uuid=None, role="user", text=text, session_id="s")]
         assert not [c for c in extract_candidates(turns) if c.rule == "plan-goal"]
+
+
+def test_the_agents_own_next_step_and_an_answer_that_asks_back_are_not_decisions():
+    """extraction_test2 (round 8): "how should I deliver …", "… now?", "… in this change?"
+    are the task's plan; an answer that is a question chose nothing."""
+    answered = (
+        'User has answered your questions: "How should I deliver the fixes to PR #65?"="Push '
+        'the two commits", "Rename the --sign flag now?"="Rename to --sign-mode", "Should we '
+        'attempt approve/reject signaling in this change?"="Yes, do it properly", "How should '
+        'the CredentialProvider interact with HTTPConn?"="what is the most common go pattern '
+        'you would recommend?", "How should convert-sha256 handle foreign PR refs?"="Exclude '
+        "by default\". You can now continue with the user's answers in mind."
+    )
+    turns = [
+        Turn(uuid="a1", parent_uuid=None, role="assistant", text="", session_id="s",
+             tool_uses=(("q1", "AskUserQuestion", {"questions": []}),)),
+        Turn(uuid="r1", parent_uuid="a1", role="tool_result", text="", session_id="s",
+             tool_results=(("q1", answered, False),)),
+    ]
+    [fact] = [c for c in extract_candidates(turns) if c.rule == "user-answer"]
+    assert fact.text == ('User decisions: asked "How should convert-sha256 handle foreign PR '
+                         'refs?", the user chose "Exclude by default"')

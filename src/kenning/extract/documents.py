@@ -11,7 +11,12 @@ matched nothing labelled on the first unseen sessions.
 Each rule line goes through the same sentence rules as a user message (`sentences.py`), and
 the fact keeps its subject (the issue or document) so it reads on its own; a list of rules
 under a lead-in is one fact, the lead-in first. Lines scoped to the task at hand are dropped:
-checklists, acceptance criteria, "this issue/PR", steps.
+checklists, acceptance criteria, "this issue/PR", steps. A doc read in a window (`offset` /
+`limit`) is a lookup of one spot, most often the spot the agent then edits, and its lines come
+without the heading or lead-in that scopes them ("Nuance: the signature is by the converter"
+under "Sharp Edges"): only a doc read whole gives rules. On every labelled session (dev and
+extraction_test2, round 8) the four doc facts from whole reads held three labelled facts, the
+two from windows none (both in one extraction_test2 session; the dev windows gave nothing).
 Pure, stdlib only.
 """
 
@@ -77,8 +82,8 @@ def issue_source(name: str, tool_input: dict) -> str | None:
 
 
 def document_source(name: str, tool_input: dict) -> str | None:
-    """A subject (the file's name) when this tool call read a guide or design doc."""
-    if name != "Read":
+    """A subject (the file's name) when this tool call read a design doc whole."""
+    if name != "Read" or tool_input.get("offset") or tool_input.get("limit"):
         return None
     path = str(tool_input.get("file_path") or "").replace("\\", "/")
     if _DESIGN.search(path) and not _NOT_DESIGN.search(path):

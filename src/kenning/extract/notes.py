@@ -11,8 +11,10 @@ Two sources the rest of the rules do not read (docs/design.md, "Extraction"):
 - The user's answers to the agent's multiple-choice questions (AskUserQuestion): the question
   with the option the user chose (or typed), one fact per answered call. They are the user's
   words, and the choice is a decision. A question about how to fix, scope or sequence the bug
-  at hand ("how should the fix be shaped?", "ship that as its own change first?") is the
-  task's plan and is left out.
+  at hand ("how should the fix be shaped?", "ship that as its own change first?"), about the
+  agent's own next step ("how should I deliver the fixes to PR #65?", "rename the flag
+  now?", "… in this change?") is the task's plan and is left out; so is an answer that is
+  itself a question (the user asked back, nothing was chosen).
 
 - The goal of a plan the user approved: Claude Code starts the implementation with a user
   message "Implement the following plan: # <title> …"; a `**Goal**:` line in it states the
@@ -135,7 +137,10 @@ _PAIR = re.compile(r"\"(?P<q>[^\"]{8,400}?)\"=\"(?P<a>[^\"]{1,600}?)\"(?=,\s*\"|
 # How to fix, scope or sequence the bug at hand: the task's plan, not a lasting decision.
 _HOW_TO_FIX = re.compile(
     r"\b(?:the fix|be fixed|scope (?:it|this|that)|its own (?:change|pr|commit)"
-    r"|(?:ship|land|do|merge) (?:that|this|it) (?:first|separately|alone))\b",
+    r"|(?:ship|land|do|merge) (?:that|this|it) (?:first|separately|alone))\b"
+    # The agent's own next step in this task: "should I …", "… in this change", "… now?".
+    r"|\b(?:should|shall|do) i\b|\bwant me to\b|\bin this (?:change|pr|commit|branch)\b"
+    r"|\bnow\?",
     re.I,
 )
 _RECOMMENDED = re.compile(r"\s*\((?:recommended|default)\)\s*$", re.I)
@@ -148,9 +153,9 @@ def answer_candidates(output: str, evidence: str, session: str | None) -> list[C
     pairs = []
     for m in _PAIR.finditer(output):
         question = " ".join(m.group("q").split())
-        if _HOW_TO_FIX.search(question):
-            continue
         answer = _RECOMMENDED.sub("", " ".join(m.group("a").split()))
+        if _HOW_TO_FIX.search(question) or answer.endswith("?"):
+            continue
         pairs.append(f"asked \"{question}\", the user chose \"{answer}\"")
     if not pairs:
         return []

@@ -42,6 +42,7 @@ from kenning.extract.notes import (
     note_subject,
     plan_goal_candidates,
 )
+from kenning.extract.overturned import still_unchallenged
 from kenning.extract.sentences import sentence_rules, split_sentences
 from kenning.extract.vocab import code_like
 from kenning.extract.workflow import enforced_rules, failure_fixes, verification_workflow
@@ -264,13 +265,15 @@ class _SessionReader:
 
 def _ordered_unique(out: list[Candidate], turns: Sequence[Turn], root: str | None,
                     injected: Sequence[set[str]]) -> list[Candidate]:
-    """`out` in transcript order, without withdrawn facts, facts that name a folder of this
-    machine, repeats of each other or of what kenning injected."""
+    """`out` in transcript order, without withdrawn or overturned facts (`overturned.py`),
+    facts that name a folder of this machine, repeats of each other or of what kenning
+    injected."""
     position = {t.uuid: i for i, t in enumerate(turns)}
     roots = [root, *session_folders(turns)]
     out = sorted(out, key=lambda c: position.get(c.evidence, len(position)))  # stable
     said = _retractions(turns)
     out = [c for c in out if not _withdrawn(c, said, position)]
+    out = still_unchallenged(out, turns)
     seen: set[str] = set()
     unique: list[Candidate] = []
     for c in out:
