@@ -24,14 +24,14 @@ Splits (decided by the lead, issue 16):
 - FORMER TEST (round 6): local-web-services (4 sessions, label folders lws-a and lws-b by two
   blind labellers), run once with round 6's code, then moved into the dev folders and read
   for round 7: development data since.
-- TEST (`--split test`): the folders named in `SPLITS["test"]`, in `data/extraction_test2/`
+- FORMER TEST (round 7): `--split et2`, five entireio sessions (label folders et2-a/b/c),
+  run twice in round 7 (counts only), read from round 8: development data since.
+- TEST (`--split test`): the folders named in `SPLITS["test"]`, in `data/extraction_test3/`
   (apart, so no glob over the dev folders reads them); committed before any run, never read,
   run once at the end. Only `--split test` runs them; the default and `bench/run.py` run
-  `dev`. Round 7's: three label folders (et2-a, et2-b, et2-c) over five entireio/git-sync and
-  entireio/skills sessions; their session files stay out of the repository
-  (`--transcripts DIR`). Run twice as test in round 7 (counts only), then read from round 8
-  on: **development data since round 8** (bench/data/SPLITS.md), still run by `--split test`
-  because its transcripts live outside the repository. No unseen labelled session is left.
+  `dev`. Round 8's: two label folders (et3-a, et3-b) over four sessions of
+  blackgirlbytes/planetfall-seed-signalkit (GPL-3.0), labelled blind; their session files stay
+  out of the repository (`--transcripts DIR`).
 
 Which development data guided which choice: entireio's `mise run …` sessions gave the
 verification workflow and the rule that another task of a runner is not a fix (`mise run lint`
@@ -289,7 +289,8 @@ Each session is extracted the way `kenning extract` does it: the real parser, th
 the pipeline's redaction. CPU time per 2,000 transcript lines is measured too (issue 16:
 <= 2 s per 2,000-line session, settle wait excluded).
 
-Usage: python bench/extraction.py [--check] [-v] [--out DIR] [--split dev|test]
+Usage: python bench/extraction.py [--check] [-v] [--out DIR] [--split dev|et2|test]
+         [--transcripts DIR]
   --out DIR writes DIR/<project>.jsonl ({text, kind, session}) for score.py.
 """
 
@@ -309,7 +310,6 @@ HERE = Path(__file__).parent
 DATA = HERE / "data" / "extraction_sessions.yaml"
 LABELS = HERE / "data" / "extraction_labels"
 REFERENCE = HERE / "data" / "transcripts"  # copied, with licences
-TEST = HERE / "data" / "extraction_test2"  # the test split: labels/ and transcripts/, apart
 SPLITS = {
     "dev": ("entireio__cli", "JanDeDobbeleer__oh-my-posh", "PackmindHub__context-evaluator",
             "FSM1__cipher-box", "obra__episodic-memory", "d-kimuson__claude-code-viewer",
@@ -319,18 +319,27 @@ SPLITS = {
             # Round 6's test split (two labellers of local-web-services), run once then;
             # development since round 7.
             "lws-a", "lws-b"),
-    # Issue 16 round 7: five entireio/git-sync and entireio/skills sessions labelled blind by
-    # three labellers (et2-a, et2-b, et2-c), committed before any run. The session files are
-    # not in the repository (fetched material stays out of commits, data/extraction_test2's
-    # README): `--transcripts DIR` names the folder that holds them.
-    "test": ("et2-a", "et2-b", "et2-c"),
+    # Round 7's test split: five entireio/git-sync and entireio/skills sessions labelled blind
+    # by three labellers, run as test twice in round 7 (counts only), development (read) since
+    # round 8. Kept apart from "dev" because its session files are not in the repository
+    # (fetched material stays out of commits, data/extraction_test2's README):
+    # `--split et2 --transcripts DIR` names the folder that holds them.
+    "et2": ("et2-a", "et2-b", "et2-c"),
+    # Round 8's test split: four planetfall-seed-signalkit sessions labelled blind by two
+    # labellers (data/extraction_test3), committed before any run; files outside, as et2's.
+    "test": ("et3-a", "et3-b"),
 }
+# Where the label folders kept apart from extraction_labels/ live.
+APART = {**{name: HERE / "data" / "extraction_test2" for name in SPLITS["et2"]},
+         **{name: HERE / "data" / "extraction_test3" for name in SPLITS["test"]}}
 # The transcripts of a label folder, where several label folders share one project.
 TRANSCRIPTS = {"lws-a": "local-web-services__local-web-services",
                "lws-b": "local-web-services__local-web-services",
                "et2-a": "entireio__git-sync", "et2-b": "entireio__git-sync",
-               "et2-c": "entireio__skills"}
-TEST_TRANSCRIPTS = [TEST / "transcripts"]  # replaced by --transcripts
+               "et2-c": "entireio__skills",
+               "et3-a": "blackgirlbytes__planetfall-seed-signalkit",
+               "et3-b": "blackgirlbytes__planetfall-seed-signalkit"}
+TEST_TRANSCRIPTS = [HERE / "data" / "extraction_test3" / "transcripts"]  # --transcripts
 # score.py's rapidfuzz-only constants.
 MATCH_FUZZ_ONLY = 65.0
 NEG_MARGIN = 5.0
@@ -418,8 +427,8 @@ def _session_of(path: Path) -> str | None:
 
 def _folders(project: str) -> tuple[Path, Path]:
     """(labels, transcripts) of `project`: the test split keeps its own, apart."""
-    if project in SPLITS["test"]:
-        return (TEST / "labels" / project,
+    if project in APART:
+        return (APART[project] / "labels" / project,
                 TEST_TRANSCRIPTS[0] / TRANSCRIPTS.get(project, project))
     return LABELS / project, REFERENCE / TRANSCRIPTS.get(project, project)
 
@@ -596,7 +605,7 @@ def run(check: bool = False, verbose: bool = False, out: Path | None = None,
                      "ok": share <= 1.0})
     for split in splits:
         t = totals(rows_in, split)
-        target = split.startswith("test")  # issue 16's targets: open, so reported, not gated
+        target = split == "test"  # issue 16's targets: open, so reported, not gated
         did_work = t["sessions"] > 0 and t["lines"] > 0 and t["weight"] > 0
         rows.append({"name": f"extraction read every labelled {split} session",
                      "value": f"{t['sessions']} sessions", "budget": "> 0", "unit": "",
@@ -669,9 +678,10 @@ def main() -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="per-session detail")
     parser.add_argument("--out", type=Path, help="write the facts here for score.py")
     parser.add_argument("--split", choices=sorted(SPLITS),
-                        help="dev (the default) or test (run once, at the end, to report)")
+                        help="dev (the default), et2 (development, files apart) or test "
+                             "(run once, at the end, to report)")
     parser.add_argument("--transcripts", type=Path,
-                        help="test only: the folder holding its session files")
+                        help="et2 and test: the folder holding their session files")
     args = parser.parse_args()
     if args.transcripts:
         TEST_TRANSCRIPTS[0] = args.transcripts
