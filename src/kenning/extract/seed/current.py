@@ -4,9 +4,10 @@ A deprecation is knowledge only while the deprecated name is still there; "use X
 Y" only while X is. One `git ls-tree` and one `git grep` over HEAD answer for every
 proposal of a run (no subprocess per proposal). Documentation files are not looked in: a
 changelog or a guide mentions names long after the code dropped them. The Python floor
-HEAD's packaging metadata declares (`requires-python`, `python_requires`) retires every
-older "drop Python 3.x", and every other statement tied to a Python below that floor ("on
-Python 3.9+ use `collections.abc`" when HEAD requires 3.10). A development tool chosen
+HEAD's packaging metadata declares (`requires-python`, Poetry's `python`, `python_requires`)
+retires every "drop Python 3.x" (or PyPy 3.x) at or below it, and every other statement
+tied to a Python below that floor ("on Python 3.9+ use `collections.abc`" when HEAD requires
+3.10). A development tool chosen
 ("uses PDM instead of Poetry") is history once HEAD shows no trace of it: no file of its own
 (`pdm.lock`), no mention in the packaging, task or CI configuration. A guide sentence naming
 code HEAD's code lacks (`ClassA`, `field_one`: an example's names) is not proposed. A
