@@ -330,3 +330,53 @@ def test_a_rule_said_again_with_more_in_another_file_is_not_taken_for_a_restatem
                     provenance="docs/b.rst:7", rule="guide-warning")
     assert _restating(long, [short]) is None
     assert _restating(long, [replace(short, provenance="docs/b.rst:3")]) == f"new:{short.key}"
+
+
+def test_a_python_or_pypy_support_drop_heads_floor_says_is_not_proposed(kenning, repo):
+    # Poetry's `python = ">=3.8.0"` is the floor too.
+    (repo / "pyproject.toml").write_text(
+        '[tool.poetry]\nname = "demo"\n\n[tool.poetry.dependencies]\npython = ">=3.8.0"\n',
+        encoding="utf-8")
+    (repo / "CHANGES.md").write_text(
+        "## 3.0.0 (2026-11-01)\n\n### Removed\n\n- Dropped support for Python3.7.\n"
+        "- Drops support for end-of-life PyPy3.8.\n"
+        "- Removed support for end-of-life Python 3.6 and 3.7.\n"
+        "- Removed support for Python with an `ssl` module compiled with LibreSSL.\n"
+        "- Removed support for Python 3.9.\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "code")
+    git(repo, "commit", "-q", "--allow-empty", "-m",
+        "Drop support for Python 3.7 because it reached its end of life")
+    found = texts(seed_json(kenning, "--dry-run"))
+    # The floor is the lasting fact; a release's drop at or below it is how it got there.
+    assert any('Supports Python >=3.8.0 (`python = ">=3.8.0"` in [tool.poetry.dependencies])'
+               in t for t in found), found
+    for gone in ("Python3.7", "PyPy3.8", "Python 3.6 and 3.7", "Python 3.7 because"):
+        assert not any(gone in t for t in found), (gone, found)
+    # Not a version of Python; a drop above the floor is news the floor does not say yet.
+    assert any("LibreSSL" in t for t in found), found
+    assert any("Python 3.9." in t for t in found), found
+
+
+def test_a_removal_a_later_release_restored_or_of_private_names_only_is_not_proposed():
+    text = """2.6.1 (2026-11-08)
+==================
+
+- Restore previously removed ``HTTPResponse.getheaders()`` method.
+
+2.6.0 (2026-11-01)
+==================
+
+- Removed the ``HTTPResponse.getheaders()`` method in favor of ``HTTPResponse.headers``.
+- Removed the ``HTTPResponse.getheader(name)`` method in favor of ``HTTPResponse.headers.get``.
+- Removed the ``_prepare_conn`` method from ``HTTPConnectionPool``.
+- Removed ``DEFAULT_CIPHERS`` and ``HAS_SNI`` from the private module ``demo.util.ssl_``.
+- Removes antiquated ``__nonzero__`` methods.
+- The ``_version.py`` file has been removed and is now created at build time by hatch-vcs.
+"""
+    found = [p.text for p in changelogs.proposals(text, "CHANGES.rst", "demo")]
+    assert found == [
+        "demo 2.6.0 (CHANGES.rst): Removed the `HTTPResponse.getheader(name)` "
+        "method in favor of `HTTPResponse.headers.get`.",
+        "demo 2.6.0 (CHANGES.rst): The `_version.py` file has been removed and is "
+        "now created at build time by hatch-vcs."], found

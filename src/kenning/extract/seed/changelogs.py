@@ -476,6 +476,30 @@ def private(text: str) -> bool:
 
 
 _MEMBER = r"(?:method|function|attribute|override|helper|class|module|property|member)s?\b"
+# What a removal's own sentence takes from: "… from `HTTPConnectionPool`", "in favor of …".
+_FROM = re.compile(r"\s(?:from|of|on|in favou?r of|instead of|in|and replaced|now)\s|;", re.I)
+_SAID_INTERNAL = re.compile(r"\bprivate\s+(?:module|api|apis|interface|helper|function|method"
+                            r"|class|attribute)s?\b|\binternal\b", re.I)
+
+
+def private_removal(text: str) -> bool:
+    """A removal of the project's insides only: its own sentence says so ("from the private
+    module `urllib3.util.ssl_`", "an internal helper"), or every name it removes is private
+    (`_prepare_conn`, `__nonzero__`): what no user built on. A file is no name
+    ("the `_version.py` file has been removed" tells distributors where the version went)."""
+    headline = re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", text)[0]
+    if _SAID_INTERNAL.search(headline):
+        return True
+    removed = _FROM.split(headline, maxsplit=1)[0]
+    # A bare `_x` is code when the sentence says what it is ("the `_bind` method") or calls
+    # it; "the suffixes `_command` and `_cmd`" are no code, nor a bare `__version__` private.
+    member = bool(re.search(rf"\b{_MEMBER}", removed, re.I))
+    names = _CODE_SPAN.findall(removed)
+    return bool(names) and all(
+        re.fullmatch(r"[\w.]+(?:\(\))?", n) and not re.search(r"\.(?:py|pyi|cfg|toml|txt|ini)$", n)
+        and n.removesuffix("()").rsplit(".", 1)[-1].startswith("_")
+        and ("." in n or n.endswith("()") or member)
+        for n in names)
 
 
 _LEANS = re.compile(r"\b(?:too|as well|also|likewise|the same)\W*(?:#\d+\W*)*$"
@@ -624,6 +648,32 @@ def _history(entries: list[Entry], dates: Mapping[str, date]) -> Callable[[Entry
     return history
 
 
+# A later entry giving back what an earlier one removed: "Restore previously removed
+# `HTTPResponse.getheaders()`", "Re-added `x`", "Reverted the removal of `y`".
+_RESTORES = re.compile(r"^\W*(?:restor|re-?add|re-?introduc|reinstat|brought back|bring(?:s)? back)"
+                       r"|\b(?:revert\w*|undo(?:es|ne)?|undid) the (?:removal|deletion) of\b"
+                       r"|\bpreviously removed\b", re.I)
+
+
+def _code_names(text: str) -> set[str]:
+    """The code a changelog entry names, lower case: `HTTPResponse.getheader(name, default)`
+    is `httpresponse.getheader`."""
+    return {n for span in _CODE_SPAN.findall(text)
+            if (n := re.split(r"[(\s]", span.strip(), maxsplit=1)[0].lower())
+            and re.search(r"\w", n)}
+
+
+def _restored(every: list[tuple[Entry, str | None]]) -> Callable[[Entry], bool]:
+    """Whether a newer entry gave back code `entry` removed (a name both name)."""
+    backs = [(order(e.version), names) for e, _ in every
+             if _RESTORES.search(plain(e.text)) and (names := _code_names(plain(e.text)))]
+
+    def restored(entry: Entry) -> bool:
+        names = _code_names(plain(entry.text))
+        return any(v > order(entry.version) and names & back for v, back in backs)
+    return restored
+
+
 def proposals(text: str, rel: str, project: str | None = None,
               tagged: Mapping[str, date] | None = None) -> list[Proposal]:
     """The changelog at `rel` (its text) of `project`: one proposal per entry a rule keeps,
@@ -646,6 +696,7 @@ def proposals(text: str, rel: str, project: str | None = None,
     found = [(e, rule) for k, (e, rule) in enumerate(every)
              if rule is not None and k not in gone_all]
     history = _history([e for e, _ in every], dates)
+    restored = _restored(every)
     newest = max(dates.values(), default=None)
     out: list[Proposal] = []
     said: set[str] = set()
@@ -662,6 +713,9 @@ def proposals(text: str, rel: str, project: str | None = None,
                 and not _SECURITY.search(entry.section or ""))))  # what it refuses, it still does
         if old and rule != "deprecation" and not chose:
             continue  # old news, long settled
+        if rule == "removal" and (private_removal(words) or restored(entry)):
+            continue  # "Removed the `_prepare_conn` method": the project's insides; a
+            # removal a newer release undid ("Restore previously removed `getheaders()`")
         if _due(words, newest):
             continue  # "will stop working in 2018", read in 2026
         body = whole(_ADD_WARNING.sub(r"\1 is deprecated (it warns).", words))

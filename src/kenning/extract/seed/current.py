@@ -4,9 +4,10 @@ A deprecation is knowledge only while the deprecated name is still there; "use X
 Y" only while X is. One `git ls-tree` and one `git grep` over HEAD answer for every
 proposal of a run (no subprocess per proposal). Documentation files are not looked in: a
 changelog or a guide mentions names long after the code dropped them. The Python floor
-HEAD's packaging metadata declares (`requires-python`, `python_requires`) retires every
-older "drop Python 3.x", and every other statement tied to a Python below that floor ("on
-Python 3.9+ use `collections.abc`" when HEAD requires 3.10). A development tool chosen
+HEAD's packaging metadata declares (`requires-python`, Poetry's `python`, `python_requires`)
+retires every "drop Python 3.x" (or PyPy 3.x) at or below it, and every other statement
+tied to a Python below that floor ("on Python 3.9+ use `collections.abc`" when HEAD requires
+3.10). A development tool chosen
 ("uses PDM instead of Poetry") is history once HEAD shows no trace of it: no file of its own
 (`pdm.lock`), no mention in the packaging, task or CI configuration. A guide sentence naming
 code HEAD's code lacks (`ClassA`, `field_one`: an example's names) is not proposed. A
@@ -161,7 +162,9 @@ _NOT_A_NAME = frozenset({"the", "a", "an", "its", "their", "our", "this", "that"
                          "those", "more", "less", "new", "own", "same", "other", "only"})
 
 
-_FLOOR = {"pyproject.toml": r"requires-python\s*=\s*[\"']\s*>=?\s*(\d+)\.(\d+)",
+# Poetry says the floor as the `python` dependency: `python = ">=3.8.0"`, `python = "^3.8"`.
+_FLOOR = {"pyproject.toml": r"(?m)requires-python\s*=\s*[\"']\s*>=?\s*(\d+)\.(\d+)"
+                            r"|^python\s*=\s*[\"']\s*(?:>=?|\^|~=?)\s*(\d+)\.(\d+)",
           "setup.cfg": r"python_requires\s*=\s*>=?\s*(\d+)\.(\d+)",
           "setup.py": r"python_requires\s*=\s*[\"']\s*>=?\s*(\d+)\.(\d+)"}
 _PY_VERSION = re.compile(r"\b(?:python|py|cpython)\s*(\d)(?:\.(\d+))?\b", re.I)
@@ -177,7 +180,8 @@ def python_floor(root: Path, paths: frozenset[str]) -> tuple[int, int] | None:
         shown = subprocess.run(["git", "-C", str(root), "show", f"HEAD:{name}"],
                                capture_output=True, encoding="utf-8", errors="replace")
         if m := re.search(pattern, shown.stdout):
-            return int(m.group(1)), int(m.group(2))
+            major, minor = [g for g in m.groups() if g is not None][:2]
+            return int(major), int(minor)
     return None
 
 
@@ -266,6 +270,32 @@ def below_floor(text: str, floor: tuple[int, int] | None) -> bool:
     return bool(versions) and all((major, minor + 1) < floor for major, minor in versions)
 
 
+# A release dropping Pythons: "Removed support for end-of-life Python 3.9", "Drops support for
+# PyPy3.8 and PyPy3.9", "Dropped Python 3.7", "Python 3.7 is no longer supported".
+_PY_NAME = r"(?:c?python|py|pypy)\s*-?\s*v?[23]\b"
+_PY_DROPPED = re.compile(
+    rf"\b(?:drop|remov|deprecat|end|stop|discontinu)\w*\s+(?:(?:official|explicit)\s+)?"
+    rf"(?:support(?:ing)?\s+(?:for\s+)?|compatibility\s+(?:with\s+)?)?(?:the\s+)?"
+    rf"(?:(?:end[- ]of[- ]life|eol|legacy|old|older|unsupported)\s+)?{_PY_NAME}"
+    rf"|{_PY_NAME}[\d.]*(?:(?:\s*(?:,|/|and|or)\s*)+(?:{_PY_NAME})?[\d.]+)*\s+(?:support\s+)?"
+    rf"(?:is|are|has been|have been|was|were)?\s*(?:no longer supported|dropped|removed)"
+    rf"|\bno longer supports?\s+{_PY_NAME}", re.I)
+_ANY_PY = re.compile(r"\b(?:c?python|py|pypy)\s*-?\s*v?(\d)(?:\.(\d+))?\b", re.I)
+
+
+def pythons_dropped(text: str, floor: tuple[int, int] | None) -> bool:
+    """`text` drops Pythons (or PyPys) HEAD's floor no longer accepts: the floor itself is
+    the lasting fact ("Supports Python >=3.10"), a release's "Removed support for Python 3.9"
+    only how it got there. A PyPy is named by the Python it implements: PyPy3.10 dropped
+    under a 3.10 floor is the floor's news too. Every version it names must be at or below
+    the floor (a drop above it is news the floor does not say yet)."""
+    if floor is None or not _PY_DROPPED.search(text):
+        return False
+    versions = [(int(a), int(b) if b else 0) for a, b in _ANY_PY.findall(text)] \
+        + [(int(a), int(b)) for a, b in re.findall(r"(?<![\w.])([23])\.(\d+)(?!\w|\.\d)", text)]
+    return bool(versions) and all(v <= floor for v in versions)
+
+
 # Where the project's own code is: not its docs, tests or examples.
 _OWN_CODE = (*_NOT_CODE, ":(exclude,glob)**/test*/**", ":(exclude,glob)**/test_*.py",
              ":(exclude,glob)**/*_test.py", ":(exclude,glob)**/conftest.py",
@@ -333,7 +363,8 @@ def _relied_on(p: Proposal) -> set[str]:
 def _holds(p: Proposal, head: Head, checked: str | None) -> bool:
     text = _subject(p)
     if below_floor(text, head.floor) or (p.source in ("changelog", "commits") and (
-            least_below_floor(text, head.floor) or announced_reached(text, head.floor))):
+            least_below_floor(text, head.floor) or announced_reached(text, head.floor)
+            or pythons_dropped(text, head.floor))):
         return False
     if not _GONE.search(p.text) and not re.search(r"remov|drop|deprecat", p.rule) \
             and tied_below_floor(text, head.floor, p.source in ("changelog", "commits")):

@@ -112,6 +112,11 @@ def pyproject_proposals(text: str, rel: str, name: str) -> list[Proposal]:
         add("project", "requires-python",
             f"Supports Python {floor.strip()} (`requires-python = \"{floor.strip()}\"`).",
             "requires-python")
+    poetry = _table(data, "tool.poetry.dependencies").get("python")
+    if not (isinstance(floor, str) and floor.strip()) and isinstance(poetry, str) \
+            and re.match(r"\s*(?:>=?|\^|~=?)\s*\d", poetry):  # Poetry's floor: `python = ">=3.8"`
+        add("tool.poetry.dependencies", "python", f"Supports Python {poetry.strip()} (`python = "
+            f"\"{poetry.strip()}\"` in [tool.poetry.dependencies]).", "requires-python")
     _pytest(data, add)
     for table in ("tool.coverage.report", "tool.coverage"):
         under = _table(data, table).get("fail_under")
