@@ -220,7 +220,7 @@ def still_stands(turns: Sequence[Turn], found: Sequence[Candidate]) -> list[Cand
     out = []
     for c in found:
         i = position.get(c.evidence, len(turns))
-        if not _withdrawn(i, content_terms(c.text), said):
+        if not withdrawn(i, content_terms(c.text), said):
             out.append(c)
     return out
 
@@ -244,7 +244,7 @@ def conclusion_candidates(turns: Sequence[Turn]) -> list[Candidate]:
     kept: list[tuple[int, str, Turn, set[str]]] = []
     for i, fact, turn in found:
         terms = content_terms(fact)
-        if _withdrawn(i, terms, said) or _fixed_later(i, fact, edits):
+        if withdrawn(i, terms, said) or _fixed_later(i, fact, edits):
             continue
         kept = [k for k in kept if len(k[3] & terms) < _SAME * min(len(k[3]), len(terms))]
         kept.append((i, fact, turn, terms))
@@ -255,7 +255,9 @@ def conclusion_candidates(turns: Sequence[Turn]) -> list[Candidate]:
     ]
 
 
-def _withdrawn(i: int, terms: set[str], said: Sequence[tuple[int, set[str]]]) -> bool:
+def withdrawn(i: int, terms: set[str], said: Sequence[tuple[int, set[str]]]) -> bool:
+    """True when a retracting sentence after turn `i` (`said`: turn index, its content
+    terms) shares at least half of `terms`, and three or more."""
     need = max(3, 0.5 * len(terms))
     return any(j > i and len(terms & later) >= need for j, later in said)
 

@@ -27,7 +27,7 @@ from kenning.core.textutil import STOPWORDS, words
 from kenning.extract.anchors import find_anchors
 from kenning.extract.commands import command_fixes, norm_command
 from kenning.extract.comments import comment_candidates
-from kenning.extract.conclusions import conclusion_candidates, still_stands
+from kenning.extract.conclusions import conclusion_candidates, still_stands, withdrawn
 from kenning.extract.diagnoses import diagnosis_candidates
 from kenning.extract.documents import (
     document_source,
@@ -103,10 +103,8 @@ def _withdrawn(c: Candidate, said: Sequence[tuple[int, set[str]]],
     if len(terms) < 3:
         return False
     start = position.get(c.evidence)
-    if start is None:
-        return False  # not a line of the live branch: nothing later to take it back
-    need = max(3, 0.5 * len(terms))
-    return any(i > start and len(terms & later) >= need for i, later in said)
+    # not a line of the live branch: nothing later takes it back
+    return start is not None and withdrawn(start, terms, said)
 
 
 def machine_paths_out(text: str, root: str | None | Sequence[str | None]) -> str | None:
