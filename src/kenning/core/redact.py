@@ -412,14 +412,28 @@ def redact(text: str) -> str:
             return text
         text, markers = _replace(text, spans)
         # A replacement could, in principle, complete a new match with its neighbours. Check
-        # only around the markers (cheap); fall back to a full pass if anything shows up.
-        if not any(find_secrets(text[max(0, a - _WINDOW) : b + _WINDOW]) for a, b in markers):
+        # only around the markers, each stretch once (markers close together share one), and
+        # fall back to a full pass if anything shows up.
+        if not any(find_secrets(text[a:b]) for a, b in _around(markers, len(text))):
             return text
         spans = find_secrets(text)
     return text
 
 
 _WINDOW = 300
+
+
+def _around(markers: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """The stretches within `_WINDOW` characters of the (sorted) markers, overlapping ones
+    joined: a text dense with secrets is read once more, not once per marker."""
+    stretches: list[tuple[int, int]] = []
+    for a, b in markers:
+        start, end = max(0, a - _WINDOW), min(size, b + _WINDOW)
+        if stretches and start <= stretches[-1][1]:
+            stretches[-1] = (stretches[-1][0], end)
+        else:
+            stretches.append((start, end))
+    return stretches
 
 
 def _replace(text: str, spans: list[tuple[str, int, int]]) -> tuple[str, list[tuple[int, int]]]:
