@@ -205,18 +205,31 @@ def states_code(line: str) -> bool:
                 and len(line.split()) >= 6)
 
 
-def still_stands(turns: Sequence[Turn], found: Sequence[Candidate]) -> list[Candidate]:
+def main_prose(turns: Sequence[Turn]) -> list[tuple[int, str]]:
+    """(turn index, sentence) of every prose sentence the user, the agent or a compaction
+    summary wrote in the main conversation, in order: read once per transcript and shared by
+    the checks that a later word wins."""
+    return [(i, sentence) for i, turn in enumerate(turns)
+            if not turn.is_sidechain and turn.role in ("assistant", "user", "summary")
+            for sentence in prose_sentences(turn.text)]
+
+
+def retractions(prose: Sequence[tuple[int, str]]) -> list[tuple[int, set[str]]]:
+    """(turn index, content terms) of each sentence of `prose` that carries a retraction."""
+    return [(i, content_terms(s)) for i, s in prose if _RETRACTION.search(s.lower())]
+
+
+def still_stands(turns: Sequence[Turn], found: Sequence[Candidate],
+                 prose: Sequence[tuple[int, str]] | None = None) -> list[Candidate]:
     """`found` (statements of how the code is, from elsewhere in the session: a summary's
     concepts) without those the rest of the session took back, as for a finding. (A later
     edit of a file they name is not a fix here: a summary lists how the code works, and on
-    the development set both concepts that test dropped were labelled facts.)"""
+    the development set both concepts that test dropped were labelled facts.) `prose` is
+    `main_prose(turns)` when the caller has it."""
+    if not found:
+        return []
     position = {t.uuid: i for i, t in enumerate(turns)}
-    said: list[tuple[int, set[str]]] = []
-    for i, turn in enumerate(turns):
-        if turn.is_sidechain or turn.role not in ("assistant", "user", "summary"):
-            continue
-        said.extend((i, content_terms(s)) for s in prose_sentences(turn.text)
-                    if _RETRACTION.search(s.lower()))
+    said = retractions(main_prose(turns) if prose is None else prose)
     out = []
     for c in found:
         i = position.get(c.evidence, len(turns))
@@ -225,22 +238,21 @@ def still_stands(turns: Sequence[Turn], found: Sequence[Candidate]) -> list[Cand
     return out
 
 
-def conclusion_candidates(turns: Sequence[Turn]) -> list[Candidate]:
+def conclusion_candidates(turns: Sequence[Turn],
+                          prose: Sequence[tuple[int, str]] | None = None) -> list[Candidate]:
     """The agent's findings in the main conversation and its compaction summaries, the later
-    word winning. A subagent's prose is its exploration, not a conclusion: left out."""
-    found: list[tuple[int, str, Turn]] = []
-    said: list[tuple[int, set[str]]] = []  # the terms of every retracting sentence
+    word winning. A subagent's prose is its exploration, not a conclusion: left out. `prose`
+    is `main_prose(turns)` when the caller has it."""
+    prose = main_prose(turns) if prose is None else prose
+    said = retractions(prose)  # the terms of every retracting sentence
     edits: list[tuple[int, str, str, str]] = []  # (turn, file name, old text, new text)
     for i, turn in enumerate(turns):
         edits.extend((i, *edit) for edit in _edits(turn))
-        if turn.is_sidechain or turn.role not in ("assistant", "user", "summary"):
-            continue
-        for sentence in prose_sentences(turn.text):
-            if _RETRACTION.search(sentence.lower()):
-                said.append((i, content_terms(sentence)))
-            fact = finding_text(sentence) if turn.role != "user" else None
-            if fact:
-                found.append((i, fact, turn))
+    found: list[tuple[int, str, Turn]] = []
+    for i, sentence in prose:
+        fact = finding_text(sentence) if turns[i].role != "user" else None
+        if fact:
+            found.append((i, fact, turns[i]))
     kept: list[tuple[int, str, Turn, set[str]]] = []
     for i, fact, turn in found:
         terms = content_terms(fact)

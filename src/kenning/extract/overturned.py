@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kenning.extract.conclusions import content_terms, prose_sentences
+from kenning.extract.conclusions import content_terms, main_prose
 from kenning.extract.model import Candidate, Turn
 
 _I = re.IGNORECASE
@@ -41,12 +41,11 @@ _FAILURE = re.compile(
     r"\b(?:too (?:big|high|large|many|much|low|small|long|slow)|errors?|fail(?:s|ed|ing|ures?)?"
     r"|rejects?|rejected|crash(?:es|ed)?|chok(?:es|ed|ing)|breaks|broke|broken|[45]\d\d"
     r"|not (?:fine|safe|enough|ok|okay|supported|allowed)|(?:doesn't|don't|won't|didn't) work"
-    r"|can't handle|cannot handle)\b",
-    _I,
-)
+    r"|can't handle|cannot handle)\b"
+)  # searched in lower-cased text (much faster than re.I), as _CONFIRMS
 # What a later sentence quotes or puts aside is not its verdict; a confirmation is not a failure.
 _ASIDE = re.compile(r'\([^()]*\)|"[^"]*"|“[^”]*”')
-_CONFIRMS = re.compile(r"\b(?:confirm(?:s|ed)?|verified|valid|correct|holds)\b", _I)
+_CONFIRMS = re.compile(r"\b(?:confirm(?:s|ed)?|verified|valid|correct|holds)\b")
 _SPECIFIC = re.compile(r"[A-Z]")
 _CODE = re.compile(r"\d|`|_|\w\.\w|[a-z][A-Z]")
 SHARED_TERMS = 3  # content terms a later sentence shares with the claim to be about it
@@ -67,15 +66,25 @@ def _specific_terms(text: str) -> set[str]:
     return out
 
 
+def _favourable(claim: str) -> bool:
+    """True when the claim gives a favourable verdict and reports no failure itself."""
+    return bool(_FAVOURABLE.search(claim)) and not _FAILURE.search(claim.lower())
+
+
+def _reports_failure(sentence: str) -> bool:
+    """True when the sentence (its asides out) reports a failure and confirms nothing."""
+    verdict = _ASIDE.sub(" ", sentence).lower()
+    return bool(_FAILURE.search(verdict)) and not _CONFIRMS.search(verdict)
+
+
 def overturned(claim: str, later: Sequence[str]) -> bool:
     """True when `claim` gives a favourable verdict and a sentence of `later` on the same
     subject reports a failure."""
-    if not _FAVOURABLE.search(claim) or _FAILURE.search(claim):
+    if not _favourable(claim):
         return False
     terms, specific = _terms(claim), _specific_terms(claim)
     for sentence in later:
-        verdict = _ASIDE.sub(" ", sentence)
-        if not _FAILURE.search(verdict) or _CONFIRMS.search(verdict):
+        if not _reports_failure(sentence):
             continue
         shared = terms & _terms(sentence)
         if len(shared) >= SHARED_TERMS and shared & specific:
@@ -83,17 +92,18 @@ def overturned(claim: str, later: Sequence[str]) -> bool:
     return False
 
 
-def still_unchallenged(candidates: Sequence[Candidate], turns: Sequence[Turn]) -> list[Candidate]:
-    """`candidates` without those a later sentence of the main conversation overturns."""
+def still_unchallenged(candidates: Sequence[Candidate], turns: Sequence[Turn],
+                       prose: Sequence[tuple[int, str]] | None = None) -> list[Candidate]:
+    """`candidates` without those a later sentence of the main conversation overturns.
+    `prose` is `conclusions.main_prose(turns)` when the caller has it."""
+    if not any(_favourable(c.text) for c in candidates):
+        return list(candidates)  # nothing a later failure could overturn
     position = {t.uuid: i for i, t in enumerate(turns)}
-    said: list[tuple[int, str]] = [
-        (i, s) for i, t in enumerate(turns)
-        if not t.is_sidechain and t.role in ("assistant", "user", "summary")
-        for s in prose_sentences(t.text)
-    ]
+    failures = [(i, s) for i, s in (main_prose(turns) if prose is None else prose)
+                if _reports_failure(s)]
     out = []
     for c in candidates:
         i = position.get(c.evidence, len(turns))
-        if not overturned(c.text, [s for j, s in said if j > i]):
+        if not overturned(c.text, [s for j, s in failures if j > i]):
             out.append(c)
     return out

@@ -27,7 +27,7 @@ from kenning.core.textutil import STOPWORDS, words
 from kenning.extract.anchors import find_anchors
 from kenning.extract.commands import command_fixes, norm_command
 from kenning.extract.comments import comment_candidates
-from kenning.extract.conclusions import conclusion_candidates, still_stands, withdrawn
+from kenning.extract.conclusions import conclusion_candidates, main_prose, still_stands, withdrawn
 from kenning.extract.diagnoses import diagnosis_candidates
 from kenning.extract.documents import (
     document_source,
@@ -87,7 +87,8 @@ def _retractions(turns: Sequence[Turn]) -> list[tuple[int, set[str]]]:
     conversation that carries a retraction word: read once per transcript."""
     said: list[tuple[int, set[str]]] = []
     for i, turn in enumerate(turns):
-        if turn.role not in ("user", "summary") or turn.is_sidechain:
+        if (turn.role not in ("user", "summary") or turn.is_sidechain
+                or not _RETRACTION.search(turn.text.lower())):  # no sentence of it can
             continue
         said.extend((i, _content_terms(sentence))
                     for sentence in re.split(r"(?<=[.!?])\s+|\n+", turn.text)
@@ -149,8 +150,9 @@ def extract_candidates(
     reader = _SessionReader(root_str)
     for turn in turns:
         reader.read(turn)
+    prose = main_prose(turns)  # read once: the later-word checks below all need it
     concepts = [c for c in reader.out if c.rule == "summary-concept"]
-    kept = {id(c) for c in still_stands(turns, concepts)} if findings else set()
+    kept = {id(c) for c in still_stands(turns, concepts, prose)} if findings else set()
     out = [c for c in reader.out if c.rule != "summary-concept" or id(c) in kept]
     fixes = command_fixes(turns)
     out.extend(fixes)
@@ -159,10 +161,11 @@ def extract_candidates(
     out.extend(verification_workflow(turns))
     out.extend(enforced_rules(turns))
     if findings:
-        out.extend(conclusion_candidates(turns))
+        out.extend(conclusion_candidates(turns, prose))
         out.extend(diagnosis_candidates(turns))
         out.extend(comment_candidates(turns))
-    return _ordered_unique(out, turns, root_str, [_content_terms(t) for t in injected_texts])
+    return _ordered_unique(out, turns, root_str, [_content_terms(t) for t in injected_texts],
+                           prose)
 
 
 class _SessionReader:
@@ -262,7 +265,8 @@ class _SessionReader:
 
 
 def _ordered_unique(out: list[Candidate], turns: Sequence[Turn], root: str | None,
-                    injected: Sequence[set[str]]) -> list[Candidate]:
+                    injected: Sequence[set[str]],
+                    prose: Sequence[tuple[int, str]]) -> list[Candidate]:
     """`out` in transcript order, without withdrawn or overturned facts (`overturned.py`),
     facts that name a folder of this machine, repeats of each other or of what kenning
     injected."""
@@ -271,7 +275,7 @@ def _ordered_unique(out: list[Candidate], turns: Sequence[Turn], root: str | Non
     out = sorted(out, key=lambda c: position.get(c.evidence, len(position)))  # stable
     said = _retractions(turns)
     out = [c for c in out if not _withdrawn(c, said, position)]
-    out = still_unchallenged(out, turns)
+    out = still_unchallenged(out, turns, prose)
     seen: set[str] = set()
     unique: list[Candidate] = []
     for c in out:

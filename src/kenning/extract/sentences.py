@@ -23,9 +23,8 @@ _I = re.IGNORECASE
 _ONE_OFF = re.compile(
     r"\b(?:for now|right now|yet|this time|today|tonight|tomorrow|this week|again|in this pr"
     r"|for this (?:task|run|test run|pr|change|session|one|file)|at the moment|for the moment"
-    r"|here is|see below|below:|let'?s see|let me see|see if|see whether)\b",
-    _I,
-)
+    r"|here is|see below|below:|let'?s see|let me see|see if|see whether)\b"
+)  # searched in lower-cased text (much faster than re.I)
 _NOT_VERBS = frozenset(
     """the a an same mind seen been heard understood ever sure really just worry bother know
     think care stop again do be have get it this that happy glad good nice great fine right
@@ -111,7 +110,7 @@ _GOING_WITH = re.compile(
 def _decision(s: str) -> _Result | None:
     for pattern in (_LETS, _DECIDED, _GOING_WITH):
         m = pattern.match(s)
-        if not m or not substantive(m.group("x")) or _ONE_OFF.search(m.group("x")):
+        if not m or not substantive(m.group("x")) or _ONE_OFF.search(m.group("x").lower()):
             continue
         groups = m.groupdict()
         if "verb" in groups:
@@ -307,8 +306,10 @@ def sentence_rules(sentence: str, previous_commands: Sequence[str] = ()) -> _Res
             durable, s = True, _DURABLE.sub("", s)
         if s == before:
             break
-    main = re.split(r"\s+(?:because|since)\s+|\s+[—–]\s+", s, maxsplit=1)[0]
-    if not s or _ONE_OFF.search(main) or len(s.split()) < 2:
+    main = s
+    if "because" in s or "since" in s or "—" in s or "–" in s:  # a reason or an aside
+        main = re.split(r"\s+(?:because|since)\s+|\s+[—–]\s+", s, maxsplit=1)[0]
+    if not s or _ONE_OFF.search(main.lower()) or len(s.split()) < 2:
         return None
     return (
         _decision(s)
