@@ -65,7 +65,7 @@ ALLOWED = {
        "kenning.core.textutil", "kenning.index", "kenning.index.fts"},
     "user-prompt-submit": INJECTING
     | {"kenning.hooks.user_prompt", "kenning.hooks.semantic", "kenning.hooks.factdb",
-       "kenning.hooks.promptvec",
+       "kenning.hooks.promptvec", "kenning.index.bertwords",
        "kenning.core.textutil", "kenning.core.settings", "kenning.core.errors",
        "kenning.core.safeio", "kenning.index", "kenning.index.fts"},
     "session-start": INJECTING

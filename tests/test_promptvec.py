@@ -9,6 +9,7 @@ import sqlite3
 import pytest
 
 from kenning.hooks import promptvec
+from kenning.index import bertwords
 
 TEXTS = [
     "What's the default timeout for requests.get?",
@@ -18,6 +19,9 @@ TEXTS = [
     "x\x01y tab\there\nnew line",
     "a" * 150 + " supercalifragilisticexpialidocious",
     "!!! ??? ...",
+    # a private-use character (dropped), a capital whose lower case is two characters, CJK
+    # past Unicode 3.2 (spaced, as `tokenizers` does) and a code point it does not space
+    "\ue000deploy İstanbul build𪜀step 𫠠x",
     " ".join(["why does the retry policy back off exponentially"] * 80),  # past 512 tokens
 ]
 
@@ -56,8 +60,8 @@ def test_wordpiece_splits_greedily_and_drops_unknown_words():
     assert promptvec._wordpiece("playing", known) == [1, 2]
     assert promptvec._wordpiece("plays", known) == [1, 3]
     assert promptvec._wordpiece("playx", known) == []  # one unknown part: the whole word
-    assert promptvec._pieces("Don't split_me, OK?") == ["don", "'", "t", "split", "_", "me",
-                                                        ",", "ok", "?"]
+    assert bertwords.words("Don't split_me, OK?", strict=False) == [
+        "don", "'", "t", "split", "_", "me", ",", "ok", "?"]
 
 
 @pytest.mark.model

@@ -3,7 +3,8 @@
 UserPromptSubmit's gate weighs the cosine between the prompt and each fact it found by
 keywords: the vectors tell a question about a fact from a request that merely shares its
 words. numpy and `tokenizers` cost a fresh hook ~0.2 s to import, so this reads the bundled
-model2vec model directly: BERT normalisation and pre-tokenisation, WordPiece against a
+model2vec model directly: BERT normalisation and pre-tokenisation (`index.bertwords`, the
+index's own reading of a text), WordPiece against a
 vocabulary table shipped beside the model (`model/vocab.sqlite`, built from tokenizer.json
 by `build_vocabulary`; tests/test_promptvec.py checks both against `BundledEmbedder`), and the
 int8 rows of the distinct tokens read from model.safetensors at their offsets. For a prompt
@@ -20,6 +21,7 @@ except ImportError:  # an interpreter without the C module alone
     import sqlite3
 
 from kenning.core import fastjson as json
+from kenning.index import bertwords
 
 MODEL_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "model")
 VOCABULARY = "vocab.sqlite"
@@ -28,71 +30,11 @@ VOCABULARY = "vocab.sqlite"
 MAX_TOKENS = 512
 MAX_CHARS = 512 * 6
 MAX_WORD_CHARS = 100  # WordPiece: a longer word is the unknown token
-_BLANKS = str.maketrans("\t\n\r", "   ")
-_ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-
-
-def _pieces(text: str) -> list[str]:
-    """BERT's normaliser (clean text, CJK spaced, accents stripped, lower case) and
-    pre-tokeniser (whitespace, and each punctuation character alone)."""
-    if not text.isascii() or not text.translate(_BLANKS).isprintable():
-        text = _normalise(text)
-    else:
-        text = text.lower()
-    out: list[str] = []
-    for word in text.split():
-        if word.isalnum():
-            out.append(word)
-            continue
-        start = 0
-        for at, char in enumerate(word):
-            if char in _ASCII_PUNCT or (not char.isascii() and _is_punct(char)):
-                if at > start:
-                    out.append(word[start:at])
-                out.append(char)
-                start = at + 1
-        if start < len(word):
-            out.append(word[start:])
-    return out
-
-
-def _is_punct(char: str) -> bool:
-    import unicodedata
-
-    return unicodedata.category(char).startswith("P")
-
-
-def _normalise(text: str) -> str:
-    import unicodedata
-
-    cleaned = []
-    for char in text:
-        code = ord(char)
-        if code == 0 or code == 0xFFFD:
-            continue
-        category = unicodedata.category(char)
-        if char in "\t\n\r" or category == "Zs":
-            cleaned.append(" ")
-        elif category in ("Cc", "Cf"):
-            continue
-        elif _is_cjk(code):
-            cleaned.append(f" {char} ")
-        else:
-            cleaned.append(char)
-    text = unicodedata.normalize("NFD", "".join(cleaned).lower())
-    return "".join(c for c in text if unicodedata.category(c) != "Mn")
-
-
-def _is_cjk(code: int) -> bool:
-    return (0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0x20000 <= code <= 0x2A6DF
-            or 0x2A700 <= code <= 0x2B73F or 0x2B740 <= code <= 0x2B81F
-            or 0x2B820 <= code <= 0x2CEAF or 0xF900 <= code <= 0xFAFF
-            or 0x2F800 <= code <= 0x2FA1F)
 
 
 def token_ids(conn: sqlite3.Connection, text: str) -> list[int]:
     """WordPiece ids of `text` as model2vec encodes it (no special tokens, unknown dropped)."""
-    words = _pieces(text[:MAX_CHARS])
+    words = bertwords.words(text[:MAX_CHARS], strict=False) or []  # as the index reads
     # Every piece greedy longest-match could try, asked of the vocabulary at once.
     wanted: set[str] = set()
     for word in set(words):

@@ -3,15 +3,13 @@ search need not import `tokenizers` and parse its tokenizer.json: that was about
 fixed cost of every `kenning index` (issue 18).
 
 It reproduces the `tokenizers` pipeline the model was saved with, step for step: the BERT
-normaliser (drop NUL, U+FFFD and control/format characters, whitespace to a space, CJK
-ideographs spaced, NFD with non-spacing marks dropped, then lower case a character at a
-time), the BERT pre-tokeniser (split at whitespace, each punctuation character alone) and
+normaliser and pre-tokeniser (`index.bertwords`, which the prompt hook reads with too) and
 greedy longest-match-first WordPiece. A text it cannot promise to read the same way (an added
 token such as `[UNK]` typed in it, or a character whose Unicode properties may differ between
 Python's tables and the Rust crates' older ones) is left to `tokenizers`: `words` returns None.
 tests/test_embed.py checks the ids against `tokenizers` on code, prose and random Unicode.
 
-Stdlib only; `unicodedata` is imported for the first text that is not printable ASCII.
+Stdlib only.
 """
 
 from __future__ import annotations
@@ -20,15 +18,14 @@ import re
 from itertools import chain
 from typing import Any
 
+from kenning.index import bertwords
+
 # Printable ASCII plus tab, newline and carriage return: the normaliser only lower-cases it.
 _PLAIN = re.compile(r"[\t\n\r -~]*")
 # BERT's pre-tokeniser on lower-cased printable ASCII: runs of letters and digits, and each
 # other non-space character alone.
 _PIECE = re.compile(r"[a-z0-9]+|[^\sa-z0-9]")
-_ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _CACHE_SIZE = 200_000  # distinct words' ids kept (a few MB at most)
-_REMOVED = object()
-_UNSURE = object()
 
 
 class WordPiece:
@@ -44,7 +41,6 @@ class WordPiece:
         self._longest = max(map(len, vocab), default=0)  # a bound, counting "##" too
         self._added = added
         self._ids: dict[str, list[int]] = {}
-        self._chars: dict[str, object] = {}  # a non-ASCII character's normal form (see _char)
 
     @classmethod
     def from_spec(cls, spec: dict[str, Any]) -> WordPiece | None:
@@ -69,23 +65,9 @@ class WordPiece:
         """`text` normalised and pre-tokenised, or None when only `tokenizers` can say."""
         if any(token in text for token in self._added):
             return None  # matched as a special token before normalisation
-        if _PLAIN.fullmatch(text) is not None:
+        if _PLAIN.fullmatch(text) is not None:  # the common case, at regex speed
             return _PIECE.findall(text.lower())
-        normal = self._normalised(text)
-        if normal is None:
-            return None
-        words: list[str] = []
-        for word in normal.split():
-            start = 0
-            for at, char in enumerate(word):
-                if char in _ASCII_PUNCT or (not char.isascii() and _is_punctuation(char)):
-                    if at > start:
-                        words.append(word[start:at])
-                    words.append(char)
-                    start = at + 1
-            if start < len(word):
-                words.append(word[start:])
-        return words
+        return bertwords.words(text, strict=True)
 
     def ids(self, rows: list[list[str]]) -> list[list[int]]:
         """Each row of words as ids (the unknown token's among them), a word's looked up
@@ -113,58 +95,6 @@ class WordPiece:
             out.append(vocab[prefix + word[start:end]])
             start = end
         return out
-
-    def _normalised(self, text: str) -> str | None:
-        """The BERT normaliser's output for a text that is not printable ASCII."""
-        import unicodedata
-
-        cleaned = []
-        for char in text:
-            if char.isascii():
-                # ASCII controls other than tab and newlines are dropped, those to a space.
-                cleaned.append(char if char >= " " and char != "\x7f" else
-                               " " if char in "\t\n\r" else "")
-                continue
-            form = self._chars.get(char)
-            if form is None:
-                form = self._chars[char] = _char(char, unicodedata)
-            if form is _UNSURE:
-                return None
-            cleaned.append("" if form is _REMOVED else form)  # type: ignore[arg-type]
-        decomposed = unicodedata.normalize("NFD", "".join(cleaned))
-        return "".join(c.lower() for c in decomposed if unicodedata.category(c) != "Mn")
-
-
-def _char(char: str, unicodedata: Any) -> object:
-    """What the normaliser's cleaning and CJK spacing make of one non-ASCII character, or
-    _UNSURE when its properties may differ between Python's Unicode tables and the older
-    ones `tokenizers` was built with (a character other than a symbol new since Unicode 3.2,
-    or one whose category changed): an unassigned character there is dropped, here it would
-    be kept."""
-    category = unicodedata.category(char)
-    then = unicodedata.ucd_3_2_0.category(char)
-    # A symbol new since 3.2 (most emoji) is kept by both, checked for every one of them.
-    if category == "Cn" or (then != category and not (then == "Cn" and category[0] == "S")):
-        return _UNSURE
-    if char == "\ufffd" or category in ("Cc", "Cf", "Co", "Cs"):
-        return _REMOVED
-    if category in ("Zs", "Zl", "Zp"):
-        return " "
-    if _is_cjk(ord(char)):
-        return f" {char} "
-    return char
-
-
-def _is_punctuation(char: str) -> bool:
-    import unicodedata
-
-    return unicodedata.category(char).startswith("P")
-
-
-def _is_cjk(code: int) -> bool:
-    """CJK ideographs, as BERT's normaliser spaces them (the blocks of Unicode 3.2)."""
-    return (0x4E00 <= code <= 0x9FFF or 0x3400 <= code <= 0x4DBF or 0xF900 <= code <= 0xFAFF
-            or 0x20000 <= code <= 0x2A6DF or 0x2F800 <= code <= 0x2FA1F)
 
 
 def median_token_length(vocab: dict[str, int]) -> int:
