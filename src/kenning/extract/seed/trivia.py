@@ -32,14 +32,15 @@ _PASSIVE = re.compile(r"\s+(?:has|have|is|are|was|were)\s+(?:now\s+)?(?:been\s+)
 # Where the removed thing's own words end: "… from `HTTPConnectionPool`", "…, which was".
 _OBJECT_END = re.compile(r"\s(?:from|in|on|since|because|as|which|that|so)\s|[,;:(]\s*(?:which"
                          r"|since|because|as|a|an|the)\b|[;:.(]|\s[-–—]\s", re.I)
-# Words that only say what kind of name it is, or that it was deprecated.
+# Words that only say what kind of name it is, or that it was deprecated. (An "import proxy"
+# removed from a module is a move: where the name is imported from, which users must change.)
 _NAME_WORDS = frozenset("""
     a an the and or its their some all of for to deprecated previously previous long
     long-deprecated temporary old legacy obsolete unused undocumented public
     parameter parameters argument arguments arg args kwarg kwargs keyword option options flag
     flags switch switches setting settings method methods function functions attribute
     attributes property properties class classes module modules submodule alias aliases
-    constant constants field fields name names import imports proxy proxies shim shims
+    constant constants field fields name names shim shims
     helper helpers hook hooks type types code api apis entry point points decorator
     decorators default value values variable variables command commands subcommand
     subcommands key keys member members enum exception exceptions object objects
