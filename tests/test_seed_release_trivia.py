@@ -126,3 +126,15 @@ def test_a_commit_naming_a_trigger_it_stops_gives_no_reason(tmp_path):
     found = [p.text for p in commits.proposals(commits.read_log(root))]
     assert [t.split(" (commit ")[0] for t in found] == [
         "Used `hatchling` instead of `setuptools` because it builds reproducibly"], found
+
+
+def test_one_change_said_twice_in_a_changelog_is_proposed_once():
+    text = ("## 3.13.0 (2026-01-01)\n\n"
+            "- Replaces `missing`/`default` field parameters with `load_default`/`dump_default`.\n"
+            "- The use of `missing`/`default` field parameters is deprecated. "
+            "`load_default`/`dump_default` should be used instead.\n"
+            "- Replaces `old_hook` with `new_hook`.\n")
+    assert said(text) == [
+        "The use of `missing`/`default` field parameters is deprecated. "
+        "`load_default`/`dump_default` should be used instead.",
+        "Replaces `old_hook` with `new_hook`."], said(text)

@@ -45,6 +45,7 @@ from kenning.extract.seed.model import (
 )
 from kenning.extract.seed.trivia import (
     FIX_WORDING,
+    names_key,
     names_only_removal,
     point_fix,
     private_rename,
@@ -754,5 +755,20 @@ def proposals(text: str, rel: str, project: str | None = None,
             text=said_of(project, _release(entry), rel, _verb(entry.section), body),
             provenance=lines_label(rel, entry.first, entry.last), rule=f"changelog-{rule}",
             old=old))
+    out = _once(out)
     out.sort(key=lambda p: int(p.provenance.rsplit(":", 1)[1].split("-")[0]))
     return out
+
+
+def _once(found: list[Proposal]) -> list[Proposal]:
+    """`found` (newest first) with one change said twice proposed once: the deprecation, which
+    says what is deprecated and what to use, else the newest (see `trivia.names_key`)."""
+    kept: list[Proposal] = []
+    seen: set[frozenset[str]] = set()
+    for p in sorted(found, key=lambda p: p.rule != "changelog-deprecation"):  # stable
+        key = names_key(p.text.split("): ", 1)[-1])
+        if key and key in seen:
+            continue
+        seen.add(key)
+        kept.append(p)
+    return kept

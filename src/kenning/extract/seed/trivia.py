@@ -16,6 +16,9 @@ newcomer would act on and drops what only records that a release happened.
 - A signature detail from past the window ("Enforced keyword args in Console / Text
   interfaces"): the signature at HEAD is the fact.
 - A rename to a private name ("Renames `format_full_version` to `_format_full_version`").
+- One change said twice: two entries naming the same two or more names ("Replaces
+  `missing`/`default` … with `load_default`/`dump_default`" and "The use of `missing`/`default`
+  … is deprecated … `load_default`/`dump_default` should be used instead").
 """
 
 from __future__ import annotations
@@ -164,3 +167,10 @@ def replacement_said_before(removal: str, older: list[tuple[str, str]]) -> str |
                     and gone & _last_parts(sentence) and len(sentence) <= MAX_BORROWED:
                 return f"{BORROWED} {version}: {sentence.strip()}"
     return None
+
+
+def names_key(text: str) -> frozenset[str]:
+    """The names an entry's own words name (by last part), when two or more: two entries
+    naming the same ones say one change twice. What a removal borrowed is not its own."""
+    names = _last_parts(text.split(f" ({BORROWED} ")[0])
+    return frozenset(names) if len(names) >= 2 else frozenset()
