@@ -344,7 +344,9 @@ Version 1.5.0
         "Drop support for Python 3.9.",  # unreleased: what HEAD holds
         "Change the default `timeout` from 10 to 30 seconds.",
         "Use `hatchling` instead of `flit_core` as build backend.",
-        "Remove the deprecated `load_legacy()` function.",
+        # a removal of a name, said with what its deprecation named instead
+        "Remove the deprecated `load_legacy()` function. (Deprecated in 1.5.0: `load_legacy()` "
+        "is deprecated. Call `load()` instead.)",
         "`Parser.strict` is deprecated and will be dropped in 9.0.",
     ]
 
@@ -429,9 +431,10 @@ def test_a_sub_point_of_a_guide_list_item_carries_the_item_it_explains(tmp_path)
 
 def test_a_changelog_entry_too_long_to_quote_whole_is_not_cut():
     long = "Remove the `old` module. " + "It was slow and nobody used it. " * 20
-    text = f"Version 2.0.0\n-------------\n\n-   {long}\n-   Remove the `legacy` API.\n"
+    text = f"Version 2.0.0\n-------------\n\n-   {long}\n" \
+        "-   Remove the `legacy` API. Use `modern` instead.\n"
     assert [p.text for p in changelogs.proposals(text, "CHANGES.rst")] == [
-        "Changed in 2.0.0 (CHANGES.rst): Remove the `legacy` API."]
+        "Changed in 2.0.0 (CHANGES.rst): Remove the `legacy` API. Use `modern` instead."]
 
 
 def test_a_bug_fix_or_a_preview_styles_entry_is_no_removal_or_breaking_change():
@@ -440,9 +443,9 @@ def test_a_bug_fix_or_a_preview_styles_entry_is_no_removal_or_breaking_change():
             "slash, removed the `../..` form.\n"
             "- Compatibility with Jinja2 3.1.0: due to a breaking change in Jinja2, `build` "
             "would crash with an `AttributeError`.\n"
-            "- Removed the `legacy` API.\n")
+            "- Removed the `legacy` API. Use `modern` instead.\n")
     assert [p.text for p in changelogs.proposals(text, "CHANGES.md")] == [
-        "Changed in 2.1.0 (CHANGES.md): Removed the `legacy` API."]
+        "Changed in 2.1.0 (CHANGES.md): Removed the `legacy` API. Use `modern` instead."]
 
 
 def test_a_deprecation_whose_name_head_no_longer_holds_is_not_proposed(kenning, repo):
@@ -568,7 +571,7 @@ Version 1.0.0
                      ("changelog-deprecation", True), ("changelog-removal", True),
                      ("changelog-default", False)]
     # CalVer: the first component is the year, so about the last two years are kept.
-    calver = "## 25.3.0\n\n- Removed the `legacy_api` module.\n\n## 24.1.0\n\n" \
+    calver = "## 25.3.0\n\n- Removed the `legacy_api` module in favor of `api`.\n\n## 24.1.0\n\n" \
         "- Deprecate `Client.old_send()`, use `Client.send()`.\n\n## 23.1.0\n\n" \
         "- Removed the `compat` shim for `attr.s` users.\n\n- Removed `Thing.frob()` support.\n"
     found = changelogs.proposals(calver, "CHANGELOG.md")

@@ -69,6 +69,7 @@ PR_TEMPLATE = """\
   - [ ] and in the typing tests too, when they are generic.
 - [ ] ...and used in the stub test file `typing_tests/baseline.py`.
 - [x] I understand that this PR may be closed if there was no previous discussion.
+- [x] I've run `make lint` on the new code, and I tried to keep it small.
 """
 
 
@@ -126,8 +127,8 @@ def test_checklist_items_that_stand_alone_and_are_not_any_projects_boilerplate()
     assert found == [
         "widget (.github/pull_request_template.md, pull-request checklist): New public "
         "functions must be listed in `docs/api.rst` by hand.",
-        "widget (.github/pull_request_template.md, pull-request checklist): I understand "
-        "that this PR may be closed if there was no previous discussion."]
+        "widget (.github/pull_request_template.md, pull-request checklist): Run `make lint` "
+        "on the new code."]
 
 
 def test_seed_reads_tooling_and_a_guide_in_github_once_per_fact(kenning, isolated: Path):

@@ -25,9 +25,10 @@ def test_a_revert_and_the_projects_own_packaging_are_no_facts():
             "- `Python-Markdown` was unpinned from `<3.4`.\n"
             "- Uses `mkstemp()` instead of `mktemp()` in pager implementation.\n"
             "- Removes the `Response(on_close=...)` argument, a leaking implementation detail.\n"
+            "- Removes support for `Response(on_close=...)`, a leaking implementation detail.\n"
             "- The current parser is deprecated: `Context.protected_args` is unneeded.\n")
     assert said(text) == [
-        "Removes the `Response(on_close=...)` argument, a leaking implementation detail.",
+        "Removes support for `Response(on_close=...)`, a leaking implementation detail.",
         "The current parser is deprecated: `Context.protected_args` is unneeded."], said(text)
 
 

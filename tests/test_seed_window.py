@@ -94,23 +94,25 @@ def test_a_long_lived_major_line_is_windowed_by_date():
 def test_calver_and_zero_major_projects_are_windowed_by_date_alone():
     calver = ("## [26.1.0] - 2026-03-19\n\n- Drop support for Python 3.9.\n\n"
               "## [24.1.0] - 2024-08-03\n\n### Backwards-incompatible Changes\n\n"
-              "- `attrs.validators.provides()` has been removed.\n\n"
+              "- `attrs.validators.provides()` has been removed. Use `attrs.validators.is_()`.\n\n"
               "## [20.1.0] - 2020-08-20\n\n### Backwards-incompatible Changes\n\n"
               "- `attr.old_api()` has been removed.\n")
     said = _said(changelogs.proposals(calver, "CHANGELOG.md", "attrs"))
     assert said == ["Drops support for Python 3.9.", "`attrs.validators.provides()` has been "
-                    "removed."]
+                    "removed. Use `attrs.validators.is_()`."]
     zero = ("## 0.47.0 (May 29, 2025)\n\n#### Changed\n\n"
             "* `MultiPartParser`: Rename `max_file_size` to `spool_max_size` [#2780](u).\n\n"
             "#### Deprecated\n\n* Add deprecated warning to `TestClient(timeout=...)` [#2840](u)."
             "\n\n## 0.43.0 (December 25, 2024)\n\n#### Removed\n\n"
-            "* Remove deprecated `allow_redirects` argument from `TestClient` [#2808](u).\n\n"
+            "* Remove deprecated `allow_redirects` argument from `TestClient`; use "
+            "`follow_redirects` [#2808](u).\n\n"
             "#### Refactor\n\n* Use a pair of streams instead of two queues on `TestClient`.\n\n"
             "## 0.15.0 (June 1, 2020)\n\n#### Removed\n\n* Remove `GraphQLApp` [#9](u).\n")
     said = _said(changelogs.proposals(zero, "docs/release-notes.md", "starlette"))
     assert said == ["`MultiPartParser`: Rename `max_file_size` to `spool_max_size`.",
                     "`TestClient(timeout=...)` is deprecated (it warns).",
-                    "Removes deprecated `allow_redirects` argument from `TestClient`."]
+                    "Removes deprecated `allow_redirects` argument from `TestClient`; use "
+                    "`follow_redirects`."]
 
 
 def test_acknowledgements_and_internal_changes_are_not_facts():
@@ -195,8 +197,9 @@ def test_an_undated_changelog_is_dated_by_its_release_tags(tmp_path):
 
     root = init_repo(tmp_path / "p")
     (root / "CHANGES.rst").write_text(
-        "Version 3.1.0\n-------------\n\n- Remove the `old_api` function.\n\n"
-        "Version 3.0.0\n-------------\n\n- Remove the `legacy` module.\n", encoding="utf-8")
+        "Version 3.1.0\n-------------\n\n- Remove the `old_api` function in favor of `api`.\n\n"
+        "Version 3.0.0\n-------------\n\n- Remove the `legacy` module; use `modern`.\n",
+        encoding="utf-8")
     for version, when in (("3.0.0", "2015-01-01T00:00:00"), ("3.1.0", "2024-01-01T00:00:00")):
         env = {**os.environ, "GIT_COMMITTER_DATE": when, "GIT_AUTHOR_DATE": when}
         subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", f"Release {version}"],
@@ -209,7 +212,7 @@ def test_an_undated_changelog_is_dated_by_its_release_tags(tmp_path):
     said = [p.text for p in changelogs.proposals((root / "CHANGES.rst").read_text(),
                                                  "CHANGES.rst", "demo",
                                                  run.commits.tag_dates(root))]
-    assert said == ["demo 3.1.0 (CHANGES.rst): Removes the `old_api` function."]
+    assert said == ["demo 3.1.0 (CHANGES.rst): Removes the `old_api` function in favor of `api`."]
     assert len(changelogs.proposals((root / "CHANGES.rst").read_text(), "CHANGES.rst")) == 2
 
 
@@ -294,9 +297,10 @@ def test_underlined_sections_say_what_their_entries_are():
 
 def test_the_window_is_the_projects_newest_release_in_any_changelog():
     history = ("2.1.2 (2022-05-01)\n------------------\n\n- Drop support for Python 2.7.\n\n"
-               "1.4.0 (2019-12-20)\n------------------\n\n- Remove the ``legacy`` module.\n")
+               "1.4.0 (2019-12-20)\n------------------\n\n"
+               "- Remove the ``legacy`` module; use ``modern``.\n")
     alone = _said(changelogs.proposals(history, "HISTORY.txt", "waitress"))
-    assert alone == ["Drops support for Python 2.7.", "Removes the `legacy` module."]
+    assert alone == ["Drops support for Python 2.7.", "Removes the `legacy` module; use `modern`."]
     changes = "3.0.2 (2024-11-16)\n------------------\n\n- Add a thing.\n"
     beside = changelogs.proposals(history, "HISTORY.txt", "waitress",
                                   changelogs.release_dates(changes))

@@ -43,6 +43,15 @@ from kenning.extract.seed.model import (
     regular_dir,
     regular_file,
 )
+from kenning.extract.seed.trivia import (
+    FIX_WORDING,
+    names_key,
+    names_only_removal,
+    point_fix,
+    private_rename,
+    replacement_said_before,
+    signature_detail,
+)
 
 NAMES = re.compile(r"^(?:CHANGES|CHANGELOG|CHANGE_LOG|HISTORY|NEWS|RELEASE[-_ ]?NOTES)"
                    r"(?:\.(?:md|rst|txt|markdown))?$", re.I)
@@ -716,6 +725,20 @@ def proposals(text: str, rel: str, project: str | None = None,
         if rule == "removal" and (private_removal(words) or restored(entry)):
             continue  # "Removed the `_prepare_conn` method": the project's insides; a
             # removal a newer release undid ("Restore previously removed `getheaders()`")
+        if rule in ("removal", "breaking") and point_fix(entry.version, words):
+            continue  # "Removes "!" from the unreserved characters in …" of a x.y.z release
+        borrowed = None
+        if rule in ("removal", "breaking") and names_only_removal(words):
+            borrowed = replacement_said_before(words, [
+                (e.version or "", plain(e.text)) for e, _ in sorted(
+                    every, key=lambda f: order(f[0].version), reverse=True)
+                if order(e.version) < order(entry.version)])
+            if borrowed is None:
+                continue  # "Removed deprecated `Retry` options `method_whitelist`": and then?
+        if rule not in ("deprecation", "default") and FIX_WORDING.search(words) \
+                or rule == "rename" and private_rename(words) \
+                or rule == "breaking" and history(entry) and signature_detail(_headline(words)):
+            continue  # "… working around a bug", "Enforced keyword args in …" of 2020
         if _due(words, newest):
             continue  # "will stop working in 2018", read in 2026
         body = whole(_ADD_WARNING.sub(r"\1 is deprecated (it warns).", words))
@@ -725,10 +748,27 @@ def proposals(text: str, rel: str, project: str | None = None,
             continue
         said.add(" ".join(body.lower().split()))
         body = _explained(body, entry.intro)
+        if borrowed:  # what the deprecation before it said to use instead
+            body = f"{body.rstrip()} ({borrowed})"
         out.append(Proposal(
             source="changelog", kind="decision" if rule == "instead" else "codebase",
             text=said_of(project, _release(entry), rel, _verb(entry.section), body),
             provenance=lines_label(rel, entry.first, entry.last), rule=f"changelog-{rule}",
             old=old))
+    out = _once(out)
     out.sort(key=lambda p: int(p.provenance.rsplit(":", 1)[1].split("-")[0]))
     return out
+
+
+def _once(found: list[Proposal]) -> list[Proposal]:
+    """`found` (newest first) with one change said twice proposed once: the deprecation, which
+    says what is deprecated and what to use, else the newest (see `trivia.names_key`)."""
+    kept: list[Proposal] = []
+    seen: set[frozenset[str]] = set()
+    for p in sorted(found, key=lambda p: p.rule != "changelog-deprecation"):  # stable
+        key = names_key(p.text.split("): ", 1)[-1])
+        if key and key in seen:
+            continue
+        seen.add(key)
+        kept.append(p)
+    return kept

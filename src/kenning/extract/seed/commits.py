@@ -53,7 +53,10 @@ _DROP = re.compile(r"^(?:drop(?:s|ped)?|remove[sd]?|end(?:s|ed)?) support (?:for
 _INSTEAD = re.compile(r"^(?:use[sd]?|prefer(?:s|red)?|replace[sd]?|adopt(?:s|ed)?) \S.*"
                       r"\b(?:instead of|rather than|over|with)\b \S", re.I)
 _DEPRECATE = re.compile(r"^deprecat(?:e|es|ed) (?P<obj>\S.{2,})", re.I)
-REASON = re.compile(r"\b(?:because|since (?!\d|v\d|version|then|the (?:last|previous|first))"
+# "Don't default to outputting ANSI just because Console.record=True" names a trigger it
+# stops, a fix, not a reason.
+REASON = re.compile(r"(?<!just )(?<!only )(?<!merely )(?<!simply )"
+                    r"\b(?:because|since (?!\d|v\d|version|then|the (?:last|previous|first))"
                      r"|so that|due to|to avoid|in order to|as it (?:is|was)|otherwise)\b", re.I)
 # Code quoted in a subject marks a line-level change ("use 'del d[k]' instead of d.pop(k)").
 _QUOTED = re.compile(r"[\[\]()]|(?<!\w)'[^']+'(?!\w)|\"[^\"]+\"")

@@ -31,6 +31,7 @@ from kenning.extract.seed.later import (
     support_subject,
 )
 from kenning.extract.seed.model import Proposal
+from kenning.extract.seed.trivia import BORROWED
 
 _DOCS = ("md", "rst", "txt", "markdown", "adoc", "rdoc")
 # Not code even without an extension: the histories a name outlives.
@@ -132,6 +133,7 @@ def _tool_gone(p: Proposal, head: Head) -> bool:
 def _subject(p: Proposal) -> str:
     """The proposal's own words: after "Changed in 1.2 (CHANGES.md): ", before "(commit …"."""
     text = p.text.split(": ", 1)[1] if p.source == "changelog" else p.text
+    text = text.split(f" ({BORROWED} ")[0]  # what an earlier deprecation said to use instead
     return re.sub(r"\bhttps?://\S+", "", text.split(" (commit ")[0])  # a link names no code
 
 

@@ -455,6 +455,35 @@ def _stdlib_default(sentence: str, project: str) -> bool:
         all("." in n for n in names) or bool(_PYTHONS.search(sentence)))
 
 
+# Why a default was chosen ("Dropping TLS 1.0 by default means you won't be vulnerable …
+# if a vulnerability … were discovered"), or what the reader can make the default ("You can
+# also have it load by default by adding …"): neither says what the default is.
+_NOT_A_DEFAULT = re.compile(r"\bmeans? (?:that )?you\b|\byou (?:won'?t|will not|wouldn'?t|would"
+                            r" not) be\b|\bif\b[^,.]* were\b|^(?:you|users?) (?:can|could|may"
+                            r"|might)\b", re.I)
+# Whose default: "By default, highlight.js only supports 23 languages" is another product's.
+_WHOSE = re.compile(r"^(?:`[^`]+`:\s+)?by default,?\s+(?P<who>[A-Za-z][\w.+-]*)", re.I)
+_COMMON = frozenset("""a an the all any each every no only one some this these those it its
+    they their there when if in on for with without as at after before most many such both
+    either neither nothing none new your our we you""".split())
+
+
+def not_the_projects_default(sentence: str, project: str) -> bool:
+    """A "by default" sentence that does not say the project's default: a motivation, what
+    the reader can set, or another product's own default (a proper or dotted name other than
+    the project's as the subject)."""
+    if _NOT_A_DEFAULT.search(sentence):
+        return True
+    m = _WHOSE.match(sentence)
+    if m is None:
+        return False
+    who = m["who"].rstrip(".")
+    if sentence[m.end():m.end() + 1] == "(" or re.search(r"[A-Z][a-z]+[A-Z]", who):
+        return False  # "By default, TaskGroup.start() returns …": the project's code
+    return who.lower() not in _COMMON and who.lower() != project.lower() \
+        and (who[:1].isupper() or "." in who) and not who.isupper()
+
+
 def _names_term(term: str, sentence: str) -> bool:
     """The sentence says what the term names ("If a tuple only has one item" under
     "('tuple', 'of', 'values')")."""
@@ -522,7 +551,8 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
             rank, rule = strength
             if _only_stdlib(sentence, project):
                 continue  # "avoid instantiating ssl.SSLContext directly": Python's advice
-            if rule == "guide-default" and _stdlib_default(sentence, project):
+            if rule == "guide-default" and (_stdlib_default(sentence, project)
+                                             or not_the_projects_default(sentence, project)):
                 continue  # "… not by default available for the Python `datetime` objects"
             if named and i > 0:  # "`x`: Defaults to `9`." of what? Said with what `x` is.
                 head = re.sub(r"^(`[^`]+`|\*\*[^*]+\*\*)\s*[-–—:,]\s+", r"\1: ",

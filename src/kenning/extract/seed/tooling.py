@@ -287,7 +287,43 @@ def pr_template_proposals(text: str, rel: str, name: str) -> list[Proposal]:
                 or not item[:1].isupper() or line[:1].isspace() \
                 or (len(item.split()) <= 8 and "`" not in item and _ROUTINE.search(item)):
             continue  # a sub-item, or one leaning on the item before, says nothing alone
+        item = checklist_rule(item)
+        if item is None:
+            continue  # "I accept that @maintainer may be pedantic", "AI was used to …"
         out.append(Proposal(source="docs", kind="interaction",
                             text=f"{name} ({rel}, pull-request checklist): {item}",
                             provenance=lines_label(rel, n, last), rule="pr-checklist"))
     return out
+
+
+# A checklist item said in the first person is a rule only when it names an action:
+# "I've run the latest black …" is "Run the latest black …"; "I accept that …", "I understand
+# that this PR may be closed …" state no rule.
+_FIRST_PERSON = re.compile(r"^(?:I|you|we)(?:'ve| have)?\s+(?:(?:already|also)\s+)?(?P<verb>[a-z]+)"
+                           r"\b\s*(?P<rest>.*)$", re.I)
+_ACTIONS = {"run": "Run", "ran": "Run", "add": "Add", "added": "Add", "update": "Update",
+            "updated": "Update", "test": "Test", "tested": "Test", "document": "Document",
+            "documented": "Document", "write": "Write", "written": "Write", "wrote": "Write",
+            "include": "Include", "included": "Include", "check": "Check", "checked": "Check",
+            "follow": "Follow", "followed": "Follow", "format": "Format",
+            "formatted": "Format", "lint": "Lint", "linted": "Lint", "sign": "Sign",
+            "signed": "Sign", "rebase": "Rebase", "rebased": "Rebase", "build": "Build",
+            "built": "Build", "verify": "Verify", "verified": "Verify", "use": "Use",
+            "used": "Use", "link": "Link", "linked": "Link", "create": "Create",
+            "created": "Create", "review": "Review", "reviewed": "Review"}
+# A checkbox label, not a rule: "AI was used to generate this PR."
+_DECLARED = re.compile(r"^(?!(?:I|you|we)\b)(?:[\w`'-]+ ){1,4}(?:was|were) \w+(?:ed|en)\b", re.I)
+
+
+def checklist_rule(item: str) -> str | None:
+    """A checklist item as a rule, or None when it states none (see `_FIRST_PERSON`)."""
+    if _DECLARED.match(item):
+        return None
+    m = _FIRST_PERSON.match(item)
+    if m is None:
+        return item
+    verb = _ACTIONS.get(m["verb"].lower())
+    if verb is None or not m["rest"]:
+        return None
+    rest = re.split(r",?\s+and (?:I|you|we)\b|;\s*(?:I|you|we)\b", m["rest"])[0].rstrip(" .")
+    return f"{verb} {rest}."
