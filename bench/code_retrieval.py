@@ -22,14 +22,15 @@ Usage: python bench/code_retrieval.py [codebase ...]
        python bench/code_retrieval.py --test
        python bench/code_retrieval.py --speed [codebase ...]   (index times only, no ranking)
 
-`--test` runs the third test split instead: three more codebases (jedi's source distribution
-with its docs and tests, commander's sources from the npm registry, the Rust crate petgraph as
+`--test` runs the fourth test split instead: three more codebases (pint's source distribution
+with its docs and tests, node-forge's sources from the npm registry, the Rust crate chrono as
 Debian ships it), chosen and pinned before any run, never tuned on, run once at the end of a
-round (bench/data/SPLITS.md). It needs `apt-get install librust-petgraph-dev` (not in .ci/run:
-CI runs no test split). The first two test splits (boltons' source distribution, ramda,
-regex-syntax; more-itertools' source distribution, luxon, hashbrown) are spent: each was run
-once and stays runnable by name (regex-syntax and hashbrown need librust-regex-syntax-dev and
-librust-hashbrown-dev). Neither bench/run.py nor .ci/run runs any test split.
+round (bench/data/SPLITS.md). It needs `apt-get install librust-chrono-dev` (not in .ci/run:
+CI runs no test split). The first three test splits (boltons' source distribution, ramda,
+regex-syntax; more-itertools' source distribution, luxon, hashbrown; jedi's source
+distribution, commander, petgraph) are spent: each was run once and stays runnable by name
+(regex-syntax, hashbrown and petgraph need librust-regex-syntax-dev, librust-hashbrown-dev and
+librust-petgraph-dev). Neither bench/run.py nor .ci/run runs any test split.
 """
 
 from __future__ import annotations
@@ -93,6 +94,15 @@ COMMANDER = ("commander@14.0.3",
 COMMANDER_EXCLUDE = re.compile(r"^(?!lib/)")
 PETGRAPH = ("petgraph", "0.6.2", "librust-petgraph-dev",
             "cae5bcec91a4991d3f36e979218c884adda5e8547b009c71888de124ddda73d5")
+# Fourth test split (SPLITS.md), chosen 2026-12-02 before any run: BSD-3-Clause,
+# BSD-3-Clause OR GPL-2.0, MIT OR Apache-2.0.
+PINT_SDIST = ("pint", "0.24.4", "35275439b574837a6cd3020a5a4a73645eb125ce4152a73a2f126bf164b91b80")
+# node-forge's sources under lib/; its dist/ bundles and flash/ are left out.
+NODE_FORGE = ("node-forge@1.3.1",
+              "77de03720cd00fafdbcda47e3e995a1f548f2e9028d11a98b0d9bef37ec2ad85")
+NODE_FORGE_EXCLUDE = re.compile(r"^(?!lib/)")
+CHRONO = ("chrono", "0.4.23", "librust-chrono-dev",
+          "b2ff0e40f63d72da21d3891f0c9dbd6f6f471df18479adc14d8cb52e4754f473")
 STRICT_FACTOR = 3
 SPEED_ROUNDS = 5
 BENCH = Path(__file__).parent
@@ -134,15 +144,23 @@ def sources(name: str) -> dict[str, str]:
         return code_corpus.npm_package(*COMMANDER, exclude=COMMANDER_EXCLUDE)
     if name == "petgraph":
         return code_corpus.cargo_crate(*PETGRAPH)
+    if name == "pint-sdist":
+        return code_corpus.pypi_sdist(*PINT_SDIST)
+    if name == "node-forge":
+        return code_corpus.npm_package(*NODE_FORGE, exclude=NODE_FORGE_EXCLUDE)
+    if name == "chrono":
+        return code_corpus.cargo_crate(*CHRONO)
     return code_corpus.python_package(name)
 
 
 CODEBASES = ("click", "sqlite_utils", "lodash", "rxjs", "click-sdist", "itertools", "bytes",
              "arrayvec", "gorilla-mux")
-TEST_CODEBASES = ("jedi-sdist", "commander", "petgraph")  # `--test` only
-# The first two test splits, spent (each run once, 2026-12-01; ramda development since).
+TEST_CODEBASES = ("pint-sdist", "node-forge", "chrono")  # `--test` only
+# The first three test splits, spent (each run once, 2026-12-01; the first two are
+# development since issue 18's eighth code round).
 SPENT_TEST_CODEBASES = ("boltons-sdist", "ramda", "regex-syntax",
-                        "more-itertools-sdist", "luxon", "hashbrown")
+                        "more-itertools-sdist", "luxon", "hashbrown",
+                        "jedi-sdist", "commander", "petgraph")
 
 
 def rank_of(target: code_corpus.Target, results: list[Span], strict: bool = False) -> int | None:
