@@ -98,6 +98,19 @@ def test_a_checklist_item_in_the_first_person_is_a_rule_only_when_it_names_an_ac
                      "Changes have news fragments in `changelog.d`."], found
 
 
+def test_a_checklist_box_naming_the_kind_of_change_or_any_projects_hygiene_is_no_rule():
+    template = ("This pull request is:\n\n"
+                "- [ ] A documentation / typographical error fix\n"
+                "- [ ] A short code fix\n"
+                "\t- please include tests.\n"
+                "- [ ] An update of the release scripts for new platforms\n"
+                "- [ ] wrote descriptive pull request text\n"
+                "- [ ] ran the linter to address style issues (`pre-commit run --all-files`)\n")
+    found = [p.text.split("checklist): ", 1)[1] for p in tooling.pr_template_proposals(
+        template, ".github/pull_request_template.md", "widget")]
+    assert found == ["Run the linter to address style issues (`pre-commit run --all-files`)."]
+
+
 def test_a_by_default_sentence_must_say_the_projects_own_default():
     def defaults(page: str) -> list[str]:  # one default a page, the first that holds
         return [p.text.split("): ", 1)[1] for p in guides.proposals(

@@ -41,7 +41,12 @@ TOOLS = ("pytest", "coverage", "ruff", "mypy", "pyright", "black", "isort", "fla
 _CHECK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]?\]\s+(?P<item>.+?)\s*$")
 _GENERIC = re.compile(r"\b(?:code of conduct|contribut\w* (?:guide|guidelines|\.md)|read (?:the|"
                       r"and understood)|searched|duplicate|(?:agree|license) (?:to|under)|"
-                      r"signed|CLA\b|acknowledge|issue (?:number|link)|fixes #|closes #)", re.I)
+                      r"signed|CLA\b|acknowledge|issue (?:number|link)|fixes #|closes #|"
+                      r"(?:descriptive|meaningful|clear|good) (?:pull request|PR|commit|title))",
+                      re.I)
+# "A short code fix", "An update to the docs": what kind of change the pull request is (one
+# box of a choice), not a rule.
+_KIND_OF_CHANGE = re.compile(r"^An?\s")
 # "Updated documentation.", "There's tests for all new and changed code.": any project's.
 _ROUTINE = re.compile(r"\b(?:docs?|documentation|tests?|tested|changelog|changes)\b", re.I)
 
@@ -284,6 +289,7 @@ def pr_template_proposals(text: str, rel: str, name: str) -> list[Proposal]:
             last += 1
         item = plain(" ".join([m.group("item"), *(x.strip() for x in lines[n:last])]))
         if len(item.split()) < 4 or _GENERIC.search(item) or LEANS.match(item) \
+                or _KIND_OF_CHANGE.match(item) \
                 or not item[:1].isupper() or line[:1].isspace() \
                 or (len(item.split()) <= 8 and "`" not in item and _ROUTINE.search(item)):
             continue  # a sub-item, or one leaning on the item before, says nothing alone
@@ -321,6 +327,11 @@ def checklist_rule(item: str) -> str | None:
         return None
     m = _FIRST_PERSON.match(item)
     if m is None:
+        # "Ran the linter …", the "I" left out: said as the rule ("Run the linter …")
+        first, _, rest = item.partition(" ")
+        verb = _ACTIONS.get(first.lower())
+        if rest and verb and verb.lower() != first.lower():
+            return f"{verb} {rest.rstrip(' .')}."
         return item
     verb = _ACTIONS.get(m["verb"].lower())
     if verb is None or not m["rest"]:
