@@ -26,10 +26,11 @@ Splits (decided by the lead, issue 16):
   for round 7: development data since.
 - FORMER TEST (round 7): `--split et2`, five entireio sessions (label folders et2-a/b/c),
   run twice in round 7 (counts only), read from round 8: development data since.
-- TEST (`--split test`): the folders named in `SPLITS["test"]`, in `data/extraction_test3/`
-  (apart, so no glob over the dev folders reads them); committed before any run, never read,
-  run once at the end. Only `--split test` runs them; the default and `bench/run.py` run
-  `dev`. Round 8's: two label folders (et3-a, et3-b) over four sessions of
+- FORMER TEST (round 8), development since round 9 (`--split test` still names it, files
+  apart): the folders named in `SPLITS["test"]`, in `data/extraction_test3/`
+  (apart, so no glob over the dev folders reads them); committed before any run, run twice
+  blind in round 8, read from round 9 on. Only `--split test` runs them; the default and
+  `bench/run.py` run `dev`. Round 8's: two label folders (et3-a, et3-b) over four sessions of
   blackgirlbytes/planetfall-seed-signalkit (GPL-3.0), labelled blind; their session files stay
   out of the repository (`--transcripts DIR`).
 
@@ -277,6 +278,24 @@ as development data; counts below are per split, dev and et2 apart):
   --format=%B` / `git show`, two of importance 3; constants read with `sed`/`grep`; lint
   output), Edit calls 7, AskUserQuestion 7, other 7. Not worked on this round.
 
+Change log, round 9 (issue 16; score.py with MiniLM on `--out`; extraction_test3, planetfall,
+read from this round on: development data; the rule x project table, the decisions and the
+leave-one-project-out estimate are in bench/data/SPLITS.md, "Issue 16 round 9"):
+- before (main at 86d7867): dev 120 extracted, 96 matched (0.800), weighted recall 0.249,
+  1 negative; et2 27, 22 (0.815), 0.259, 0; et3 37, 21 (0.568), 0.187, 2 negatives.
+- + a sentence in question word order ("is it that you always have to run …", no "?") is no
+  rule; + last word wins inside a memory note (an edit that takes a fact's text out replaces
+  it; a note marked "SHELVED …" / "Superseded …" gives nothing): et3's two negatives out,
+  nothing changed elsewhere.
+- + a comment right above a declaration is its doc comment (an obligation or a purpose only):
+  git-sync 17 comments, 15 matched -> 16, 15; et3 2, 0 -> 0.
+- + a finding opening with "will" is the agent's next step; a label is read after asides:
+  et3 conclusions 6, 2 -> 4, 2.
+- tried and left out: answers typed instead of an offered option (all 9/12 -> 7/10 and a
+  negative); a per-session cap for any rule (precision does not fall with rank).
+- after: dev 120, 96 (0.800), 0.249, 1 negative; et2 26, 22 (0.846), 0.259, 0; et3 28, 19
+  (0.679), 0.187, 0. Every change was motivated by et3, so its numbers there are fitted.
+
 Scoring follows the reference `score.py`: text normalised (lowercase, punctuation and a few
 stop words out), an extracted fact with fewer than 4 content words never matches, rapidfuzz
 token-set ratio >= 65 is a match (the rapidfuzz-only mode of score.py; MiniLM is not in
@@ -291,7 +310,10 @@ the pipeline's redaction. CPU time per 2,000 transcript lines is measured too (i
 
 Usage: python bench/extraction.py [--check] [-v] [--out DIR] [--split dev|et2|test]
          [--transcripts DIR]
-  --out DIR writes DIR/<project>.jsonl ({text, kind, session}) for score.py.
+       python bench/extraction.py --by-rule DIR
+  --out DIR writes DIR/<project>.jsonl ({text, kind, session, rule}) for score.py.
+  --by-rule DIR prints the rule x label table (matched / extracted, `!n` negatives hit) from
+    DIR/<label>.jsonl and score.py's `--json DIR/<label>.json` on it (round 9's table).
 """
 
 from __future__ import annotations
@@ -632,6 +654,35 @@ def run(check: bool = False, verbose: bool = False, out: Path | None = None,
     return rows
 
 
+def rule_table(folder: Path) -> str:
+    """Rule x project, matched / extracted (and negatives hit, `!n`), from the facts `--out`
+    wrote (`<label>.jsonl`, each fact with its rule) and score.py's `--json` on each
+    (`<label>.json`, its `facts` in the same order): the reference scorer's matches, by rule."""
+    counts: dict[tuple[str, str], list[int]] = {}
+    labels = sorted(p.stem for p in folder.glob("*.jsonl") if p.with_suffix(".json").is_file())
+    for label in labels:
+        facts = [json.loads(x) for x in (folder / f"{label}.jsonl").read_text(
+            encoding="utf-8").splitlines() if x.strip()]
+        scored = json.loads((folder / f"{label}.json").read_text(encoding="utf-8"))["facts"]
+        if len(scored) != len(facts):
+            raise SystemExit(f"{label}: {len(facts)} facts but {len(scored)} scored")
+        for fact, result in zip(facts, scored, strict=True):
+            for key in ((fact.get("rule") or "?", label), (fact.get("rule") or "?", "all")):
+                c = counts.setdefault(key, [0, 0, 0])
+                c[0] += 1
+                c[1] += bool(result["match"])
+                c[2] += bool(result["negative"])
+    columns = [*labels, "all"]
+    lines = ["| rule | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+    for rule in sorted({r for r, _ in counts}):
+        cells = []
+        for label in columns:
+            n, m, neg = counts.get((rule, label), (0, 0, 0))
+            cells.append("." if not n else f"{m}/{n}" + (f" !{neg}" if neg else ""))
+        lines.append(f"| {rule} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def redaction_false_positives() -> tuple[int, int] | None:
     """(distinct random-looking tokens, distinct strings redacted) in what kenning reads of the
     real transcripts: every string value of every JSON line, less the `signature` of thinking
@@ -682,7 +733,13 @@ def main() -> int:
                              "(run once, at the end, to report)")
     parser.add_argument("--transcripts", type=Path,
                         help="et2 and test: the folder holding their session files")
+    parser.add_argument("--by-rule", type=Path, metavar="DIR",
+                        help="print rule x label (matched/extracted) from DIR's --out facts "
+                             "and score.py --json results (<label>.json), then exit")
     args = parser.parse_args()
+    if args.by_rule:
+        print(rule_table(args.by_rule))
+        return 0
     if args.transcripts:
         TEST_TRANSCRIPTS[0] = args.transcripts
     splits = (args.split,) if args.split else ("dev",)

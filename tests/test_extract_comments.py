@@ -109,3 +109,21 @@ def test_a_doc_comment_is_kept_only_for_an_obligation_or_a_purpose(tmp_path: Pat
     other.user("batch the pushes")
     _edit(other, "/p/pkg/push.go", "", f"// {how}\nfirst, rest := split(cmds)\n")
     assert [c.text for c in _found(other.path)] == [how]
+
+
+def test_a_comment_right_above_a_declaration_is_its_doc_comment(tmp_path: Path):
+    """A block over `export function makeRing(` documents that function whatever its first
+    word (planetfall, extraction_test3, round 9): what the code does is plain from reading it,
+    so it too needs an obligation or a purpose; the closing `*/` line does not hide it."""
+    how = ("Flat Saturn-style ring. Returns a mesh lying in the equatorial plane; add it to "
+           "the planetGroup so it shares the axialTilt.")
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("add a ring to the planet")
+    _edit(t, "/p/src/ring.js", "",
+          f"/**\n * {how}\n */\nexport function makeRing(planetRadius) {{\n")
+    assert _found(t.path) == []
+    # The same words above a statement are a reason about named code.
+    other = Transcript(tmp_path / "other.jsonl")
+    other.user("add a ring to the planet")
+    _edit(other, "/p/src/ring.js", "", f"/**\n * {how}\n */\nscene.add(ring);\n")
+    assert [c.text for c in _found(other.path)] == [how]

@@ -39,6 +39,12 @@ def test_guesses_plans_status_and_the_story_of_the_work_are_not_findings(tmp_pat
         "The recorder skips disabled segments, so `chips.omp.json` replays in 1.22s.\n"
         "Does `git gc` run because of `gc.auto`?\n"  # a question
         "Always run `mise run lint` before committing.\n"  # an instruction, not a finding
+        # planetfall (round 9): the agent's next step with its subject left out, and a bold
+        # label whose aside made it look long
+        "Will confirm the wording before implementing approach C in `confirmCheckpoint()`, "
+        "since the user has been iterating on copy and asked for ideas first.\n"
+        "**Command choice on the last question** (was idea 2): question 5 is about the whole "
+        "day, so the chips are commands instead of answers: `explain` / `dispatch`.\n"
     )
     assert _found(t.path) == []
 

@@ -63,6 +63,48 @@ def test_a_note_written_again_replaces_what_its_first_version_said():
                      ".agents/skills/project-knowledge folder."]
 
 
+def _edit(n: int, path: str, old: str, new: str) -> list[Turn]:
+    return [
+        Turn(uuid=f"a{n}", parent_uuid=None, role="assistant", text="", session_id="s",
+             tool_uses=((f"t{n}", "Edit", {"file_path": path, "old_string": old,
+                                          "new_string": new}),)),
+        Turn(uuid=f"r{n}", parent_uuid=f"a{n}", role="tool_result", text="", session_id="s",
+             tool_results=((f"t{n}", "The file has been updated", False),)),
+    ]
+
+
+# Shaped on a planetfall-seed-signalkit session (extraction_test3, development since round 9):
+# a design note built, then shelved after the playtest; its "BUILT" line was stored.
+ARCHIVE = ("Cleanup owed before building: the abandoned corruption implementation in "
+           "src/corruptionView.js and its wiring in main.js.\n")
+BUILT = ("BUILT 2026-06-09 in `src/archiveView.js`: 21 blocks, seeded placement, a 90s clock, "
+         "`entire checkpoint list` also works.")
+SHELVED = ("\n\nSHELVED 2026-06-10 after the playtest: the story felt like too much; the "
+           "implementation is kept for a later search level.")
+
+
+def test_an_edit_that_takes_a_notes_text_out_replaces_what_it_said():
+    path = "/home/me/.claude/projects/p/memory/level2-archive.md"
+    turns = _write(path, ARCHIVE) + _edit(2, path, ARCHIVE.strip(), BUILT)
+    facts = [c.text for c in extract_candidates(turns) if c.rule == "note"]
+    assert facts == [f"level2-archive: {BUILT}"]  # the cleanup line is gone from the note
+    # an edit that keeps the text and adds to it takes nothing back
+    kept = _write(path, ARCHIVE) + _edit(2, path, ARCHIVE.strip(),
+                                         ARCHIVE.strip() + " It is a separate commit.")
+    assert [c.text for c in extract_candidates(kept) if c.rule == "note"][0].startswith(
+        "level2-archive: Cleanup owed before building")
+
+
+def test_a_note_marked_shelved_says_nothing_more():
+    path = "/home/me/.claude/projects/p/memory/level2-archive.md"
+    turns = (_write(path, ARCHIVE) + _edit(2, path, ARCHIVE.strip(), BUILT)
+             + _edit(3, path, BUILT, BUILT + SHELVED))
+    assert not [c for c in extract_candidates(turns) if c.rule == "note"]
+    # written again as a whole without the mark, it speaks again
+    again = turns + _write(path, ARCHIVE)
+    assert [c.rule for c in extract_candidates(again)] == ["note"]
+
+
 def test_plans_indexes_project_files_and_failed_writes_are_not_notes():
     for path in ("/home/me/.claude/projects/p/memory/MEMORY.md",
                  "/home/me/.claude/plans/velvet-strolling-rose.md",

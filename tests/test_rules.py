@@ -169,6 +169,17 @@ def test_sentence_rules_is_pure_and_returns_none_for_chatter():
     )
 
 
+def test_a_question_typed_without_its_mark_is_no_rule():
+    # planetfall (extraction_test3): "is it that you always have to run entire explain" was
+    # stored as a constraint; the agent's answer then made the opposite the design.
+    for asked in ("is it that you always have to run entire explain",
+                  "ok does the hook have to run before every commit",
+                  "do you always need to rebuild the index"):
+        assert extract_candidates([_user(asked)]) == [], asked
+    [c] = extract_candidates([_user("The index has to be rebuilt after every schema change.")])
+    assert c.rule == "constraint"
+
+
 # --- evidence ----------------------------------------------------------------------------
 
 

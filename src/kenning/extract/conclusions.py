@@ -61,6 +61,8 @@ _MARKER = re.compile(
 # A narrative label in front ("Resolving it:", "Sweep in:", "Hydration handling is correct —")
 # or a first word in -ing/-ed ("Testing whether", "Resolved by") tells the story of the work.
 _LABEL = re.compile(r"^[^`:—]{3,40}(?::|\s—)\s|^[A-Za-z]+(?:ing|ed)\b")
+# A sentence that opens with "will" has left out its subject, the agent: its own next step.
+_PLAN_START = re.compile(r"^will\b", _I)
 _LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
 _ASIDE = re.compile(r"\s*\((?![^()]*`)[^()]{1,80}\)")
 # Durable knowledge is told in the present tense; the story of the session in the past.
@@ -179,6 +181,8 @@ def finding_text(sentence: str) -> str | None:
         return None
     # [writer.go:377](src/terminal/writer.go:377) -> src/terminal/writer.go:377; asides out
     s = _ASIDE.sub("", _LINK.sub(lambda m: m.group(2), s)).replace("*", "")
+    if _LABEL.match(s) or _PLAN_START.match(s):  # "X (was idea 2): …", "Will confirm …"
+        return None
     n = len(s.split())
     if not _MIN_WORDS <= n <= _MAX_WORDS or "?" in s or s.endswith(":"):
         return None

@@ -7,7 +7,10 @@ Two sources the rest of the rules do not read (docs/design.md, "Extraction"):
   whose whole purpose is to carry what a later session needs. The agent wrote it at the end of
   the work, from what it verified, so it already holds the last word; its headline rule (first
   bullet or paragraph that is not history, status or a link) becomes a fact with the note's
-  topic as subject. Plans, scratchpads and the project's source files are not notes.
+  topic as subject. Plans, scratchpads and the project's source files are not notes. Last
+  word wins inside a note too: a note written again, or an edit that takes out the text a
+  fact came from, replaces what it said, and a note the agent marks as no longer current
+  (a paragraph or description opening "SHELVED …", "Superseded …") gives nothing.
 - The user's answers to the agent's multiple-choice questions (AskUserQuestion): the question
   with the option the user chose (or typed), one fact per answered call. They are the user's
   words, and the choice is a decision. A question about how to fix, scope or sequence the bug
@@ -128,6 +131,42 @@ def note_candidates(subject: str, tool_input: dict, evidence: str,
         if len(out) >= MAX_PER_NOTE:
             break
     return out
+
+
+# Last word wins inside a note: the agent marks a note's subject as no longer current by
+# a paragraph, bullet or description that opens with its new status ("SHELVED 2026-06-10
+# after the playtest: …", "Superseded by …").
+_WITHDRAWN = re.compile(
+    r"^(?:shelved|superseded|obsolete|outdated|abandoned|withdrawn|retracted|reverted"
+    r"|replaced by|deprecated|dropped|no longer (?:true|valid|current|applies|used))\b",
+    re.I,
+)
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.replace("**", "").split()).lower()
+
+
+def withdraws(tool_input: dict) -> bool:
+    """True when this write of a note says its subject is no longer current."""
+    text = _note_text(tool_input).replace("\r\n", "\n")
+    m = _DESCRIPTION.search(text[:1000]) if text.startswith("---") else None
+    units = [m.group("d")] if m else []
+    return any(_WITHDRAWN.match(_plain(u).strip("_*` ")) for u in
+               units + _units(_FRONTMATTER.sub("", text)))
+
+
+def rewritten(candidate: Candidate, tool_input: dict) -> bool:
+    """True when this edit of a note takes out the text `candidate` was read from: the note's
+    later words stand in for it (an edit that keeps the text and adds to it is no rewrite)."""
+    edits = tool_input.get("edits")
+    pairs = [(tool_input.get("old_string"), tool_input.get("new_string"))]
+    if isinstance(edits, list):
+        pairs += [(e.get("old_string"), e.get("new_string")) for e in edits if isinstance(e, dict)]
+    body = candidate.text.split(": ", 1)[-1].removesuffix(" …")
+    head = _plain(body)[:80]
+    return bool(head) and any(head in _plain(str(old)) and head not in _plain(str(new or ""))
+                              for old, new in pairs if old)
 
 
 # --- AskUserQuestion --------------------------------------------------------------------------

@@ -41,6 +41,8 @@ from kenning.extract.notes import (
     note_candidates,
     note_subject,
     plan_goal_candidates,
+    rewritten,
+    withdraws,
 )
 from kenning.extract.overturned import still_unchallenged
 from kenning.extract.sentences import sentence_rules, split_sentences
@@ -182,7 +184,8 @@ class _SessionReader:
         self.reads: dict[str, tuple[str, str]] = {}
         # tool_use_id -> a knowledge note's (subject, input, uuid, session), until its result
         self.pending_notes: dict[str, tuple[str, dict, str, str | None]] = {}
-        self.notes: dict[str, list[Candidate]] = {}  # note file -> what its last write gave
+        self.notes: dict[str, list[Candidate]] = {}  # note file -> what it says now
+        self.withdrawn_notes: set[str] = set()  # notes marked as no longer current
 
     def read(self, turn: Turn) -> None:
         if turn.role == "summary":
@@ -227,21 +230,31 @@ class _SessionReader:
                 self.out.extend(requirement_candidates(output, subject, hint, turn.uuid,
                                                        turn.session_id, lists=True))
             if tid in self.pending_notes and not err:
-                note = self.pending_notes.pop(tid)
-                path = str(note[1].get("file_path") or "")
-                # Last word wins: a note written again replaces what its earlier text said.
-                whole = isinstance(note[1].get("content"), str)  # a Write, not an Edit
-                stale = {id(c) for c in self.notes.get(path, [])} if whole else set()
-                if stale:
-                    self.out = [c for c in self.out if id(c) not in stale]
-                found = note_candidates(*note)
-                self.notes[path] = found if whole else self.notes.get(path, []) + found
-                self.out.extend(found)
+                self._note(*self.pending_notes.pop(tid))
             m = _REJECTED.search(output) if "doesn't want to proceed" in output else None
             if m:  # the user's reason for rejecting a tool call: their words
                 target = self.edit_targets.get(tid)
                 said.append((m.group("said"), [target] if target else []))
         return said
+
+    def _note(self, subject: str, inp: dict, uuid: str, session: str | None) -> None:
+        """Last word wins for a knowledge note: a note written again replaces what its earlier
+        text said, an edit replaces what the text it rewrites said, and a note marked as no
+        longer current ("SHELVED …") says nothing until it is written again."""
+        path = str(inp.get("file_path") or "")
+        whole = isinstance(inp.get("content"), str)  # a Write, not an Edit
+        before = self.notes.get(path, [])
+        stale = {id(c) for c in before if whole or rewritten(c, inp)}
+        if withdraws(inp):
+            stale = {id(c) for c in before}
+            self.withdrawn_notes.add(path)
+        elif whole:
+            self.withdrawn_notes.discard(path)
+        found = [] if path in self.withdrawn_notes else note_candidates(subject, inp, uuid,
+                                                                          session)
+        self.out = [c for c in self.out if id(c) not in stale]
+        self.notes[path] = [c for c in before if id(c) not in stale] + found
+        self.out.extend(found)
 
     def _said(self, turn: Turn, said: list[tuple[str, list[str]]]) -> None:
         for text, rejected_files in said:

@@ -289,10 +289,20 @@ def _constraint(s: str) -> _Result | None:
     return None
 
 
+# A question typed without its question mark: an auxiliary before its subject ("is it that
+# you always have to run …", "does the hook need …", "do you always …") asks, it states nothing.
+_ASKS = re.compile(
+    r"^(?:(?:is|are|was|were|does|did|can|could|will|would|should|shall|has|have)\s+"
+    r"(?:it|this|that|there|you|we|i|they|he|she|the|a|an|your|our|my)"
+    r"|do\s+(?:you|we|i|they))\b",
+    _I,
+)
+
+
 def sentence_rules(sentence: str, previous_commands: Sequence[str] = ()) -> _Result | None:
     """Apply the text rules to one sentence: (kind or None, text, rationale, rule) or None."""
     s = sentence.strip()
-    if not s or s.endswith("?"):
+    if not s or s.endswith("?") or _ASKS.match(s):
         return None
     corrected = False
     m = _CORRECTION.match(s)
@@ -309,7 +319,7 @@ def sentence_rules(sentence: str, previous_commands: Sequence[str] = ()) -> _Res
     main = s
     if "because" in s or "since" in s or "—" in s or "–" in s:  # a reason or an aside
         main = re.split(r"\s+(?:because|since)\s+|\s+[—–]\s+", s, maxsplit=1)[0]
-    if not s or _ONE_OFF.search(main.lower()) or len(s.split()) < 2:
+    if not s or _ONE_OFF.search(main.lower()) or len(s.split()) < 2 or _ASKS.match(s):
         return None
     return (
         _decision(s)
