@@ -203,6 +203,20 @@ def _char_class(ch: str) -> int:
     return 0 if ch.isupper() else 1 if ch.islower() else 2 if ch.isdigit() else 3
 
 
+# An ASCII character's class as _char_class says it, one letter each: "A", "a", "0" or ".".
+_ASCII_CLASSES = str.maketrans({chr(c): "A" if chr(c).isupper() else "a" if chr(c).islower()
+                                else "0" if chr(c).isdigit() else "." for c in range(128)})
+_CLASS_RUN = _Lazy(r"(.)\1*")
+
+
+def _class_switches(core: str) -> int:
+    """How often the character class changes from one character to the next."""
+    if core.isascii():
+        return len(_CLASS_RUN.findall(core.translate(_ASCII_CLASSES))) - 1
+    pairs = zip(core, core[1:], strict=False)
+    return sum(_char_class(a) != _char_class(b) for a, b in pairs)
+
+
 def looks_random(token: str) -> bool:
     """True for a long token that is very likely a key rather than a word, path or hash.
 
@@ -222,9 +236,7 @@ def looks_random(token: str) -> bool:
         return False
     digit_runs = len(_DIGIT_RUN.findall(core))
     if any(c.isupper() for c in core):
-        pairs = zip(core, core[1:], strict=False)
-        switches = sum(_char_class(a) != _char_class(b) for a, b in pairs)
-        return switches / (len(core) - 1) >= 0.45 or digit_runs >= 3
+        return digit_runs >= 3 or _class_switches(core) / (len(core) - 1) >= 0.45
     return digit_runs >= 3 and _entropy(core) >= 4.0
 
 
@@ -284,7 +296,7 @@ def _iter_matches(text: str) -> list[tuple[int, int, int, str]]:
     found: list[tuple[int, int, int, str]] = []
     # Each pattern runs only on a text holding a literal all its matches hold (same result).
     for prio, (kind, pattern) in enumerate(_KNOWN):
-        if not any(literal in text for literal in _KNOWN_LITERALS[prio]):
+        if not any(map(text.__contains__, _KNOWN_LITERALS[prio])):
             continue
         for m in pattern.finditer(text):
             if kind == "private_key" or _word_start(text, m.start()):
