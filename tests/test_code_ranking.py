@@ -10,7 +10,15 @@ from hypothesis import strategies as st
 from conftest import git
 from kenning.index.chunking import chunk_file
 from kenning.index.scan import generated_reason
-from kenning.search.coderank import boosts, chunk_type, described, factors, intent, role
+from kenning.search.coderank import (
+    RECEIVER_FACTOR,
+    boosts,
+    chunk_type,
+    described,
+    factors,
+    intent,
+    role,
+)
 from kenning.search.fusion import RRF_K, fuse, rrf_term
 
 
@@ -273,3 +281,43 @@ def test_crowding_is_the_mean_cosine_to_the_nearest_others_never_to_itself():
     sampled = neighbourhood(matrix, rows, k=1, sample=2)
     assert sampled[0] == pytest.approx(0.0, abs=1e-6)  # rows 0 and 2 compared; 0 skipped
     assert sampled[1] == pytest.approx(float(matrix[1] @ matrix[0]))
+
+
+def test_a_rust_method_of_the_type_the_query_names_ranks_above_another_types():
+    """Rust's doc comments name the type a method belongs to ("Creates an empty `Graph`"):
+    its methods (`Graph.empty`, from the impl block's type) move up; a Python method, a free
+    function and a sentence's capitalised first word are left alone."""
+    rust = ("pub struct Graph {\n    nodes: Vec<u32>,\n}\n\n"
+            "impl Graph {\n    pub fn empty() -> Self {\n        Self { nodes: Vec::new() }\n"
+            "    }\n}\n\nimpl Default for Graph {\n    fn default() -> Self {\n"
+            "        Self::empty()\n    }\n}\n")
+    kinds = {c.symbol: c.kind for c in chunk_file("graph.rs", rust).chunks}
+    assert kinds["Graph.empty"] == "method" and kinds["Graph.default"] == "trait impl"
+    want = intent("Creates an empty `Graph<N, E>` with no nodes.")
+    assert want.types == frozenset({"Graph"})
+    assert factors("code", "src/graph.rs", "Graph.empty", want, "method", "rust") == \
+        [("its type named", RECEIVER_FACTOR)]
+    trait_impl = factors("code", "src/graph.rs", "Graph.default", want, "trait impl", "rust")
+    assert ("its type named", RECEIVER_FACTOR) in trait_impl
+    assert factors("code", "src/graph.rs", "Tree.empty", want, "method", "rust") == []
+    assert factors("code", "src/graph.py", "Graph.empty", want, "method", "python") == []
+    assert factors("code", "src/graph.rs", "empty", want, "function", "rust") == []
+    assert intent("Graph the nodes").types == frozenset()  # first word, not a type
+
+
+def test_a_query_naming_a_rust_type_finds_that_types_method_first(repo):
+    from kenning.core.paths import current_project
+    from kenning.memory import Memory
+
+    (repo / "shapes.rs").write_text(
+        "pub struct Graph {\n    nodes: Vec<u32>,\n}\n\npub struct Tree {\n    nodes: Vec<u32>,\n}"
+        "\n\nimpl Tree {\n    pub fn empty_nodes() -> Tree {\n        Tree { nodes: Vec::new() }\n"
+        "    }\n}\n\nimpl Graph {\n    pub fn empty() -> Self {\n        Self { nodes: vec![] }\n"
+        "    }\n}\n", encoding="utf-8")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "shapes")
+    memory = Memory(current_project(repo), "fake")
+    memory.index_code()
+    hits = memory.search("Creates an empty `Graph` with no nodes", types=("code",), record=None)
+    assert [h.symbol for h in hits[:2]] == ["Graph.empty", "Tree.empty_nodes"]
+    memory.close()

@@ -150,7 +150,8 @@ class Search:
                 boosts[key] = [("recent activity",
                                 self.chunks.activity_boost(chunk, version) * CHUNK_BOOST_SCALE),
                                *code_boosts(chunk.path, chunk.symbol, want)]
-                scale[key] = factors(chunk.type, chunk.path, chunk.symbol, want, chunk.kind)
+                scale[key] = factors(chunk.type, chunk.path, chunk.symbol, want, chunk.kind,
+                                     chunk.lang)
         return boosts, scale
 
     def _record(self, query: str, hits: list[Hit], record: str, session: str | None) -> None:
