@@ -8,11 +8,8 @@ from __future__ import annotations
 
 import subprocess
 
-from kenning.extract.seed import changelogs, commits, guides, tooling
-
-
-def said(text: str, project: str = "proj") -> list[str]:
-    return [p.text.split("): ", 1)[1] for p in changelogs.proposals(text, "CHANGES.md", project)]
+from kenning.extract.seed import commits, guides, tooling
+from test_seed_trivia import said
 
 
 def test_a_removal_of_names_only_is_kept_only_with_what_replaces_them():
