@@ -157,3 +157,17 @@ def test_a_contributing_guides_numbered_steps_with_a_command_are_proposed(kennin
          "dependencies: `pip install -e .[dev]`"),
         ("CONTRIBUTING.md:8", "CONTRIBUTING.md: Run `make import-cldr` to import the CLDR "
          "database.")], found
+
+
+def test_a_release_heading_whose_version_is_an_rst_link_starts_a_release():
+    """towncrier's RST template in some projects links each version to its tree."""
+    text = ("Changelog\n#########\n\n"
+            "`2.4.0 <https://github.com/o/widget/tree/2.4.0>`_ - 2026-08-13\n"
+            "==============================================================\n\n"
+            "Removals\n--------\n\n"
+            "- Removes the `WIDGET_ALLOW_SPACE` environment variable; paths with spaces now "
+            "always work.\n")
+    found = [p.text for p in changelogs.proposals(text, "docs/changelog.rst", "widget")]
+    assert found == ["Removed in widget 2.4.0 (docs/changelog.rst): Removes the "
+                     "`WIDGET_ALLOW_SPACE` "
+                     "environment variable; paths with spaces now always work."], found

@@ -62,6 +62,9 @@ _VERSION = r"v?(?P<version>\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|alpha|beta|dev|pos
 _HEADING = re.compile(
     rf"^(?:#+\s*)?(?:\[?(?:version|release|v\.?)?\s*)?\[?{_VERSION}\]?"
     r"(?:\s*[-–—:(]\s*.*|\s*)$", re.I)
+# An RST link around a release's version ("`1.16.7 <https://…/tree/1.16.7>`_ - 2026-08-13",
+# towncrier's template in some projects): the heading is its text.
+_LINKED = re.compile(r"^`(?P<text>[^`<]+?)\s*<[^<>`]*>`__?")
 _UNDERLINE = re.compile(r"^([=\-~^*+#])\1{2,}\s*$")
 _UNRELEASED = re.compile(r"^(?:#+\s*)?\[?unreleased\]?\s*$|^\s*unreleased\s*$", re.I)
 _SECTION = re.compile(r"^#{2,6}\s*(?P<name>[A-Za-z][\w -]{2,40}?)\s*:?\s*$|"
@@ -338,7 +341,8 @@ class _Reader:
     def _heading(self, n: int, line: str) -> bool:
         """A release heading (or "Unreleased") starts a new release."""
         following = self.lines[n] if n < len(self.lines) else ""
-        heading = _HEADING.match(line.strip()) if line.strip() else None
+        heading = _HEADING.match(_LINKED.sub(r"\g<text>", line.strip())) if line.strip() \
+            else None
         underlined = bool(_UNDERLINE.match(following.strip())) if following.strip() else False
         if heading and (line.lstrip().startswith("#") or underlined or line.strip().lower()
                         .startswith(("version", "release", "v", "["))):
