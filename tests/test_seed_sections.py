@@ -6,6 +6,7 @@ a default that is the standard library's."""
 from __future__ import annotations
 
 import json
+from datetime import date
 
 from conftest import git
 from kenning.extract.seed import changelogs, current, guides
@@ -171,3 +172,7 @@ def test_a_release_heading_whose_version_is_an_rst_link_starts_a_release():
     assert found == ["Removed in widget 2.4.0 (docs/changelog.rst): Removes the "
                      "`WIDGET_ALLOW_SPACE` "
                      "environment variable; paths with spaces now always work."], found
+    # a release without a date does not take the next linked heading's
+    undated = ("`1.1.0 <https://github.com/o/widget/tree/1.1.0>`_\n"
+               "================================================\n\n" + text.split("\n\n", 1)[1])
+    assert changelogs.release_dates(undated) == {"2.4.0": date(2026, 8, 13)}

@@ -66,6 +66,13 @@ _HEADING = re.compile(
 # towncrier's template in some projects): the heading is its text.
 _LINKED = re.compile(r"^`(?P<text>[^`<]+?)\s*<[^<>`]*>`__?")
 _UNDERLINE = re.compile(r"^([=\-~^*+#])\1{2,}\s*$")
+
+
+def _release_heading(line: str) -> re.Match[str] | None:
+    """A line read as a release heading (its version linked or not), else None."""
+    line = line.strip()
+    return _HEADING.match(_LINKED.sub(r"\g<text>", line)) if line else None
+
 _UNRELEASED = re.compile(r"^(?:#+\s*)?\[?unreleased\]?\s*$|^\s*unreleased\s*$", re.I)
 _SECTION = re.compile(r"^#{2,6}\s*(?P<name>[A-Za-z][\w -]{2,40}?)\s*:?\s*$|"
                       r"^(?P<bold>\*\*)?(?P<plain>Breaking changes?|Deprecations?|Removals?|"
@@ -341,8 +348,7 @@ class _Reader:
     def _heading(self, n: int, line: str) -> bool:
         """A release heading (or "Unreleased") starts a new release."""
         following = self.lines[n] if n < len(self.lines) else ""
-        heading = _HEADING.match(_LINKED.sub(r"\g<text>", line.strip())) if line.strip() \
-            else None
+        heading = _release_heading(line)
         underlined = bool(_UNDERLINE.match(following.strip())) if following.strip() else False
         if heading and (line.lstrip().startswith("#") or underlined or line.strip().lower()
                         .startswith(("version", "release", "v", "["))):
@@ -365,7 +371,7 @@ class _Reader:
     def _date(self, n: int) -> date | None:
         """The date on heading line `n` or on the lines under it before its first entry."""
         for k, line in enumerate(self.lines[n - 1:n - 1 + _DATE_LINES]):
-            if k and (_BULLET.match(line) or _HEADING.match(line.strip())):
+            if k and (_BULLET.match(line) or _release_heading(line)):
                 return None
             if when := release_date(line):
                 return when
