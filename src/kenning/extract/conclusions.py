@@ -224,16 +224,16 @@ def retractions(prose: Sequence[tuple[int, str]]) -> list[tuple[int, set[str]]]:
 
 
 def still_stands(turns: Sequence[Turn], found: Sequence[Candidate],
-                 prose: Sequence[tuple[int, str]] | None = None) -> list[Candidate]:
+                 prose: Sequence[tuple[int, str]]) -> list[Candidate]:
     """`found` (statements of how the code is, from elsewhere in the session: a summary's
     concepts) without those the rest of the session took back, as for a finding. (A later
     edit of a file they name is not a fix here: a summary lists how the code works, and on
     the development set both concepts that test dropped were labelled facts.) `prose` is
-    `main_prose(turns)` when the caller has it."""
+    `main_prose(turns)`."""
     if not found:
         return []
     position = {t.uuid: i for i, t in enumerate(turns)}
-    said = retractions(main_prose(turns) if prose is None else prose)
+    said = retractions(prose)
     out = []
     for c in found:
         i = position.get(c.evidence, len(turns))
@@ -243,11 +243,10 @@ def still_stands(turns: Sequence[Turn], found: Sequence[Candidate],
 
 
 def conclusion_candidates(turns: Sequence[Turn],
-                          prose: Sequence[tuple[int, str]] | None = None) -> list[Candidate]:
+                          prose: Sequence[tuple[int, str]]) -> list[Candidate]:
     """The agent's findings in the main conversation and its compaction summaries, the later
     word winning. A subagent's prose is its exploration, not a conclusion: left out. `prose`
-    is `main_prose(turns)` when the caller has it."""
-    prose = main_prose(turns) if prose is None else prose
+    is `main_prose(turns)`."""
     said = retractions(prose)  # the terms of every retracting sentence
     edits: list[tuple[int, str, str, str]] = []  # (turn, file name, old text, new text)
     for i, turn in enumerate(turns):

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kenning.extract.conclusions import content_terms, main_prose
+from kenning.extract.conclusions import content_terms
 from kenning.extract.model import Candidate, Turn
 
 _I = re.IGNORECASE
@@ -93,14 +93,13 @@ def overturned(claim: str, later: Sequence[str]) -> bool:
 
 
 def still_unchallenged(candidates: Sequence[Candidate], turns: Sequence[Turn],
-                       prose: Sequence[tuple[int, str]] | None = None) -> list[Candidate]:
+                       prose: Sequence[tuple[int, str]]) -> list[Candidate]:
     """`candidates` without those a later sentence of the main conversation overturns.
-    `prose` is `conclusions.main_prose(turns)` when the caller has it."""
+    `prose` is `conclusions.main_prose(turns)`."""
     if not any(_favourable(c.text) for c in candidates):
         return list(candidates)  # nothing a later failure could overturn
     position = {t.uuid: i for i, t in enumerate(turns)}
-    failures = [(i, s) for i, s in (main_prose(turns) if prose is None else prose)
-                if _reports_failure(s)]
+    failures = [(i, s) for i, s in prose if _reports_failure(s)]
     out = []
     for c in candidates:
         i = position.get(c.evidence, len(turns))
