@@ -27,9 +27,26 @@ def connect(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     conn.row_factory = sqlite3.Row
     conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    conn.execute("PRAGMA journal_mode=WAL")
+    _set_wal(conn)
     conn.execute("PRAGMA synchronous=NORMAL")
     return conn
+
+
+def _set_wal(conn: sqlite3.Connection) -> None:
+    """WAL mode, waiting for it as for any lock: SQLite reports a journal-mode change that
+    meets another connection's lock as "locked" at once, without its busy handler (processes
+    opening a new index at once hit this)."""
+    import time
+
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 class IndexQueryError(KenningError):
