@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 BENCHES = ["facts_bench", "retrieval", "code_retrieval", "hooks_bench", "index_bench",
-           "extraction", "lifecycle_bench"]
+           "extraction", "lifecycle_bench", "seed_bench"]
 
 
 def main() -> int:

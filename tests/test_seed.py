@@ -7,7 +7,6 @@ import gzip
 import json
 import os
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -153,7 +152,9 @@ def test_secrets_in_commit_messages_are_redacted(kenning, repo):
     assert out["items"] and token not in json.dumps(out)
 
 
-def test_five_thousand_commits_are_read_in_well_under_thirty_seconds(kenning, isolated):
+def test_five_thousand_commits_are_all_read_and_a_repeated_decision_proposed_once(kenning,
+                                                                                 isolated):
+    """How fast is bench/seed_bench.py's row (a ratio to a plain history reader), not this."""
     init_repo(isolated)
     subjects = ["Fix flaky test in the parser", "Switch to ruff because flake8 is slow",
                 "Add docs for the config file", "Drop support for Python 3.8",
@@ -161,11 +162,8 @@ def test_five_thousand_commits_are_read_in_well_under_thirty_seconds(kenning, is
     history = [(1_300_000_000 + n * 3600, "dev", False, f"{subjects[n % 5]} (#{n})")
                for n in range(5000)]
     fast_import(isolated, history, {"README.md": b"# x\n"})
-    start = time.perf_counter()
     out = seed_json(kenning, "--dry-run")
-    elapsed = time.perf_counter() - start
     assert out["commits_read"] == 5000
-    assert elapsed < 30, elapsed
     # The same decision repeated in many commits is proposed once.
     assert len([i for i in out["items"] if "ruff" in i["text"]]) == 1
 
