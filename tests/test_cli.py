@@ -73,6 +73,14 @@ def test_search_finds_a_fact_and_says_why(kenning, repo):
     assert set(hits[0]) == {"type", "id", "kind", "snippet", "confidence", "score", "why"}
 
 
+def test_a_one_fact_store_says_why_without_a_zero_bm25(kenning, repo):
+    # BM25 gives a word every fact holds an idf of about 0: "bm25 0.00" read as no match
+    add(kenning, "Run the test suite with make test")
+    hits = json.loads(kenning("search", "how do I run the test suite", "--json").out)
+    assert "keyword #1 (its words are in most facts)" in hits[0]["why"], hits[0]["why"]
+    assert "bm25 0.00" not in hits[0]["why"]
+
+
 def test_search_filters_by_kind(kenning, repo):
     add(kenning, "Deploys go through the release branch", "--kind", "decision")
     add(kenning, "Deploys are run by make deploy", "--kind", "codebase")

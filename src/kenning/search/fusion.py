@@ -174,8 +174,9 @@ def fuse_facts(
         if confidence and key in confidence:
             score += (confidence[key] - 50) / 50 * CONFIDENCE_TIEBREAK
         parts = []
-        if key in keyword_rank:
-            parts.append(f"keyword #{keyword_rank[key]} (bm25 {kw:.2f})")
+        if key in keyword_rank:  # BM25 gives words found in (nearly) every fact about 0
+            parts.append(f"keyword #{keyword_rank[key]} " + (
+                f"(bm25 {kw:.2f})" if kw >= 0.005 else "(its words are in most facts)"))
         if key in semantic_rank:
             parts.append(f"semantic #{semantic_rank[key]} (cos {cos:.2f})")
         out.append(FactScore(key, score, kw, cos, ", ".join(parts)))
