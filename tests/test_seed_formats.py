@@ -106,6 +106,12 @@ def test_a_changelog_that_points_elsewhere_is_read_where_it_points(kenning, repo
     assert changelogs.changelog_files(repo) == [repo / "docs" / "build" / "changelog.rst"]
     (repo / "CHANGES").write_text(".. include:: docs/build/changelog.rst\n", encoding="utf-8")
     assert changelogs.changelog_files(repo) == [repo / "docs" / "build" / "changelog.rst"]
+    link = repo.parent / f"{repo.name}-link"  # the root as given, not as resolved
+    link.symlink_to(repo)
+    assert changelogs.changelog_files(link) == [link / "docs" / "build" / "changelog.rst"]
+    (repo.parent / "outside.rst").write_text(SPHINX, encoding="utf-8")
+    (repo / "CHANGES").write_text(".. include:: ../outside.rst\n", encoding="utf-8")
+    assert changelogs.changelog_files(repo) == [repo / "CHANGES"]  # never out of the repository
     (repo / "CHANGES").write_text("See https://widget.example.org/en/latest/changelog.html\n",
                                   encoding="utf-8")
     (repo / "docs" / "changelog.rst").write_text(SPHINX, encoding="utf-8")

@@ -15,8 +15,10 @@ changes (refactors, clean-ups, private members, an Infrastructure or CI section'
 are not facts; a section heading gives its entries a verb ("Deprecations") only when it says
 nothing else ("Deprecation and compatibility" holds entries that deprecate nothing).
 Formats: headings `Version 1.2.0`, `## [1.2.0] - 2020-01-01`, `1.2.0 (2020-01-01)` with an
-underline, `v1.2.0`; Keep-a-Changelog sections (`### Removed`, `### Deprecated`,
-`### Changed`, `### Breaking`); bullets with wrapped lines and nested bullets.
+underline, `v1.2.0`, `**1.2.0**`, `widget 1.2.0 (2020-01-01)`; Keep-a-Changelog sections
+(`### Removed`, `### Deprecated`, `### Changed`, `### Breaking`); bullets with wrapped lines
+and nested bullets; a pointer to the real changelog and Sphinx's changelog directives
+(`formats`).
 """
 
 from __future__ import annotations

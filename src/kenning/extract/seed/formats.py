@@ -36,14 +36,16 @@ def pointed_to(path: Path, root: Path, text: str,
     (`pages`, by name) a link of it names; [] when it is not a pointer or names nothing here."""
     if len(text.splitlines()) > POINTER_LINES:
         return []
-    here = path.parent
+    here, real_root = path.parent, root.resolve()
     named = [m["path"] for m in _INCLUDE.finditer(text)] + [m["path"] for m in _PATH.finditer(text)]
     for rel in named:
         for base in (here, root):
             target = (base / rel.lstrip("/")).resolve()
-            if target != path.resolve() and target.is_relative_to(root.resolve()) \
+            # inside the repository only (a symlink may lead anywhere), and said as under
+            # `root` as given: the caller takes its path relative to that
+            if target != path.resolve() and target.is_relative_to(real_root) \
                     and regular_file(target):
-                return [target]
+                return [root / target.relative_to(real_root)]
     stems = {m["stem"].lower() for m in _URL_PAGE.finditer(text)}
     return [p for p in pages() if p.stem.lower() in stems][:1] if stems else []
 
