@@ -276,3 +276,21 @@ def test_a_commit_swapping_one_development_tool_for_another_needs_no_reason(kenn
         "seed", "--dry-run", "--json", "--source", "commits").out)["items"]]
     assert len(found) == 1 and found[0].startswith(
         "Used ruff instead of flake8, autoflake and isort (commit "), found
+
+
+def test_release_please_headings_symbol_sections_and_a_linked_unreleased_are_read():
+    """conventional-changelog / release-please: linked headings, "### ⚠ BREAKING CHANGES",
+    an entry's commit in parentheses; Keep a Changelog's "## [Unreleased](…compare…)"."""
+    text = ("# Changelog\n\n## [Unreleased](https://github.com/o/r/compare/v2.0.0...HEAD)\n\n"
+            "### Removed\n\n- Remove the `legacy` option; use `modern` instead.\n\n"
+            "## [2.0.0](https://github.com/o/r/compare/v1.9.0...v2.0.0) (2026-01-10)\n\n\n"
+            "### ⚠ BREAKING CHANGES\n\n* **client:** the `retry` option now defaults to `3` "
+            "([1a2b3c4](https://github.com/o/r/commit/1a2b3c4d))\n\n### 🐛 Bug Fixes\n\n"
+            "* **client:** the `retry` option no longer crashes on empty bodies "
+            "([5e6f7a8](https://github.com/o/r/commit/5e6f7a8b))\n")
+    assert [(e.version, e.section) for e in changelogs.entries(text)] == [
+        ("unreleased", "removed"), ("2.0.0", "breaking changes"), ("2.0.0", "bug fixes")]
+    assert [p.text for p in changelogs.proposals(text, "CHANGELOG.md", "widget")] == [
+        "widget (unreleased, CHANGELOG.md): Removes the `legacy` option; use `modern` instead.",
+        "Breaking change in widget 2.0.0 (CHANGELOG.md): Client: the `retry` option now "
+        "defaults to `3`"]

@@ -68,6 +68,10 @@ _HEADING = re.compile(
 # An RST link around a release's version ("`1.16.7 <https://…/tree/1.16.7>`_ - 2026-08-13",
 # towncrier's template in some projects): the heading is its text.
 _LINKED = re.compile(r"^`(?P<text>[^`<]+?)\s*<[^<>`]*>`__?")
+_MD_LINKED = re.compile(r"\[(?P<text>[^\]]+)\]\([^)]*\)")
+# A symbol before a section's name ("### ⚠ BREAKING CHANGES", release-please's; "### 🐛 Bug
+# Fixes"): the name is the words.
+_SYMBOLS = re.compile(r"^(#{2,6}\s*)[^\w\s#`*\[(]+\s*")
 _UNDERLINE = re.compile(r"^([=\-~^*+#])\1{2,}\s*$")
 
 
@@ -405,7 +409,8 @@ class _Reader:
             if (when := self._date(n)) and self.version not in self.dates:
                 self.dates[self.version] = when
             return True
-        if _UNRELEASED.match(line.strip()) or line.strip().lower().startswith("## unreleased"):
+        bare = _MD_LINKED.sub(r"[\g<text>]", line.strip())  # "## [Unreleased](…/compare/…)"
+        if _UNRELEASED.match(bare) or bare.lower().startswith("## unreleased"):
             self.flush()
             right_under = self.version not in (None, "unreleased") and n - self.heading_line <= 3
             self.upcoming = self.version if right_under else None
@@ -423,7 +428,7 @@ class _Reader:
         return None
 
     def _section(self, n: int, line: str) -> bool:
-        sec = _SECTION.match(line.strip())
+        sec = _SECTION.match(_SYMBOLS.sub(r"\1", line.strip()))
         bold = _BOLD_LINE.match(line.strip())
         # reStructuredText and setext: "Bugfixes" over "~~~~~~~~" (a version's was read above)
         following = self.lines[n] if n < len(self.lines) else ""

@@ -104,6 +104,8 @@ _THANKS = re.compile(r"(?:^|(?<=[.!?)]))\s*(?:(?:many|big|special) )?(?:thanks|t
 
 
 # towncrier's "`#265 <…>`_: Remove …": the entry opens with its issue.
+# conventional-changelog's commit after an entry, its link gone: "… retries ([1a2b3c4](…))".
+_SHA_REF = re.compile(r"\s*\((?:(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?:,\s*)?)+\)")
 _LEADING_REF = re.compile(r"^\s*(?:#\d+(?:,\s*)?)+:\s+")
 _STANDARD = re.compile(r"[:{](?P<kind>pep|rfc)[:}]`(?P<n>\d+)[^`]*`", re.I)
 
@@ -125,6 +127,7 @@ def plain(text: str) -> str:
     text = _RST_LINK.sub(r"\1", text)
     text = _MD_LINK.sub(r"\1", text)
     text = _LEADING_REF.sub("", text)
+    text = _SHA_REF.sub("", text)
     text = _SEE_LINK.sub("", text).strip() or text
     text = text.replace("``", "`")
     # bold marks go, not a literal's: ``**.py`` is a glob
