@@ -294,3 +294,13 @@ def test_release_please_headings_symbol_sections_and_a_linked_unreleased_are_rea
         "widget (unreleased, CHANGELOG.md): Removes the `legacy` option; use `modern` instead.",
         "Breaking change in widget 2.0.0 (CHANGELOG.md): Client: the `retry` option now "
         "defaults to `3`"]
+
+
+def test_a_removal_of_a_private_classs_member_is_the_projects_insides():
+    """pluggy 1.0.0's "Remove the `_Result.result` property": `_Result` is private, and so is
+    what is reached through it; a public class's member is not."""
+    assert changelogs.private_removal("Remove the `_Result.result` property. Use "
+                                      "`_Result.get_result()` instead.")
+    assert changelogs.private_removal("Removed the `_prepare_conn` method.")
+    assert not changelogs.private_removal("Remove the `Result.result` property. Use "
+                                          "`Result.get_result()` instead.")

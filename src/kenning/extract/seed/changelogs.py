@@ -571,9 +571,16 @@ def private_removal(text: str) -> bool:
     names = _CODE_SPAN.findall(removed)
     return bool(names) and all(
         re.fullmatch(r"[\w.]+(?:\(\))?", n) and not re.search(r"\.(?:py|pyi|cfg|toml|txt|ini)$", n)
-        and n.removesuffix("()").rsplit(".", 1)[-1].startswith("_")
+        and _private_path(n.removesuffix("()"))
         and ("." in n or n.endswith("()") or member)
         for n in names)
+
+
+def _private_path(name: str) -> bool:
+    """`name` is private itself (`_bind`, `__nonzero__`) or reached through a private name
+    (`_Result.result`: a member of a private class)."""
+    *owners, last = name.split(".")
+    return last.startswith("_") or any(re.match(r"_(?!_)", o) for o in owners)
 
 
 _LEANS = re.compile(r"\b(?:too|as well|also|likewise|the same)\W*(?:#\d+\W*)*$"
