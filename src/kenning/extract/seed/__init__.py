@@ -3,7 +3,8 @@
 One module per source, each a pure reader that turns text into `Proposal`s with provenance
 (file and lines, or commit): `commits` (decisions and their reasons in `git log`, merged-PR
 titles), `changelogs` (breaking changes, deprecations, removals and changed defaults with
-their version), `documents` (ADRs, design docs, CONTRIBUTING conventions) and `agents`
+their version; `formats` reads a pointer to the real changelog and Sphinx's changelog
+directives), `documents` (ADRs, design docs, CONTRIBUTING conventions) and `agents`
 (CLAUDE.md, AGENTS.md, .cursor/rules, copilot instructions). `later` (pure) says which
 entries newer history overtook, `trivia` (pure) which are only release trivia; `current`
 asks HEAD, once per run, whether a deprecated or chosen name is still in the code. `run`

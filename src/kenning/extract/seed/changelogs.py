@@ -15,8 +15,10 @@ changes (refactors, clean-ups, private members, an Infrastructure or CI section'
 are not facts; a section heading gives its entries a verb ("Deprecations") only when it says
 nothing else ("Deprecation and compatibility" holds entries that deprecate nothing).
 Formats: headings `Version 1.2.0`, `## [1.2.0] - 2020-01-01`, `1.2.0 (2020-01-01)` with an
-underline, `v1.2.0`; Keep-a-Changelog sections (`### Removed`, `### Deprecated`,
-`### Changed`, `### Breaking`); bullets with wrapped lines and nested bullets.
+underline, `v1.2.0`, `**1.2.0**`, `widget 1.2.0 (2020-01-01)`; Keep-a-Changelog sections
+(`### Removed`, `### Deprecated`, `### Changed`, `### Breaking`); bullets with wrapped lines
+and nested bullets; a pointer to the real changelog and Sphinx's changelog directives
+(`formats`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from pathlib import Path
 
+from kenning.extract.seed.formats import from_directives, is_directive_changelog, pointed_to
 from kenning.extract.seed.later import (
     historical,
     identifiers,
@@ -65,15 +68,30 @@ _HEADING = re.compile(
 # An RST link around a release's version ("`1.16.7 <https://…/tree/1.16.7>`_ - 2026-08-13",
 # towncrier's template in some projects): the heading is its text.
 _LINKED = re.compile(r"^`(?P<text>[^`<]+?)\s*<[^<>`]*>`__?")
+_MD_LINKED = re.compile(r"\[(?P<text>[^\]]+)\]\([^)]*\)")
+# A symbol before a section's name ("### ⚠ BREAKING CHANGES", release-please's; "### 🐛 Bug
+# Fixes"): the name is the words.
+_SYMBOLS = re.compile(r"^(#{2,6}\s*)[^\w\s#`*\[(]+\s*")
 _UNDERLINE = re.compile(r"^([=\-~^*+#])\1{2,}\s*$")
 
 
-def _release_heading(line: str) -> re.Match[str] | None:
-    """A line read as a release heading (its version linked or not), else None."""
-    line = line.strip()
-    return _HEADING.match(_LINKED.sub(r"\g<text>", line)) if line else None
+# Bold around a release heading ("**4.14.2**", anyio's), and the project's name before its
+# version ("pluggy 1.6.0 (2025-05-15)", towncrier's default title): the heading is the
+# version; a runtime's name before one is no release of the project ("Python 3.12").
+_BOLD = re.compile(r"^\*\*(?P<text>[^*]+?)\*\*:?$")
+_NAME_FIRST = re.compile(r"^(?P<hashes>#+\s*)?(?!(?:python|pypy|cpython|django|node|version"
+                         r"|release)\b)[A-Za-z][\w.-]*\s+(?=v?\d+\.\d)", re.I)
 
-_UNRELEASED = re.compile(r"^(?:#+\s*)?\[?unreleased\]?\s*$|^\s*unreleased\s*$", re.I)
+
+def _release_heading(line: str) -> re.Match[str] | None:
+    """A line read as a release heading (its version linked, bold or after the project's
+    name, or not), else None."""
+    line = _BOLD.sub(r"\g<text>", _LINKED.sub(r"\g<text>", line.strip()))
+    return (_HEADING.match(line) or _HEADING.match(_NAME_FIRST.sub(r"\g<hashes>", line))
+            if line else None)
+
+_UNRELEASED = re.compile(r"^(?:#+\s*)?\[?unreleased\]?\s*$|^\s*(?:\*\*)?unreleased(?:\*\*)?\s*$",
+                         re.I)
 _SECTION = re.compile(r"^#{2,6}\s*(?P<name>[A-Za-z][\w -]{2,40}?)\s*:?\s*$|"
                       r"^(?P<bold>\*\*)?(?P<plain>Breaking changes?|Deprecations?|Removals?|"
                       r"Removed|Deprecated|Changed|Backwards[- ]incompatible changes?)"
@@ -126,7 +144,10 @@ _RULES = (
                            r"|\b(?:drop(?:s|ped)? support|removed? support|(?:was|were|is|are"
                            r"|has been|have been|has now been|have now been|is now|are now)"
                            r" removed)\b|\bnot supported anymore\b"
-                           r"|\baren't supported anymore\b", re.I)),
+                           r"|\baren't supported anymore\b"
+                           # "Support for SQLAlchemy 1.3 … is now dropped from Alembic"
+                           r"|^support for\b(?:[^.;]|\.(?=\d)){1,80}\b(?:is|are|was|were|has been"
+                           r"|have been)(?: now)? (?:dropped|removed)\b", re.I)),
     ("rename", re.compile(r"^rename[sd]? \S.* (?:to|as) \S|\b(?:is|are|was|were|has been"
                           r"|have been) renamed (?:to|as)\b", re.I)),
     ("requirement", re.compile(r"^minimum (?:required |supported )?versions? of \S+ (?:is|are)\b"
@@ -141,6 +162,13 @@ _RULES = (
                            r"\b(?:instead of|rather than)\b|^replace[sd]? .+ with\b", re.I)),
 )
 _INSTEAD = dict(_RULES)["instead"]
+# A label a breaking entry opens with ("BACKWARDS INCOMPATIBLE Replaced …", "**BREAKING**:"):
+# said by the verb, not left in the sentence.
+_BREAKING_LABEL = re.compile(r"^\W*(?:backwards?[- ]incompatible|breaking(?: change)?)\b[\s:*_]*"
+                             r"(?=[A-Z`])", re.I)
+# What a sentence cut from a long entry must say to be the change itself.
+_CHANGE_SAID = re.compile(r"\b(?:now|no longer|anymore|instead|renamed|removed|deprecated"
+                          r"|dropped|replaced|changed|default)\b", re.I)
 _SECTION_RULES = {"breaking": "breaking", "backwards incompatible": "breaking",
                   "backward incompatible": "breaking",
                   "removed": "removal", "removal": "removal", "deprecated": "deprecation",
@@ -219,11 +247,31 @@ MAX_PAGES = 40
 
 
 def changelog_files(root: Path) -> list[Path]:
+    """The project's changelogs: `CHANGES*` and the like at the root, else under docs/, else
+    its pages there; a short one that only points at another ("MOVED. Please see
+    docs/build/changelog.rst") stands for the file it names."""
     found = [p for p in sorted(root.iterdir()) if NAMES.match(p.name) and regular_file(p)]
     docs = root / "docs"
     if not found and regular_dir(docs):
         found = [p for p in sorted(docs.iterdir()) if NAMES.match(p.name) and regular_file(p)]
-    return found or _changelog_pages(root)
+    if not found:
+        return _changelog_pages(root)
+    out: list[Path] = []
+    for path in found:
+        out += [p for p in _followed(path, root) if p not in out]
+    return out
+
+
+def _followed(path: Path, root: Path) -> list[Path]:
+    """`path`, or the file it points to when it is a pointer with no entries of its own."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read(MAX_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return [path]
+    if entries(text):
+        return [path]
+    return pointed_to(path, root, text, lambda: _changelog_pages(root)) or [path]
 
 
 def _changelog_pages(root: Path) -> list[Path]:
@@ -259,7 +307,8 @@ def release_dates(text: str) -> dict[str, date]:
 
 def _read(text: str) -> tuple[list[Entry], dict[str, date]]:
     """The entries and the date of each release that gives one."""
-    reader = _Reader(text.splitlines())
+    lines = text.splitlines()
+    reader = _Reader(from_directives(lines) if is_directive_changelog(text) else lines)
     for n, raw in enumerate(reader.lines, 1):
         reader.read(n, raw)
     reader.flush()
@@ -350,8 +399,8 @@ class _Reader:
         following = self.lines[n] if n < len(self.lines) else ""
         heading = _release_heading(line)
         underlined = bool(_UNDERLINE.match(following.strip())) if following.strip() else False
-        if heading and (line.lstrip().startswith("#") or underlined or line.strip().lower()
-                        .startswith(("version", "release", "v", "["))):
+        if heading and (line.lstrip().startswith(("#", "**")) or underlined
+                        or line.strip().lower().startswith(("version", "release", "v", "["))):
             self.flush()
             self.version, self.section = heading.group("version"), None
             self.heading_line = n
@@ -360,7 +409,8 @@ class _Reader:
             if (when := self._date(n)) and self.version not in self.dates:
                 self.dates[self.version] = when
             return True
-        if _UNRELEASED.match(line.strip()) or line.strip().lower().startswith("## unreleased"):
+        bare = _MD_LINKED.sub(r"[\g<text>]", line.strip())  # "## [Unreleased](…/compare/…)"
+        if _UNRELEASED.match(bare) or bare.lower().startswith("## unreleased"):
             self.flush()
             right_under = self.version not in (None, "unreleased") and n - self.heading_line <= 3
             self.upcoming = self.version if right_under else None
@@ -378,7 +428,7 @@ class _Reader:
         return None
 
     def _section(self, n: int, line: str) -> bool:
-        sec = _SECTION.match(line.strip())
+        sec = _SECTION.match(_SYMBOLS.sub(r"\1", line.strip()))
         bold = _BOLD_LINE.match(line.strip())
         # reStructuredText and setext: "Bugfixes" over "~~~~~~~~" (a version's was read above)
         following = self.lines[n] if n < len(self.lines) else ""
@@ -448,6 +498,11 @@ def classify(entry: Entry) -> str | None:
             return name
     if skipped:
         return None
+    if "deprecat" in section.lower() and "remov" in section.lower():  # "Deprecations and
+        # Removals": which of the two, its words say ("… raise a `DeprecationWarning`")
+        warns = re.search(r"deprecation ?warning", text, re.I)  # not "after being deprecated"
+        return ("deprecation" if warns else "removal") \
+            if _LIFECYCLE_SECTION.fullmatch(section.strip()) else None
     for word, rule in _SECTION_RULES.items():
         if word in section:
             return rule if _LIFECYCLE_SECTION.fullmatch(section.strip()) else None
@@ -516,9 +571,16 @@ def private_removal(text: str) -> bool:
     names = _CODE_SPAN.findall(removed)
     return bool(names) and all(
         re.fullmatch(r"[\w.]+(?:\(\))?", n) and not re.search(r"\.(?:py|pyi|cfg|toml|txt|ini)$", n)
-        and n.removesuffix("()").rsplit(".", 1)[-1].startswith("_")
+        and _private_path(n.removesuffix("()"))
         and ("." in n or n.endswith("()") or member)
         for n in names)
+
+
+def _private_path(name: str) -> bool:
+    """`name` is private itself (`_bind`, `__nonzero__`) or reached through a private name
+    (`_Result.result`: a member of a private class)."""
+    *owners, last = name.split(".")
+    return last.startswith("_") or any(re.match(r"_(?!_)", o) for o in owners)
 
 
 _LEANS = re.compile(r"\b(?:too|as well|also|likewise|the same)\W*(?:#\d+\W*)*$"
@@ -538,15 +600,20 @@ def whole(body: str) -> str | None:
 
 
 def first_sentence(body: str) -> str | None:
-    """A breaking change too long to quote whole, by its first sentence when that says it
-    ("Class-level `kw_only=True` behavior is now consistent with `dataclasses`.")."""
+    """A breaking change too long to quote whole, or an entry whose first sentence says what
+    its rule keeps, by that sentence ("Class-level `kw_only=True` behavior is now consistent
+    with `dataclasses`.")."""
     first = re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", body)[0]
     return first if first.endswith(".") and 6 <= len(first.split()) <= 60 \
         and len(first) <= MAX_TEXT and not _LEANS.search(first) else None
 
 
-def _verb(section: str | None) -> str:
+def _verb(section: str | None, rule: str | None = None) -> str:
+    """The verb a section gives its entries; a section of both ("Deprecations and Removals")
+    gives each the one its rule says ("Both … have been deprecated" is no removal)."""
     key = (section or "").lower().replace("-", " ")
+    if "deprecat" in key and "remov" in key:
+        return {"deprecation": "Deprecated", "removal": "Removed"}.get(rule or "", "Changed")
     return next((v for k, v in _SECTION_VERBS.items() if k in key), "Changed")
 
 
@@ -584,7 +651,8 @@ def said_of(project: str | None, version: str, rel: str, label: str, body: str) 
         return f"{label} in {version or 'the next release'} ({rel}): {body}"
     first, _, rest = body.partition(" ")
     verb = _IMPERATIVE.get(first.lower())
-    if verb and rest:  # the entry's own verb says it: "Removed in" would say it twice
+    # the entry's own verb says it ("Removed in" would say it twice); "Support for …" is none
+    if verb and rest and not (first.lower() == "support" and rest.startswith("for ")):
         return f"{project} {version}".rstrip() + f" ({rel}): {verb.capitalize()} {rest}"
     if label != "Changed":
         return f"{label} in {project} {version}".rstrip() + f" ({rel}): {body}"
@@ -627,6 +695,14 @@ def _due(words: str, newest: date | None) -> bool:
 
 
 WINDOW = timedelta(days=4 * 365)  # how long a removal or deprecation stays news
+# "In the next release, the `bind` method … will become async", said by a release that is not
+# the newest: that next release has come.
+_NEXT_RELEASE = re.compile(r"\b(?:in|with|from|by) the (?:next|upcoming|following)"
+                           r" (?:major |minor |feature )?(?:release|version)\b", re.I)
+
+
+def _next_release(words: str) -> bool:
+    return bool(_NEXT_RELEASE.search(_headline(words)))
 
 
 def _dated(versions: Iterable[str], dates: Mapping[str, date]) -> dict[str, date]:
@@ -717,6 +793,8 @@ def proposals(text: str, rel: str, project: str | None = None,
     history = _history([e for e, _ in every], dates)
     restored = _restored(every)
     newest = max(dates.values(), default=None)
+    newest_version = max((e.version for e, _ in every if e.version != "unreleased"),
+                         key=order, default=None)
     out: list[Proposal] = []
     said: set[str] = set()
     finals = {e.version for e, _ in every if e.version and not _PRE.search(e.version)}
@@ -749,11 +827,17 @@ def proposals(text: str, rel: str, project: str | None = None,
                 or rule == "rename" and private_rename(words) \
                 or rule == "breaking" and history(entry) and signature_detail(_headline(words)):
             continue  # "… working around a bug", "Enforced keyword args in …" of 2020
-        if _due(words, newest):
+        if _due(words, newest) or rule != "deprecation" and _next_release(words) \
+                and entry.version != newest_version:
             continue  # "will stop working in 2018", read in 2026
+        labelled = bool(_BREAKING_LABEL.match(words))  # "BACKWARDS INCOMPATIBLE Replaced …"
+        words = _BREAKING_LABEL.sub("", words)
         body = whole(_ADD_WARNING.sub(r"\1 is deprecated (it warns).", words))
-        if body is None and rule == "breaking":
-            body = first_sentence(words)
+        if body is None and (rule == "breaking" or entry.head is None
+                             and dict(_RULES)[rule].search(_headline(words))):
+            body = first_sentence(words)  # "Replaced `python-dateutil` with … zoneinfo. This …"
+        if body is not None and body != words and not _CHANGE_SAID.search(body):
+            continue  # "Most of the public classes … weren't designed with subclassing in mind."
         if body is None or " ".join(body.lower().split()) in said:
             continue
         said.add(" ".join(body.lower().split()))
@@ -762,7 +846,8 @@ def proposals(text: str, rel: str, project: str | None = None,
             body = f"{body.rstrip()} ({borrowed})"
         out.append(Proposal(
             source="changelog", kind="decision" if rule == "instead" else "codebase",
-            text=said_of(project, _release(entry), rel, _verb(entry.section), body),
+            text=said_of(project, _release(entry), rel,
+                         "Breaking change" if labelled else _verb(entry.section, rule), body),
             provenance=lines_label(rel, entry.first, entry.last), rule=f"changelog-{rule}",
             old=old))
     out = _once(out)

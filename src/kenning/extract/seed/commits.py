@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
+from kenning.extract.seed.current import TOOLS
 from kenning.extract.seed.later import chosen, identifiers, replaced, support_subject
 from kenning.extract.seed.model import Proposal, plain, pythons_own
 
@@ -278,6 +279,15 @@ def _overtaken(found: Proposal, subject: str, newer: list[Commit]) -> bool:
     return bool(pick) and any(pick in replaced(c.subject) for c in newer)
 
 
+def _tool_swap(subject: str) -> bool:
+    """"Use ruff instead of flake8, autoflake and isort": one development tool for another
+    is the project's decision on its face, no reason needed (HEAD must still show the tool
+    chosen: `current`)."""
+    pick = chosen(subject)
+    return pick in TOOLS and bool({w.lower() for w in re.findall(
+        r"[\w-]+", _INSTEAD_OF.split(subject, 1)[-1])} & TOOLS - {pick})
+
+
 def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | None:
     sentences = _sentences(body)
     reason = next((s for s in sentences[:4] if REASON.search(s) and len(s) < 300), None)
@@ -294,7 +304,8 @@ def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | No
         if rule is None:
             return None
         text = subject
-        if rule == "instead" and (reason is None or len(subject.split()) < 6
+        if rule == "instead" and not _tool_swap(subject) and (
+                reason is None or len(subject.split()) < 6
                                   or _QUOTED.search(subject)
                                   or not re.search(r"[A-Za-z]{2}", chosen(subject) or "")
                                   or not _CONCRETE.search(_INSTEAD_OF.split(subject)[0])):

@@ -47,6 +47,12 @@ _PRESENT = {"Switched": "switch", "Migrated": "migrate", "Used": "use",
             "Replaced": "replace", "Adopted": "adopt", "Preferred": "prefer"}
 
 
+def _word(name: str) -> str:
+    """How HEAD's code words name `name`: its last part, an option without its dashes
+    (`--fetch-missing-python` is the `"--fetch-missing-python"` of an argparse call)."""
+    return name.rsplit(".", 1)[-1].lower().lstrip("-")
+
+
 @dataclass(frozen=True)
 class Head:
     """The tracked paths at HEAD and the code tokens (`a.b.name`) a search found there."""
@@ -69,7 +75,7 @@ class Head:
     def defined(self, name: str) -> bool:
         """`name` (or its last part, not reached through another object) is in the code;
         letter case aside (a changelog writes `multicommand` as readily as `MultiCommand`)."""
-        name = name.lower()
+        name = name.lower().lstrip("-")
         last = name.rsplit(".", 1)[-1]
         return name in self.tokens or last in self.tokens or self._module(name) \
             or self.has_file(name)
@@ -85,7 +91,7 @@ class Head:
         deprecation at all (nothing to tell by)."""
         if not self.warned:
             return None
-        still = sum(1 for n in names if n.rsplit(".", 1)[-1].lower() in self.warned)
+        still = sum(1 for n in names if _word(n) in self.warned)
         return 2 * still >= len(names)
 
     def has_file(self, name: str) -> bool:
@@ -106,6 +112,7 @@ _TOOL_FILES = {
     "appveyor": ("appveyor.yml", ".appveyor.yml"), "just": ("justfile",),
     "nose": (), "setuptools-scm": (), "bumpversion": (".bumpversion.cfg",),
     "mkdocs": ("mkdocs.yml",)}
+TOOLS = frozenset(_TOOL_FILES)
 _CONFIG = ("pyproject.toml", "setup.cfg", "setup.py", "tox.ini", "noxfile.py", "Makefile",
            "Justfile", "justfile", ".pre-commit-config.yaml", "requirements*.txt",
            "requirements/*", ".github/workflows/*", ".readthedocs.y*ml", ".travis.yml")
@@ -310,7 +317,8 @@ def read_head(root: Path, names: Iterable[str]) -> Head | None:
                             capture_output=True, encoding="utf-8", errors="replace")
     if listed.returncode != 0:
         return None
-    lasts = sorted({n.rsplit(".", 1)[-1] for n in names if re.fullmatch(r"[\w.]+", n)})
+    lasts = sorted({n.rsplit(".", 1)[-1].lstrip("-") for n in names
+                    if re.fullmatch(r"[\w.]+|--?[A-Za-z][\w-]*", n)})  # a name, an option
     tokens: set[str] = set()
     if lasts:
         pattern = r"[.[:alnum:]_]*(" + "|".join(lasts) + r")[[:alnum:]_]*"
@@ -359,7 +367,9 @@ def _relied_on(p: Proposal) -> set[str]:
     if p.rule.startswith("guide-"):
         return {n.removesuffix("()") for n in identifiers(p.text.split("): ", 1)[-1])
                 if re.fullmatch(r"[A-Za-z_]\w*(?:\.\w{2,})*", n.removesuffix("()"))}
-    return live_names(_subject(p)) if p.source == "changelog" else set()
+    # a command (`pipx list`) is no name HEAD's code spells
+    return {n for n in live_names(_subject(p)) if " " not in n} if p.source == "changelog" \
+        else set()
 
 
 def _holds(p: Proposal, head: Head, checked: str | None) -> bool:
@@ -408,7 +418,7 @@ def _warning(p: Proposal, head: Head) -> Proposal:
     if p.rule != "changelog-deprecation" or re.search(r"\bwarn", p.text, re.I):
         return p
     names = deprecated_names(_subject(p))
-    if not names or not all(n.rsplit(".", 1)[-1].lower() in head.warns for n in names):
+    if not names or not all(_word(n) in head.warns for n in names):
         return p
     lead, sep, said = p.text.partition("): ")
     m = re.search(r"\bdeprecat\w*", said, re.I)

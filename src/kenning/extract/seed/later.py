@@ -41,6 +41,9 @@ _REPLACED = re.compile(r"\b(?:instead of|rather than|from)\s+(?P<a>`[^`]+`|[\w.-
                        r"|^replace[sd]?\s+(?:uses? of\s+)?(?P<b>`[^`]+`|[\w.-]+)", re.I)
 _CODE = re.compile(r"`([^`]+)`")
 _IDENT = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)*")
+_CLI_OPTION = re.compile(r"--?[A-Za-z][\w-]*")
+# a command and its subcommand, named whole: `pipx list` is not `pipx reset`
+_COMMAND = re.compile(r"[a-z][\w-]* [a-z][\w-]*")
 _ANNOUNCED = re.compile(rf"\b(?:will|to) (?:be )?(?:\w+ )?(?:changed?|removed|dropped|renamed"
                         rf"|replaced|deleted|become|switch\w*|default\w*)\b[^.]*?\bin "
                         rf"(?:version |release |\w+ )?(?P<v>{_NUMBER})"
@@ -123,8 +126,11 @@ def default_subject(text: str) -> str | None:
 
 def identifiers(text: str) -> list[str]:
     """Code the text names: backticked spans first, then dotted or underscored words."""
+    # a command-line option or a command is named whole: `--skip-maintenance` is not any
+    # later "skip", `pipx list` not `pipx reset`
     found = [m.group(0) for span in _CODE.findall(text)
-             if (m := _IDENT.search(span.removeprefix("import ")))]
+             if (m := _CLI_OPTION.match(span) or _COMMAND.fullmatch(span)
+                 or _IDENT.search(span.removeprefix("import ")))]
     found += [w for w in re.findall(r"(?<![`\w])[A-Za-z_]\w*(?:\.\w+)+(?=\(\)|\b)"
                                     r"|(?<![`\w])\w+_\w+(?=\(\)|\b)", _CODE.sub("", text))
               if not re.match(r"^\d", w)]
@@ -149,7 +155,9 @@ def replaced(text: str) -> set[str]:
 
 
 _EMPHASIS = re.compile(r"(?<![*\w])\*([A-Za-z_]\w*)\*(?![*\w])")
-_FAVOURED = re.compile(r"\b(?:in favou?r of|instead|use|please|replaced by)\b.*", re.I)
+# What stays, after the word that says so ("… both are now aliases for `--fetch-python`").
+_FAVOURED = re.compile(r"\b(?:in favou?r of|instead|use|please|replaced by|alias(?:es)? (?:for|of))"
+                       r"\b.*", re.I)
 
 
 def _named(text: str) -> set[str]:
@@ -250,7 +258,8 @@ def live_names(text: str) -> set[str]:
         s = re.sub(r"\b(?:instead of|rather than|replaces?)\b.*", "", s, flags=re.I)
         s = re.sub(r"\bfrom\s+`[^`]+`(?=\s+to\b)", "", s, flags=re.I)
         s = re.sub(r"\brename[sd]?\s+(?:the\s+)?`[^`]+`|`[^`]+`(?:\s+\w+)?\s+(?:is|are|was|were"
-                   r"|has been|have been) renamed\b", "", s, flags=re.I)  # the old name
+                   r"|has been|have been) (?:renamed|replaced)\b", "", s, flags=re.I)  # the old
+        # name ("`fetch_missing_python: bool` is replaced by `fetch_python`")
         out |= {i.removesuffix("()").lower() for i in identifiers(s)}
     return out
 

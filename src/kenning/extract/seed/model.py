@@ -42,13 +42,14 @@ class Proposal:
                    rationale=data.get("rationale"), old=bool(data.get("old", False)))
 
 
-_RST_REF = re.compile(r"\s*:(?:pr|pull|issue|user|ghuser|bug|gh|commit):`[^`]*`[,;]?")
+_RST_REF = re.compile(r"\s*:(?:pr|pull|issue|user|ghuser|bug|gh|commit|ticket):`[^`]*`[,;]?")
 _MYST_REF = re.compile(r"\s*\{(?:pr|pull|issue|user|ghuser|bug|gh|commit)\}`[^`]*`[,;]?")
 _MYST_PEP = re.compile(r"\{pep\}`(\d+)`")
 _MYST_ROLE = re.compile(r"\{(?:py:)?(?:meth|func|class|attr|mod|data|exc|obj|ref|doc|option"
                         r"|envvar|program|term)\}`([^`]*)`")
 _RST_ROLE = re.compile(r":(?P<role>meth|func|class|attr|mod|file|samp|command|kbd|abbr|"
-                       r"data|exc|obj|ref|doc|option|envvar|program|term|py:\w+):`([^`]*)`")
+                       r"data|exc|obj|ref|doc|option|envvar|program|term|paramref|py:\w+)"
+                       r":`([^`]*)`")
 _RST_LINK = re.compile(r"`([^`<]+?)\s*<[^>]+>`_+")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]+\)")
 _ISSUE_REF = re.compile(r"\s*\((?i:issue|pull request|pull|PR|see)?\s*`?#\d+`?\)"
@@ -66,7 +67,7 @@ _MENTION = re.compile(r"\s*\(@[\w-]+\)")
 # :gh:`12` and :gh:`13`", "… by [@a](url) in [#9](url)", even one cut after its "in" (the
 # source wrapped it away): taking only "@a" and the references leaves a stray "in".
 _USER = r"(?:@[\w-]+|\[@[\w-]+\]\([^)\s]*\)|[:{](?:user|ghuser)[:}]`[^`]*`)"
-_NUMBERED = r"(?:[:{](?:gh|pr|pull|issue|bug|commit)[:}]`[^`]*`|#\d+|\[#?\d+\]\([^)\s]*\))"
+_NUMBERED = r"(?:[:{](?:gh|pr|pull|issue|bug|commit|ticket)[:}]`[^`]*`|#\d+|\[#?\d+\]\([^)\s]*\))"
 _REF = rf"(?:{_NUMBERED}|https?://\S+)"
 # towncrier's "… -- by :user:`a`." goes with its dashes.
 _CREDIT = re.compile(rf"(?:,|\s+(?:--?|[–—]))?\s+(?:by|thanks to)\s+{_USER}"
@@ -98,9 +99,14 @@ _AUTHOR = re.compile(r"\s+[-–]\s+[A-Z][\w'-]+(?: [A-Z][\w'-]+){1,2}"
 # :user:`a` for reporting and :user:`b` for the PR." (after the roles are gone: "Thanks for
 # reporting and for the PR."), "Thank you!", "Kudos to …".
 _THANKS = re.compile(r"(?:^|(?<=[.!?)]))\s*(?:(?:many|big|special) )?(?:thanks|thank you|kudos"
-                     r"|props|credit(?:s)? (?:to|goes))\b[^.!?]*(?:[.!?]+|$)", re.I)
+                     r"|props|credit(?:s)? (?:to|goes)|(?:pull request|patch|fix)(?:es)?"
+                     r" courtesy)\b[^.!?]*(?:[.!?]+|$)", re.I)
 
 
+# towncrier's "`#265 <…>`_: Remove …": the entry opens with its issue.
+# conventional-changelog's commit after an entry, its link gone: "… retries ([1a2b3c4](…))".
+_SHA_REF = re.compile(r"\s*\((?:(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?:,\s*)?)+\)")
+_LEADING_REF = re.compile(r"^\s*(?:#\d+(?:,\s*)?)+:\s+")
 _STANDARD = re.compile(r"[:{](?P<kind>pep|rfc)[:}]`(?P<n>\d+)[^`]*`", re.I)
 
 
@@ -120,6 +126,8 @@ def plain(text: str) -> str:
         "~!" if m.group("role") in ("file", "samp", "command", "kbd", "abbr") else "~!."), text)
     text = _RST_LINK.sub(r"\1", text)
     text = _MD_LINK.sub(r"\1", text)
+    text = _LEADING_REF.sub("", text)
+    text = _SHA_REF.sub("", text)
     text = _SEE_LINK.sub("", text).strip() or text
     text = text.replace("``", "`")
     # bold marks go, not a literal's: ``**.py`` is a glob

@@ -94,6 +94,8 @@ FIX_WORDING = re.compile(
     r"\bwork(?:s|ing|ed)? around (?:a |the |an )?(?:\w+ )?(?:bug|issue|problem)\b"
     r"|^\W*remov\w* (?:the |an? )?(?:extra|empty|blank|spurious|duplicated?|unwanted"
     r"|trailing|double)\b"
+    # the project's own stopgap taken out: "Removes workaround for OpenSSL 1.1.1 DTLS bug"
+    r"|^\W*remov\w* (?:the |an? |our )?(?:[\w.-]+ ){0,2}work-?arounds?\b"
     r"|\b(?:should|will|does|would) (?:have )?no (?:effect|impact) on (?:users|anyone)\b"
     r"|\bno user[- ]visible\b|\b(?:several|various|minor|some|related) fix(?:es)?\b"
     r"|-related fix(?:es)?\b", re.I)

@@ -1,0 +1,143 @@
+"""Changelogs kept in a form `changelogs` does not walk itself: a pointer to the real one, and
+Sphinx's changelog directives. Pure apart from looking up the files a pointer names.
+
+A short `CHANGES` may only send the reader elsewhere ("MOVED. Please see:
+/docs/build/changelog.rst", `.. include:: ../docs/changes.rst`, a link to the docs'
+changelog page): the changelog read is the file it names, when the repository holds it.
+
+SQLAlchemy's projects (alembic, mako, dogpile …) write `.. changelog::` blocks with
+`:version:` and `:released:` options holding `.. change::` entries with `:tags:` (the first
+is the kind: bug, feature, usecase, changed, removed, deprecated …) and `:tickets:`. They are
+rewritten line for line into the headings and bullets `changelogs` reads, so an entry keeps
+its own line numbers: a release heading with its date, a section named by the entry's tags,
+and the entry's first paragraph as one bullet (its later paragraphs, "Pull request courtesy …"
+and `.. seealso::` blocks are not what changed).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from kenning.extract.seed.model import regular_file
+
+POINTER_LINES = 40  # a pointer is a few lines; a changelog with no entries yet is longer
+_INCLUDE = re.compile(r"^\s*(?:\.\.\s+include::\s*|```\{include\}\s*|include::)"
+                      r"(?P<path>[^\s\[\]`]+)", re.M)
+_PATH = re.compile(r"(?<![\w:/.-])/?(?P<path>(?:[\w.-]+/)*[\w.-]+\.(?:rst|md|txt|markdown))\b")
+_URL_PAGE = re.compile(r"https?://\S+?/(?P<stem>[\w.-]+?)(?:\.html?)?/?(?=[\s>)\]`'\"]|$)")
+
+
+def pointed_to(path: Path, root: Path, text: str,
+               pages: Callable[[], list[Path]]) -> list[Path]:
+    """The changelog `path` (its `text`) sends the reader to, when it is a short pointer: a
+    file it includes or names that the repository holds, else the changelog page of the docs
+    (`pages`, by name) a link of it names; [] when it is not a pointer or names nothing here."""
+    if len(text.splitlines()) > POINTER_LINES:
+        return []
+    here, real_root = path.parent, root.resolve()
+    named = [m["path"] for m in _INCLUDE.finditer(text)] + [m["path"] for m in _PATH.finditer(text)]
+    for rel in named:
+        for base in (here, root):
+            target = (base / rel.lstrip("/")).resolve()
+            # inside the repository only (a symlink may lead anywhere), and said as under
+            # `root` as given: the caller takes its path relative to that
+            if target != path.resolve() and target.is_relative_to(real_root) \
+                    and regular_file(target):
+                return [root / target.relative_to(real_root)]
+    stems = {m["stem"].lower() for m in _URL_PAGE.finditer(text)}
+    return [p for p in pages() if p.stem.lower() in stems][:1] if stems else []
+
+
+_CHANGELOG = re.compile(r"^(?P<indent>\s*)\.\.\s+changelog::\s*$")
+_CHANGE = re.compile(r"^(?P<indent>\s*)\.\.\s+change::\s*$")
+_OPTION = re.compile(r"^\s+:(?P<name>[\w-]+):\s*(?P<value>.*?)\s*$")
+_DIRECTIVE = re.compile(r"^(?P<indent>\s*)\.\.\s+[\w:-]+::")
+# The kinds a tag may give that say what every entry of it does.
+_KINDS = ("removed", "deprecated", "breaking", "backwards incompatible")
+
+
+def is_directive_changelog(text: str) -> bool:
+    return bool(re.search(r"^\s*\.\.\s+changelog::\s*$", text, re.M)) \
+        and bool(re.search(r"^\s*\.\.\s+change::\s*$", text, re.M))
+
+
+def from_directives(lines: list[str]) -> list[str]:
+    """Sphinx changelog directives rewritten line for line into what `changelogs` reads:
+    `.. changelog::` + `:version: 1.19.1` + `:released: August 8, 2026` is "## 1.19.1 (August
+    8, 2026)" (a version not yet released: "## 1.19.2" + "Unreleased"); `.. change::` +
+    `:tags: removed, py3k` is "#### removed", its first paragraph one bullet."""
+    out = list(lines)
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        release, change = _CHANGELOG.match(line), _CHANGE.match(line)
+        if not (release or change):
+            k += 1
+            continue
+        options, end = _options(lines, k + 1)
+        for n in range(k + 1, end):
+            out[n] = ""
+        if release:
+            version = options.get("version", "").strip()
+            when = options.get("released", "").strip()
+            out[k] = f"## {version} ({when})" if version and when else f"## {version}"
+            if version and not when and end > k + 1:
+                out[k + 1] = "Unreleased"
+            k = end
+            continue
+        out[k] = f"#### {_section(options.get('tags', ''))}"
+        k = _body(lines, out, end, len(change["indent"]))
+    return out
+
+
+def _options(lines: list[str], k: int) -> tuple[dict[str, str], int]:
+    """A directive's options from line `k` on, and the line after them."""
+    options: dict[str, str] = {}
+    while k < len(lines) and (m := _OPTION.match(lines[k])):
+        options[m["name"].lower()] = m["value"]
+        k += 1
+    return options, k
+
+
+def _section(tags: str) -> str:
+    """The section an entry's tags name: its kind when that says what the entry does
+    ("removed"), else every tag ("bug autogenerate": a fix, whatever it says)."""
+    names = [t.strip().lower() for t in re.split(r"[,;]", tags) if t.strip()]
+    return next((t for t in names if t in _KINDS), " ".join(names) or "changes")
+
+
+def _body(lines: list[str], out: list[str], k: int, indent: int) -> int:
+    """The change's body from line `k`, indented past the directive's `indent`: its first
+    paragraph as a bullet, with a list right after it nested under it (what "Environmental
+    updates:" were), the rest blanked; returns the line after the body."""
+    while k < len(lines) and not lines[k].strip():
+        k += 1
+    base = len(lines[k]) - len(lines[k].lstrip()) if k < len(lines) else 0
+    mode, item_at, block_at = "first", 0, None  # first | after | list | drop
+    for n in range(k, len(lines)):
+        line = lines[n]
+        depth = len(line) - len(line.lstrip())
+        if line.strip() and depth <= indent:
+            return n
+        out[n] = ""
+        if not line.strip():
+            mode = {"first": "after"}.get(mode, mode)
+            continue
+        if block_at is not None and depth > block_at:
+            continue  # a `.. seealso::` block's content
+        block_at = depth if _DIRECTIVE.match(line) else None
+        if block_at is not None:
+            continue
+        text = line[base:] if depth >= base else line.lstrip()
+        bullet = re.match(r"[*+-]\s", text.lstrip())
+        if n == k:
+            out[n] = f"- {text.strip()}"
+        elif mode == "first" or mode == "list" and not bullet and depth > item_at:
+            out[n] = f"  {text}"
+        elif mode in ("after", "list") and bullet:
+            out[n], mode, item_at = f"  {text}", "list", depth
+        else:
+            mode = "drop"
+    return len(lines)

@@ -1,0 +1,306 @@
+"""`kenning seed` on changelogs it could not read (issue 19's seventeenth pass): a short
+CHANGES that points at the real changelog, Sphinx's `.. changelog::` / `.. change::`
+directives (alembic), release headings in bold (anyio) or after the project's name (pluggy,
+trio: towncrier's default title), and what those changelogs showed: a "Deprecations and
+Removals" section's verb, a "BACKWARDS INCOMPATIBLE" label, a long entry said by its first
+sentence, an announcement for "the next release" that has come, a removed workaround."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+from conftest import git
+from kenning.extract.seed import changelogs
+from kenning.extract.seed.model import plain
+
+SPHINX = """\
+==========
+Changelog
+==========
+
+.. changelog::
+    :version: 2.1.1
+    :include_notes_from: unreleased
+
+.. changelog::
+    :version: 2.1.0
+    :released: August 4, 2026
+
+    .. change::
+        :tags: bug, commands
+        :tickets: 1822
+
+        Fixed inconsistency where ``stamp`` would emit a ``DROP TABLE`` statement;
+        offline mode no longer emits this ``DROP``.
+
+    .. change::
+        :tags: removed, environment
+        :tickets: 987
+
+        The "Pylons" environment template has been removed as of Widget 2.1;
+        use the ``generic`` template instead. Pull request
+        courtesy Someone Else.
+
+        A second paragraph that is not what changed.
+
+        .. seealso::
+
+            :ref:`templates`
+
+    .. change::
+        :tags: changed, general
+
+        Support for SQLAlchemy 1.3, which was EOL as of 2021, is now dropped from
+        Widget as of version 2.1.0. :ticket:`508`
+
+.. changelog::
+    :version: 2.0.0
+    :released: Mon Mar 12 2026
+
+    .. change::
+        :tags: usecase, autogenerate
+
+        Change the default value of :paramref:`.EnvironmentContext.configure.compare_type`
+        to ``True``.
+"""
+
+
+def test_sphinx_changelog_directives_are_read_as_releases_sections_and_entries():
+    lines = SPHINX.splitlines()
+    found = {e.first: e for e in changelogs.entries(SPHINX)}
+    # each entry keeps its own lines; its tags are its section; its first paragraph is it
+    removed = found[lines.index("        The \"Pylons\" environment template has been "
+                                "removed as of Widget 2.1;") + 1]
+    assert (removed.version, removed.section) == ("2.1.0", "removed")
+    assert plain(removed.text) == ('The "Pylons" environment template has been removed as of '
+                                   "Widget 2.1; use the `generic` template instead.")
+    assert changelogs.release_dates(SPHINX) == {"2.1.0": date(2026, 8, 4),
+                                                "2.0.0": date(2026, 3, 12)}
+    texts = [p.text for p in changelogs.proposals(SPHINX, "docs/changelog.rst", "widget")]
+    assert texts == [
+        'Removed in widget 2.1.0 (docs/changelog.rst): The "Pylons" environment template has '
+        "been removed as of Widget 2.1; use the `generic` template instead.",
+        "widget 2.1.0 (docs/changelog.rst): Support for SQLAlchemy 1.3, which was EOL as of "
+        "2021, is now dropped from Widget as of version 2.1.0.",
+        "widget 2.0.0 (docs/changelog.rst): Changes the default value of "
+        "EnvironmentContext.configure.compare_type to `True`."], texts  # the bug fix: none
+
+
+def test_a_changelog_that_points_elsewhere_is_read_where_it_points(kenning, repo):
+    (repo / "CHANGES").write_text("=====\nMOVED\n=====\n\nPlease see:\n\n"
+                                  "    /docs/build/changelog.rst\n\nor\n\n"
+                                  "    http://widget.example.org/en/latest/changelog.html\n\n"
+                                  "for the current CHANGES.\n", encoding="utf-8")
+    (repo / "docs" / "build").mkdir(parents=True)
+    (repo / "docs" / "build" / "changelog.rst").write_text(SPHINX, encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "changelog")
+    items = json.loads(kenning("seed", "--dry-run", "--json", "--source", "changelog").out)
+    found = {i["provenance"] for i in items["items"]}
+    line = SPHINX.splitlines().index("        Support for SQLAlchemy 1.3, which was EOL as of "
+                                     "2021, is now dropped from") + 1
+    assert found == {f"docs/build/changelog.rst:{line}-{line + 1}"}, found  # the others name
+    # code this repository lacks
+    # an include, and a link to the docs' changelog page, point the same way
+    assert changelogs.changelog_files(repo) == [repo / "docs" / "build" / "changelog.rst"]
+    (repo / "CHANGES").write_text(".. include:: docs/build/changelog.rst\n", encoding="utf-8")
+    assert changelogs.changelog_files(repo) == [repo / "docs" / "build" / "changelog.rst"]
+    link = repo.parent / f"{repo.name}-link"  # the root as given, not as resolved
+    link.symlink_to(repo)
+    assert changelogs.changelog_files(link) == [link / "docs" / "build" / "changelog.rst"]
+    (repo.parent / "outside.rst").write_text(SPHINX, encoding="utf-8")
+    (repo / "CHANGES").write_text(".. include:: ../outside.rst\n", encoding="utf-8")
+    assert changelogs.changelog_files(repo) == [repo / "CHANGES"]  # never out of the repository
+    (repo / "CHANGES").write_text("See https://widget.example.org/en/latest/changelog.html\n",
+                                  encoding="utf-8")
+    (repo / "docs" / "changelog.rst").write_text(SPHINX, encoding="utf-8")
+    assert changelogs.changelog_files(repo) == [repo / "docs" / "changelog.rst"]
+    # a changelog with entries of its own is read itself, whatever it names
+    (repo / "CHANGES").write_text("Version 1.0.0\n-------------\n\n- Drop support for Widget "
+                                  "0.9 plugins, see docs/build/changelog.rst.\n",
+                                  encoding="utf-8")
+    assert changelogs.changelog_files(repo) == [repo / "CHANGES"]
+
+
+def test_a_release_heading_in_bold_or_after_the_projects_name_starts_a_release():
+    bold = ("Version history\n===============\n\n**UNRELEASED**\n\n"
+            "- Changed the default value of the ``use_uvloop`` backend option to ``False``\n\n"
+            "**4.14.2**\n\n- Dropped ``sniffio`` as a direct dependency\n")
+    assert [(e.version, e.text) for e in changelogs.entries(bold)] == [
+        ("unreleased", "Changed the default value of the ``use_uvloop`` backend option to "
+                       "``False``"),
+        ("4.14.2", "Dropped ``sniffio`` as a direct dependency")]
+    named = ("Changelog\n=========\n\npluggy 1.6.0 (2025-05-15)\n=========================\n\n"
+             "Deprecations and Removals\n-------------------------\n\n"
+             "- `#556 <https://github.com/o/r/issues/556>`_: Widget 3 is no longer supported."
+             "\n\nPython 3.12\n-----------\n\n- Remove the `x` option in favor of `y`.\n")
+    found = [e.version for e in changelogs.entries(named)]
+    # a runtime's name before a version is no release of the project
+    assert found == ["1.6.0", "1.6.0"], found
+    assert changelogs.release_dates(named) == {"1.6.0": date(2025, 5, 15)}
+    assert plain(changelogs.entries(named)[0].text) == "Widget 3 is no longer supported."
+
+
+TOWNCRIER = """\
+Release history
+===============
+
+trio 0.34.0 (2026-08-10)
+------------------------
+
+Deprecations and removals
+~~~~~~~~~~~~~~~~~~~~~~~~~
+
+- Both trio.testing.RaisesGroup and trio.testing.Matcher have been deprecated. Use
+  `pytest.RaisesGroup` instead.
+- Removes workaround for OpenSSL 1.1.1 DTLS ClientHello bug.
+- Calling `bool()` on a `trio.Event` now raises a `DeprecationWarning`; ask
+  `trio.Event.is_set()`.
+- `MultiError` has been fully removed, and all relevant trio functions now raise
+  ExceptionGroups instead.
+
+Breaking changes
+~~~~~~~~~~~~~~~~
+
+- BACKWARDS INCOMPATIBLE Replaced the `policy` option with `loop_factory` on the asyncio
+  backend.
+- Most of the public classes that Trio exports weren't designed with subclassing in mind.
+  And we've noticed that some users were trying to subclass them anyway, and ending up
+  with fragile code that we're likely to accidentally break in the future, or else be
+  stuck unable to make improvements. So we have made them final: subclassing them now
+  raises a `TypeError`, and there is no switch to turn that back off. The same goes for
+  the classes `trio.testing` exports, which tests may have relied on subclassing until
+  now; they get the same treatment and raise the same error from this release on.
+
+Other changes
+~~~~~~~~~~~~~
+
+- Replaced `python-dateutil` with the standard library module zoneinfo. This module is
+  part of every Python this release supports, so no backport is installed any more, and
+  the `trio[tz]` extra, which used to pull in `python-dateutil` and `tzdata` for the
+  time-zone support of `trio.to_thread` deadlines, now installs `tzdata` only; the extra
+  stays for anyone whose platform lacks the system time-zone database it reads first.
+  Nothing changes for code that passes aware `datetime` objects; code that passed
+  `dateutil.tz` objects keeps working through the same adapter as before.
+
+trio 0.2.0 (2025-12-06)
+-----------------------
+
+Breaking changes
+~~~~~~~~~~~~~~~~
+
+- In the next release, the `bind` method on Trio socket objects will become async.
+"""
+
+
+def test_towncrier_sections_give_each_entry_its_own_verb_and_a_label_goes():
+    texts = [p.text for p in changelogs.proposals(TOWNCRIER, "history.rst", "trio")]
+    assert texts == [
+        # "Deprecations and removals": the verb its rule says, not the first of the two
+        "Deprecated in trio 0.34.0 (history.rst): Both trio.testing.RaisesGroup and "
+        "trio.testing.Matcher have been deprecated. Use `pytest.RaisesGroup` instead.",
+        "Deprecated in trio 0.34.0 (history.rst): Calling `bool()` on a `trio.Event` now "
+        "raises a `DeprecationWarning`; ask `trio.Event.is_set()`.",
+        "Removed in trio 0.34.0 (history.rst): `MultiError` has been fully removed, and all "
+        "relevant trio functions now raise ExceptionGroups instead.",
+        # the label is said by the verb
+        "Breaking change in trio 0.34.0 (history.rst): Replaced the `policy` option with "
+        "`loop_factory` on the asyncio backend.",
+        # a long entry whose first sentence says its rule's change, by that sentence
+        "trio 0.34.0 (history.rst): Replaced `python-dateutil` with the standard library "
+        "module zoneinfo."], texts
+    # Left out: a removed workaround (the project's stopgap); a long breaking entry whose
+    # first sentence says no change ("… weren't designed with subclassing in mind."); an
+    # older release's announcement for "the next release", which has come since.
+
+
+PIPX_LIKE = """\
+`1.6.0 <https://github.com/o/pipx/tree/1.6.0>`_ - 2026-06-01
+===========================================================
+
+Bugfixes
+--------
+
+- Skip cache tag files when removing expired `pipx run` environments.
+- Pass ``--fetch-python=missing`` to let pipx download an interpreter; nothing is removed.
+
+`1.5.0 <https://github.com/o/pipx/tree/1.5.0>`_ - 2026-03-29
+===========================================================
+
+Deprecations and Removals
+-------------------------
+
+- Deprecate ``--fetch-missing-python``; it is now an alias for ``--fetch-python=missing``.
+  The keyword ``fetch_missing_python: bool`` is replaced by ``fetch_python``.
+- Deprecate ``--skip-maintenance`` flag of ``pipx list``; maintenance is now never executed
+  there.
+"""
+
+
+def test_an_option_or_a_command_is_one_name_a_later_entry_must_name_whole(kenning, repo):
+    """pipx's deprecations were taken as overtaken: `--skip-maintenance` read as "skip"
+    (a later "Skip cache tag files when removing …"), `pipx list` as "pipx", and the alias a
+    deprecation names as what stays read as deprecated too."""
+    (repo / "docs").mkdir()
+    (repo / "docs" / "changelog.rst").write_text(PIPX_LIKE, encoding="utf-8")
+    (repo / "pyproject.toml").write_text("[project]\nname = 'pipx'\n", encoding="utf-8")
+    (repo / "pipx.py").write_text(
+        "import argparse\n\n\ndef parser():\n    p = argparse.ArgumentParser()\n"
+        "    p.add_argument('--fetch-python')\n    p.add_argument(\n"
+        "        '--fetch-missing-python',\n        dest='fetch_python',\n"
+        "        help='Deprecated: alias for --fetch-python=missing.',\n    )\n"
+        "    p.add_argument('--skip-maintenance', help='Deprecated: does nothing.')\n"
+        "    return p\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "pipx")
+    found = [i["text"] for i in json.loads(kenning(
+        "seed", "--dry-run", "--json", "--source", "changelog").out)["items"]]
+    assert found == [
+        "pipx 1.5.0 (docs/changelog.rst): Deprecates `--fetch-missing-python`; it "
+        "is now an alias for `--fetch-python=missing`. The keyword `fetch_missing_python: "
+        "bool` is replaced by `fetch_python`.",
+        "pipx 1.5.0 (docs/changelog.rst): Deprecates `--skip-maintenance` flag "
+        "of `pipx list`; maintenance is now never executed there."], found
+
+
+def test_a_commit_swapping_one_development_tool_for_another_needs_no_reason(kenning, repo):
+    (repo / "pyproject.toml").write_text("[project]\nname = 'widget'\n\n[tool.ruff]\n"
+                                         "line-length = 120\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "Use ruff instead of flake8, autoflake and isort (#2110)")
+    (repo / "widget.py").write_text("x = 1\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "Use rstrip instead of strip in the parser of widgets")
+    found = [i["text"] for i in json.loads(kenning(
+        "seed", "--dry-run", "--json", "--source", "commits").out)["items"]]
+    assert len(found) == 1 and found[0].startswith(
+        "Used ruff instead of flake8, autoflake and isort (commit "), found
+
+
+def test_release_please_headings_symbol_sections_and_a_linked_unreleased_are_read():
+    """conventional-changelog / release-please: linked headings, "### ⚠ BREAKING CHANGES",
+    an entry's commit in parentheses; Keep a Changelog's "## [Unreleased](…compare…)"."""
+    text = ("# Changelog\n\n## [Unreleased](https://github.com/o/r/compare/v2.0.0...HEAD)\n\n"
+            "### Removed\n\n- Remove the `legacy` option; use `modern` instead.\n\n"
+            "## [2.0.0](https://github.com/o/r/compare/v1.9.0...v2.0.0) (2026-01-10)\n\n\n"
+            "### ⚠ BREAKING CHANGES\n\n* **client:** the `retry` option now defaults to `3` "
+            "([1a2b3c4](https://github.com/o/r/commit/1a2b3c4d))\n\n### 🐛 Bug Fixes\n\n"
+            "* **client:** the `retry` option no longer crashes on empty bodies "
+            "([5e6f7a8](https://github.com/o/r/commit/5e6f7a8b))\n")
+    assert [(e.version, e.section) for e in changelogs.entries(text)] == [
+        ("unreleased", "removed"), ("2.0.0", "breaking changes"), ("2.0.0", "bug fixes")]
+    assert [p.text for p in changelogs.proposals(text, "CHANGELOG.md", "widget")] == [
+        "widget (unreleased, CHANGELOG.md): Removes the `legacy` option; use `modern` instead.",
+        "Breaking change in widget 2.0.0 (CHANGELOG.md): Client: the `retry` option now "
+        "defaults to `3`"]
+
+
+def test_a_removal_of_a_private_classs_member_is_the_projects_insides():
+    """pluggy 1.0.0's "Remove the `_Result.result` property": `_Result` is private, and so is
+    what is reached through it; a public class's member is not."""
+    assert changelogs.private_removal("Remove the `_Result.result` property. Use "
+                                      "`_Result.get_result()` instead.")
+    assert changelogs.private_removal("Removed the `_prepare_conn` method.")
+    assert not changelogs.private_removal("Remove the `Result.result` property. Use "
+                                          "`Result.get_result()` instead.")
