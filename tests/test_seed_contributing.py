@@ -240,3 +240,18 @@ def test_a_page_has_one_default_a_section_and_a_default_to_be_set_is_none():
         "Middleware › Sessions): `max_age`: Session expiry time in seconds. Defaults to 2 weeks.",
         "Middleware › GZip): `minimum_size`: Do not GZip small responses. Defaults to `500`."], \
         said
+
+
+def test_a_command_said_inside_a_sentence_is_said_with_what_it_is_for(tmp_path):
+    root = project(tmp_path)
+    guide = ("Contributing\n============\n\n"
+             "To build the documentation, run ``tox -e lint`` which will generate a directory "
+             "named ``build``. To run the checks in parallel, invoke tox with ``tox -p``.\n\n"
+             "Run `make test` to run the tests. Run `make bench` to run the benchmarks.\n\n"
+             "3. Run `make test` to check the import.\n")
+    said = [p.text for p in contributing.inline_proposals(guide, "CONTRIBUTING.rst", "widget",
+                                                          root)]
+    assert said == ["widget (CONTRIBUTING.rst): To build the documentation: `tox -e lint`.",
+                    "widget (CONTRIBUTING.rst): To run the checks in parallel: `tox -p`.",
+                    "widget (CONTRIBUTING.rst): To run the tests: `make test`."], said
+    # `make bench`: no such target at HEAD; a numbered step is `documents`' to read

@@ -177,6 +177,7 @@ def _purpose(lead: str) -> str | None:
     text = _CLOSING.sub("", text).strip().rstrip(",")
     text = _YOU_CAN.sub("", text)
     if not text or len(text.split()) < 2 or len(text) > 200 or LEANS.match(text) \
+            or text.count("`") % 2 \
             or text.startswith("..") or _LEANING.search(re.sub(r"\([^)]*\)", "", text)) \
             or re.search(r"\b(?:git|github|fork|clone|branch|pull request|virtual ?env\w*|venv"
                          r"|activate)\b", text, re.I):
@@ -204,6 +205,9 @@ def _command(line: str) -> tuple[str, str] | None:
         ok = words[2] not in ("venv", "virtualenv")
     elif re.match(r"^(?:\./|scripts/|bin/|tools/|tasks/)[\w./-]+$", first):
         ok = True
+    elif re.match(r"^python[\d.]*$", first) and len(words) > 1 \
+            and re.match(r"^(?:scripts|tools|tasks|bin)/[\w./-]+\.py$", words[1]):
+        ok = True  # "python3 scripts/release.py"
     else:
         ok = first in _RUNNERS and first not in ("cargo", "npm") or first in ("npm", "cargo") \
             and len(words) > 1 and words[1] in ("test", "run", "install", "ci", "build")
@@ -222,6 +226,8 @@ def _holds(code: str, root: Path) -> bool:
     words = shlex.split(code)
     while words and re.match(r"^\w+=", words[0]):
         words = words[1:]
+    if re.match(r"^python[\d.]*$", words[0]) and len(words) > 1 and "/" in words[1]:
+        words = words[1:]  # the script it runs
     first = words[0]
     if re.match(r"^(?:\./|scripts/|bin/|tools/|tasks/)", first):
         return regular_file(root / first.removeprefix("./"))
@@ -365,6 +371,35 @@ def convention_proposals(text: str, rel: str, project: str) -> list[Proposal]:
         if len(out) >= PER_FILE:
             break
     return out
+
+
+# A command said inside a sentence: "To build the documentation, run ``tox -e docs`` which …",
+# "Run `make test` to run the tests."
+_INLINE = re.compile(r"(?:^|(?<=[.!?]\s))(?:(?P<to>To [^,.`]{3,80}),\s*(?:just\s+)?(?:run|use"
+                     r"|invoke|type|execute)\s+(?:\w+\s+with\s+)?`(?P<c1>[^`]+)`"
+                     r"|(?:Run|Use|Invoke)\s+`(?P<c2>[^`]+)`\s+(?P<why>to [^.,;]{3,80}))")
+
+
+def inline_proposals(text: str, rel: str, project: str, root: Path) -> list[Proposal]:
+    """The guide's commands said inside a sentence, with what they are for ("To build the
+    documentation: `tox -e docs`."); not a numbered setup step (`documents` reads those)."""
+    lines = text.splitlines()
+    out: list[Proposal] = []
+    for start, para in _prose(lines):
+        if re.match(r"^\s*\d+[.)]\s", lines[start]):
+            continue
+        for m in _INLINE.finditer(plain(para).replace("``", "`")):
+            command = _command(m["c1"] or m["c2"])
+            purpose = _purpose(m["to"] or m["why"])
+            if command is None or purpose is None or not _holds(command[0], root):
+                continue
+            section = _section(lines, start)
+            where = f"{rel}, {section}" if section else rel
+            out.append(Proposal(source="docs", kind="interaction",
+                                text=f"{project} ({where}): {purpose}: `{command[0]}`.",
+                                provenance=lines_label(rel, start + 1, start + 1),
+                                rule="contributing-command"))
+    return out[:PER_FILE]
 
 
 def command_proposals(text: str, rel: str, project: str, root: Path) -> list[Proposal]:
