@@ -21,6 +21,10 @@ Possible bugs may be raised as a "Potential Issue" discussion.
 
 The pull request should include tests.
 
+New code should ideally come with a regression test for each bug it fixes.
+
+Pull request descriptions should be as clear as possible.
+
 New features should branch off here.
 
 ## Development
@@ -153,7 +157,8 @@ def test_a_contributing_convention_is_said_with_the_next_sentence_when_it_reads_
         "widget (docs/contributing.md, Reporting Bugs): Contributions should generally start "
         "out with a discussion. Possible bugs may be raised as a \"Potential Issue\" "
         "discussion."], said
-    # "The pull request should include tests." is any project's; "… branch off here" points
+    # "The pull request should include tests.", hedged "ideally" and "as clear as possible"
+    # are any project's; "… branch off here" points elsewhere
 
 
 def test_contributing_guides_are_found_at_the_root_in_github_and_under_docs(tmp_path):

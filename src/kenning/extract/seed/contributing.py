@@ -306,6 +306,9 @@ _CONVENTION = re.compile(
     r"|are expected to|is expected to|are required to|is required to|are not accepted"
     r"|is not accepted)\b", re.I)
 _POINTS = re.compile(r"\b(?:here|this|these|those|above|below|following)\b|:$", re.I)
+# Any project's hygiene, hedged: "should be as clear as possible", "should ideally have tests".
+_HYGIENE = re.compile(r"\bas (?:clear|descriptive|short|small|simple) as possible\b|\bideally\b",
+                      re.I)
 
 
 def _prose(lines: list[str]) -> list[tuple[int, str]]:
@@ -352,6 +355,7 @@ def convention_proposals(text: str, rel: str, project: str) -> list[Proposal]:
             sentence = re.sub(r"\s+\d+\.$", "", sentence.strip())
             if not _CONVENTION.search(sentence) or _POINTS.search(sentence) \
                     or LEANS.match(sentence) or len(sentence) > 300 or GENERIC.search(sentence) \
+                    or _HYGIENE.search(sentence) \
                     or (len(sentence.split()) <= 8 and "`" not in sentence
                         and ROUTINE.search(sentence)):
                 continue  # "The pull request should include tests.": any project's
