@@ -19,7 +19,14 @@ a project script (`scripts/test`, `./run`), a task runner or tool (`tox -e docs`
 test`, `pytest`, `pre-commit install`, `python -m …`); git, `cd`, virtualenv activation and
 output lines are left out. A command HEAD no longer bears out is left out: a script that is
 gone, a tox environment, nox session, make target or just recipe the project's configuration
-does not name, a runner whose configuration file is gone. At most `PER_FILE` a file.
+does not name, a runner whose configuration file is gone. A command said inside a sentence
+("To build the documentation, run ``tox -e docs`` …") is taken the same way; at most
+`PER_FILE` commands a file.
+
+And what the guide asks of every contribution: a contribution, pull request, patch, commit or
+change as the subject and should / must ("Contributions should generally start out with a
+discussion."), with the next sentence when it reads alone; not any project's routine ("The
+pull request should include tests."), a hedge or one pointing elsewhere. At most `PER_FILE`.
 """
 
 from __future__ import annotations
@@ -432,3 +439,13 @@ def command_proposals(text: str, rel: str, project: str, root: Path) -> list[Pro
         if len(out) >= PER_FILE:
             break
     return out
+
+
+def proposals(text: str, rel: str, project: str, root: Path) -> list[Proposal]:
+    """The guide's commands (in blocks, then in sentences: at most `PER_FILE` together) and
+    its conventions (at most `PER_FILE`)."""
+    commands = command_proposals(text, rel, project, root)
+    said = {p.text.rsplit(": ", 1)[-1] for p in commands}
+    commands += [p for p in inline_proposals(text, rel, project, root)
+                 if p.text.rsplit(": ", 1)[-1] not in said]
+    return commands[:PER_FILE] + convention_proposals(text, rel, project)

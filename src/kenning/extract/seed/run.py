@@ -108,9 +108,7 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
     own = project_name(root)
     for files, reader in tools:
         out += [("docs", p, lambda text, rel, r=reader: r(text, rel, own)) for p in files(root)]
-    out += [("docs", p, lambda text, rel: contributing.command_proposals(text, rel, own, root)
-             + contributing.inline_proposals(text, rel, own, root)
-             + contributing.convention_proposals(text, rel, own))
+    out += [("docs", p, lambda text, rel: contributing.proposals(text, rel, own, root))
             for p in contributing.contributing_files(root)]
     out += [("docs", p, lambda text, rel: guides.proposals(text, rel, own))
             for p in guides.guide_files(root)]
