@@ -275,7 +275,7 @@ def test_a_commit_swapping_one_development_tool_for_another_needs_no_reason(kenn
     found = [i["text"] for i in json.loads(kenning(
         "seed", "--dry-run", "--json", "--source", "commits").out)["items"]]
     assert len(found) == 1 and found[0].startswith(
-        "Used ruff instead of flake8, autoflake and isort (commit "), found
+        "Uses ruff instead of flake8, autoflake and isort (commit "), found
 
 
 def test_release_please_headings_symbol_sections_and_a_linked_unreleased_are_read():

@@ -9,7 +9,12 @@ few megabytes and well under a second to parse. Kept, each with its commit and d
   3.8"): a fix for one warning or breakage records an edit, not a lasting decision;
 - support dropped ("drop support for nodejs 8") and a named deprecation, whose object says
   what they are about;
-- merged pull-request titles go through the same rules (the title is the PR's decision).
+- merged pull-request titles go through the same rules (the title is the PR's decision);
+- a swap of one development tool or dependency for another, reason or not ("Use ruff instead
+  of flake8, autoflake and isort", "Replace black with ruff formatter", "Switch from tox to
+  nox"): proposed only when the commit changed the project's configuration (`configured`)
+  and HEAD's configuration still names what it chose and none of what it replaced
+  (`current`), whatever its age: HEAD bears it out, so the window does not apply.
 When the project has a changelog, a commit that deprecates or removes something is not
 proposed: the changelog is the record of deprecations and removals (with their release),
 and a commit's one is a context-free event, often said twice ("deprecate the CLI" twice).
@@ -27,7 +32,6 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-from kenning.extract.seed.current import TOOLS
 from kenning.extract.seed.later import chosen, identifiers, replaced, support_subject
 from kenning.extract.seed.model import Proposal, plain, pythons_own
 
@@ -76,6 +80,80 @@ _PAST = {"switch": "Switched", "switches": "Switched", "migrate": "Migrated",
          "ends": "Ended", "use": "Used", "uses": "Used", "prefer": "Preferred",
          "replace": "Replaced", "replaces": "Replaced", "adopt": "Adopted",
          "deprecate": "Deprecated", "deprecates": "Deprecated", "revert": "Reverted"}
+
+
+# A swap of one tool for another: what it chose (x) and what it replaced (y).
+_SWAPS = (
+    re.compile(r"^(?:use[sd]?|prefer(?:s|red)?|adopt(?:s|ed)?)\s+(?P<x>.+?)\s+(?:instead of"
+               r"|rather than|over|in place of)\s+(?P<y>.+)$", re.I),
+    re.compile(r"^(?:switch(?:ed|es)?|migrat(?:e|ed|es)|move[sd]?) to\s+(?P<x>.+?)\s+(?:instead"
+               r" of|rather than|from)\s+(?P<y>.+)$", re.I),
+    re.compile(r"^(?:switch(?:ed|es)?|migrat(?:e|ed|es)|move[sd]?)\s+from\s+(?P<y>.+?)\s+to\s+"
+               r"(?P<x>.+)$", re.I),
+    re.compile(r"^replace[sd]?\s+(?P<y>.+?)\s+(?:with|by)\s+(?P<x>.+)$", re.I))
+_NOT_TOOL = frozenset("""the a an our its their own custom old new native builtin built-in
+    internal local default explicit more less all some other same this that these those it
+    them one two multiple single git""".split())  # git: every project's, never swapped out
+_TOOL_NAME = re.compile(r"[a-z][a-z0-9]*(?:[._+-][a-z0-9]+)*")
+# The files a development tool or dependency is configured in (what a tool swap changes).
+CONFIG_FILE = re.compile(r"(?:^|/)(?:pyproject\.toml|setup\.cfg|setup\.py|tox\.ini|tox\.toml"
+                         r"|noxfile\.py|Makefile|[Jj]ustfile|requirements[^/]*\.(?:txt|in)"
+                         r"|\.pre-commit-config\.ya?ml|\.travis\.yml|\.readthedocs\.ya?ml"
+                         r"|mkdocs\.ya?ml|\.flake8|environment\.ya?ml|Pipfile|package\.json)$"
+                         r"|^(?:\.github/workflows|requirements|scripts|docs/requirements)/")
+
+
+def swap(subject: str) -> tuple[str, tuple[str, ...]] | None:
+    """What a tool swap chose and what it replaced, lower case ("Replace black with ruff
+    formatter": ("ruff", ("black",))), or None when the subject names no tools: each side a
+    name of one or two words ("the RTD Sphinx theme" is no tool's name)."""
+    for pattern in _SWAPS:
+        m = pattern.match(subject.strip().rstrip("."))
+        if m is None:
+            continue
+        x = re.split(r"\s+(?:for|to|in|as|on|across|throughout|when|because|so|since)\s+",
+                     m["x"], maxsplit=1)[0]
+        y = re.split(r"\s+(?:for|to|in|as|on|across|throughout|when|because|so|since)\s+",
+                     m["y"], maxsplit=1)[0]
+        chosen = _names(x)
+        replaced = _names(y)
+        if len(chosen) == 1 and replaced and chosen[0] not in replaced:
+            return chosen[0], tuple(replaced)
+    return None
+
+
+def _names(part: str) -> list[str]:
+    """The tool names of "flake8, autoflake and isort" (each item of one or two words; the
+    first word of "ruff formatter"), or none when an item is no name."""
+    out = []
+    for item in re.split(r"\s*(?:,|/|&|\band\b|\bor\b)\s*", part.strip()):
+        words = item.strip("`'\" ").split()
+        if not words:
+            continue
+        name = words[0].strip("`'\"").lower()
+        if len(words) > 2 or name in _NOT_TOOL or not _TOOL_NAME.fullmatch(name) \
+                or len(name) < 2:
+            return []
+        out.append(name)
+    return out
+
+
+def configured(root: Path, found: list[Proposal]) -> list[Proposal]:
+    """`found` less the tool swaps whose commit changed no configuration file (a swap in the
+    code, "use quote instead of quote_plus", is no tool's): one `git log` for them all."""
+    shas = [p.provenance.removeprefix("commit ") for p in found if p.rule == "commit-tool-swap"]
+    if not shas:
+        return found
+    shown = subprocess.run(["git", "-C", str(root), "log", "--no-walk=unsorted", "-m",
+                            "--first-parent", "--name-only", f"--format={RECORD}%H", *shas],
+                           capture_output=True, encoding="utf-8", errors="replace")
+    touched = set()
+    for record in shown.stdout.split(RECORD):
+        sha, *files = record.strip().splitlines() or [""]
+        if any(CONFIG_FILE.search(f.strip()) for f in files if f.strip()):
+            touched.add(sha[:12])
+    return [p for p in found if p.rule != "commit-tool-swap"
+            or p.provenance.removeprefix("commit ")[:12] in touched]
 
 
 @dataclass(frozen=True)
@@ -191,7 +269,7 @@ def proposals(commits: list[Commit], has_changelog: bool = False) -> list[Propos
     cutoff = max((c.when for c in commits), default=None)
     cutoff = cutoff - timedelta(days=4 * 365) if cutoff else None
     for k, c in enumerate(commits):
-        if _BOT.search(c.author) or c.sha[:7] in reverted_shas or (cutoff and c.when < cutoff):
+        if _BOT.search(c.author) or c.sha[:7] in reverted_shas:
             continue
         subject = c.subject
         if _MERGE_PR.match(subject):
@@ -206,6 +284,8 @@ def proposals(commits: list[Commit], has_changelog: bool = False) -> list[Propos
             continue
         revert = _REVERT.match(subject)
         found = _proposal(c, subject, body, revert is not None)
+        if found is not None and cutoff and c.when < cutoff and found.rule != "commit-tool-swap":
+            continue
         if found is None or subject.lower() in seen or _overtaken(found, subject, commits[:k]) \
                 or _pythons_way(subject):
             continue
@@ -275,17 +355,8 @@ def _overtaken(found: Proposal, subject: str, newer: list[Commit]) -> bool:
             return False
         return not name or any(_runtime_mentioned(name, c.subject) for c in newer)
     pick = chosen(subject) if found.rule in ("commit-switch", "commit-instead",
-                                              "commit-reason") else None
+                                              "commit-reason", "commit-tool-swap") else None
     return bool(pick) and any(pick in replaced(c.subject) for c in newer)
-
-
-def _tool_swap(subject: str) -> bool:
-    """"Use ruff instead of flake8, autoflake and isort": one development tool for another
-    is the project's decision on its face, no reason needed (HEAD must still show the tool
-    chosen: `current`)."""
-    pick = chosen(subject)
-    return pick in TOOLS and bool({w.lower() for w in re.findall(
-        r"[\w-]+", _INSTEAD_OF.split(subject, 1)[-1])} & TOOLS - {pick})
 
 
 def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | None:
@@ -301,11 +372,12 @@ def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | No
         rule, text = "revert", subject
     else:
         rule = _decision(subject)
+        if reason is None and swap(subject) is not None and not _QUOTED.search(subject):
+            rule = "tool-swap"  # with no reason said: HEAD must bear it out (`current`)
         if rule is None:
             return None
         text = subject
-        if rule == "instead" and not _tool_swap(subject) and (
-                reason is None or len(subject.split()) < 6
+        if rule == "instead" and (reason is None or len(subject.split()) < 6
                                   or _QUOTED.search(subject)
                                   or not re.search(r"[A-Za-z]{2}", chosen(subject) or "")
                                   or not _CONCRETE.search(_INSTEAD_OF.split(subject)[0])):
@@ -320,6 +392,9 @@ def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | No
         return None  # "don't use `hash` to avoid attrs warning": a fix for one symptom, not a rule
     date = c.when.strftime("%Y-%m-%d")
     text = plain(_past(text))
+    if rule == "tool-swap":  # still so at HEAD (`current`): "Uses ruff instead of flake8"
+        text = re.sub(r"^(Used|Preferred)\b", lambda m: {"Used": "Uses", "Preferred": "Prefers"}[
+            m.group(1)], text)
     statement = f"{text[:-1] if text.endswith('.') else text} (commit {c.sha[:7]}, {date})."
     if len(statement) > MAX_TEXT:
         return None  # the whole subject or nothing: a cut one says less than nothing

@@ -400,9 +400,64 @@ def _holds(p: Proposal, head: Head, checked: str | None) -> bool:
     return True
 
 
+# Where a development tool or dependency is put to use: packaging, requirements, task runners,
+# CI, pre-commit, the project's scripts.
+_TOOL_CONFIG = (*_CONFIG, "tox.toml", "scripts/*", "mkdocs.yml", "docs/requirements*",
+                "requirements-*.txt", "*/requirements*.txt")
+
+
+def tools_in_use(root: Path, names: Iterable[str]) -> frozenset[str]:
+    """Those of `names` (lower case) HEAD's configuration puts to use: a requirement
+    (`ruff==0.12.1`, `"pytest-cov>=4"`), a `[tool.NAME]` table, a pre-commit hook id, or a
+    command (`ruff check`, `python -m pytest`, `run: nox -s tests`). A mention is not a use:
+    ruff's `[tool.ruff.lint.isort]` and "# https://docs.astral.sh/ruff/rules/#isort-i" do not
+    put isort to use."""
+    names = sorted({n.lower() for n in names if n})
+    if not names:
+        return frozenset()
+    found = subprocess.run(
+        ["git", "-C", str(root), "grep", "-I", "-h", "-i", "-F", *[f"-e{n}" for n in names],
+         "HEAD", "--", *_TOOL_CONFIG], capture_output=True, encoding="utf-8", errors="replace")
+    lines = found.stdout.lower().splitlines()
+    listed = subprocess.run(["git", "-C", str(root), "ls-tree", "-r", "--name-only", "HEAD"],
+                            capture_output=True, encoding="utf-8", errors="replace")
+    files = {p.rsplit("/", 1)[-1].lower() for p in listed.stdout.splitlines()}
+    # a tool whose own file HEAD holds is in use (`noxfile.py`, `tox.ini`)
+    used = {n for n in names if set(_TOOL_FILES.get(n, ())) & files}
+    for name in names:
+        n = re.escape(name)
+        use = re.compile(
+            rf"^\s*(?:-\s+)?(?:run:\s*|\$\{{?prefix\}}?|[\w/.-]*bin/|(?:uv|pdm|poetry|hatch) run\s+"
+            rf"|uvx\s+|pipx run\s+|python[\d.]*\s+-m\s+|exec\s+)?{n}(?:\s|$|[<>=!~;:\[@,\]\"'])"
+            rf"|[\"']{n}\s*(?:[<>=!~;\[\"']|$)|^\s*\[tool\.{n}\]|\bid:\s*{n}\b"
+            rf"|(?:&&|;|\|\|)\s*{n}\s")
+        if any(use.search(line) for line in lines):
+            used.add(name)
+    return frozenset(used)
+
+
+def _swap_holds(p: Proposal, in_use: frozenset[str]) -> bool:
+    """A tool swap holds while HEAD uses what it chose and none of what it replaced."""
+    from kenning.extract.seed.commits import swap
+
+    said = swap(re.sub(r"^(?:Uses|Prefers|Used)\b", "Use", _subject(p)))
+    if said is None:
+        return False
+    pick, gone = said
+    return pick in in_use and not any(g in in_use for g in gone)
+
+
 def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
     """`found` less what HEAD no longer bears out: a deprecation HEAD's code no longer warns
-    about, a name the text relies on that HEAD lacks, a Python floor HEAD has passed."""
+    about, a name the text relies on that HEAD lacks, a Python floor HEAD has passed, a tool
+    swap whose tool HEAD no longer uses."""
+    swaps = [p for p in found if p.rule == "commit-tool-swap"]
+    if swaps:
+        from kenning.extract.seed.commits import swap
+
+        said = [swap(re.sub(r"^(?:Uses|Prefers|Used)\b", "Use", _subject(p))) for p in swaps]
+        in_use = tools_in_use(root, {n for s in said if s for n in (s[0], *s[1])})
+        found = [p for p in found if p.rule != "commit-tool-swap" or _swap_holds(p, in_use)]
     names = {p.key: n for p in found if (n := _checked(p))}
     relied = {n for p in found for n in _relied_on(p)}
     head = read_head(root, [*names.values(), *relied])

@@ -51,7 +51,7 @@ MAX_BYTES = 256 * 1024
 MAX_PAGES = 80
 PER_PAGE = 5
 PER_SECTION = 2
-PER_PAGE_DEFAULTS = 1
+PER_SECTION_DEFAULTS = 1
 MAX_DEPTH = 3
 _DOC_DIRS = ("docs", "doc", "documentation")
 _README = ("README.md", "README.rst", "README", "README.markdown", "readme.md")
@@ -107,8 +107,9 @@ _RULE = re.compile(r"^(?:never|always|do not|don't|make sure|be sure|avoid|ensur
 # The sentence names something of the code: `x`, x(), a.b, snake_case, CamelCase, --flag.
 _CODE = re.compile(r"`[^`]+`|\b\w+\(\)|\b[a-z_]\w*\.[a-z_]\w*\b|\b[a-z]+_[a-z_]+\b|"
                    r"\b[A-Z][a-z]+[A-Z]\w*\b|(?<!\w)--?[a-z][\w-]+")
-_DEFAULT = re.compile(r"\b(?:defaults? (?:to|is|of)|by default|the default \w+(?: \w+){0,3} "
-                      r"(?:is|are))\b", re.I)
+# "a custom default to be set" says no default
+_DEFAULT = re.compile(r"\b(?:defaults? (?:to(?! be\b)|is|of)|by default|the default \w+"
+                      r"(?: \w+){0,3} (?:is|are))\b", re.I)
 _VALUE = re.compile(r"`[^`]+`|\b\d+(?:\.\d+)?\b|\b(?:True|False|None|true|false|null|on|off|"
                     r"enabled|disabled)\b")
 _LIFECYCLE = re.compile(r"\b(?:deprecated|removed|no longer (?:supported|available|"
@@ -572,12 +573,12 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
     found.sort(key=lambda f: (f[0], f[1]))
     out: list[Proposal] = []
     per_section: dict[str, int] = {}
-    defaults = 0
+    defaults: dict[str, int] = {}  # by section: a page of many middlewares has one each
     for _rank, _line, proposal in found:
         where = proposal.text.split("): ", 1)[0]
         if proposal.rule == "guide-default":
-            defaults += 1
-            if defaults > PER_PAGE_DEFAULTS:
+            defaults[where] = defaults.get(where, 0) + 1
+            if defaults[where] > PER_SECTION_DEFAULTS:
                 continue
         if per_section.get(where, 0) < PER_SECTION:
             per_section[where] = per_section.get(where, 0) + 1

@@ -29,6 +29,7 @@ from kenning.core.safeio import read_bytes
 from kenning.extract.seed import (
     changelogs,
     commits,
+    contributing,
     current,
     documents,
     guides,
@@ -107,6 +108,8 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
     own = project_name(root)
     for files, reader in tools:
         out += [("docs", p, lambda text, rel, r=reader: r(text, rel, own)) for p in files(root)]
+    out += [("docs", p, lambda text, rel: contributing.proposals(text, rel, own, root))
+            for p in contributing.contributing_files(root)]
     out += [("docs", p, lambda text, rel: guides.proposals(text, rel, own))
             for p in guides.guide_files(root)]
     return out
@@ -137,7 +140,8 @@ def scan(root: Path, state: dict[str, Any], sources: Iterable[str] = SOURCES,
             read_commits = len(log)
             if reverted is not None:
                 reverted.append(commits.reverts(log))
-            found += commits.proposals(log, bool(changelogs.changelog_files(root)))
+            found += commits.configured(
+                root, commits.proposals(log, bool(changelogs.changelog_files(root))))
         cursors["head"] = head
     files_read: list[str] = []
     for source, path, reader in file_sources(root):
@@ -149,9 +153,12 @@ def scan(root: Path, state: dict[str, Any], sources: Iterable[str] = SOURCES,
         except (FileProblemError, OSError):
             continue
         digest = hashlib.sha256(data).hexdigest()
-        if not full and cursors["files"].get(rel) == digest:
+        # Against the state before this run: a file two readers read (a contributing guide's
+        # rules and its commands) is new to both.
+        if not full and state.get("files", {}).get(rel) == digest:
             continue
-        files_read.append(rel)
+        if rel not in files_read:
+            files_read.append(rel)
         found += reader(data.decode("utf-8", "replace"), rel)
         cursors["files"][rel] = digest
     return current.still_true(root, _unlogged(_said_once(found), root)), cursors, \

@@ -39,7 +39,7 @@ TOOLS = ("pytest", "coverage", "ruff", "mypy", "pyright", "black", "isort", "fla
          "towncrier", "check-manifest", "pydocstyle", "doc8", "prettier", "eslint", "cargo",
          "npm", "make")
 _CHECK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]?\]\s+(?P<item>.+?)\s*$")
-_GENERIC = re.compile(r"\b(?:code of conduct|contribut\w* (?:guide|guidelines|\.md)|read (?:the|"
+GENERIC = re.compile(r"\b(?:code of conduct|contribut\w* (?:guide|guidelines|\.md)|read (?:the|"
                       r"and understood)|searched|duplicate|(?:agree|license) (?:to|under)|"
                       r"signed|CLA\b|acknowledge|issue (?:number|link)|fixes #|closes #|"
                       r"(?:descriptive|meaningful|clear|good) (?:pull request|PR|commit|title))",
@@ -48,7 +48,7 @@ _GENERIC = re.compile(r"\b(?:code of conduct|contribut\w* (?:guide|guidelines|\.
 # box of a choice), not a rule.
 _KIND_OF_CHANGE = re.compile(r"^An?\s")
 # "Updated documentation.", "There's tests for all new and changed code.": any project's.
-_ROUTINE = re.compile(r"\b(?:docs?|documentation|tests?|tested|changelog|changes)\b", re.I)
+ROUTINE = re.compile(r"\b(?:docs?|documentation|tests?|tested|changelog|changes)\b", re.I)
 
 
 def pyproject_file(root: Path) -> list[Path]:
@@ -288,10 +288,10 @@ def pr_template_proposals(text: str, rel: str, name: str) -> list[Proposal]:
                 and not re.match(r"\s*(?:[-*+#>|]|\d+[.)])", lines[last]):
             last += 1
         item = plain(" ".join([m.group("item"), *(x.strip() for x in lines[n:last])]))
-        if len(item.split()) < 4 or _GENERIC.search(item) or LEANS.match(item) \
+        if len(item.split()) < 4 or GENERIC.search(item) or LEANS.match(item) \
                 or _KIND_OF_CHANGE.match(item) \
                 or not item[:1].isupper() or line[:1].isspace() \
-                or (len(item.split()) <= 8 and "`" not in item and _ROUTINE.search(item)):
+                or (len(item.split()) <= 8 and "`" not in item and ROUTINE.search(item)):
             continue  # a sub-item, or one leaning on the item before, says nothing alone
         item = checklist_rule(item)
         if item is None:

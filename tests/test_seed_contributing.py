@@ -1,0 +1,262 @@
+"""`kenning seed` on a contributing guide's commands and conventions, a commit that swaps one
+development tool for another, and a guide's defaults by section."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from conftest import git, init_repo
+from kenning.extract.seed import commits, contributing, current, guides
+
+GUIDE_MD = """\
+# Contributing
+
+## Reporting Bugs
+
+Contributions should generally start out with a discussion.
+Possible bugs may be raised as a "Potential Issue" discussion.
+
+The pull request should include tests.
+
+New code should ideally come with a regression test for each bug it fixes.
+
+Pull request descriptions should be as clear as possible.
+
+New features should branch off here.
+
+## Development
+
+Then clone your fork with the following command:
+
+```shell
+$ git clone https://github.com/YOU/widget
+```
+
+You can now install the project and its dependencies using:
+
+```shell
+$ cd widget
+$ scripts/install
+```
+
+## Testing and Linting
+
+To run the tests, use:
+
+```shell
+$ scripts/test
+collected 12 items
+```
+
+For example, to run a single test file:
+
+```console
+(.venv)$ scripts/test tests/test_app.py
+```
+
+Run lints and tests with the following commands:
+
+```console
+$ tox -e lint # Linting
+$ tox -e py # Unit tests
+```
+
+Or via nox:
+
+```shell
+$ nox -s tests
+```
+
+To build the old docs, use:
+
+```shell
+$ scripts/old-docs
+```
+
+To run the benchmarks:
+
+```shell
+$ make bench
+```
+"""
+
+GUIDE_RST = """\
+Contributing
+============
+
+Running tests
+~~~~~~~~~~~~~
+
+To run all tests: ::
+
+    $ pytest
+
+`pytest`_ will discover the tests automatically, so all you have to do is:
+
+.. code-block:: console
+
+    $ python -m pytest
+    ...
+    29204 passed
+
+To build the docs in "watch" mode:
+
+    $ tox -e watch-docs
+"""
+
+
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "widget"
+    (root / "scripts").mkdir(parents=True)
+    for name in ("install", "test"):
+        (root / "scripts" / name).write_text("#!/bin/sh\npytest\n", encoding="utf-8")
+    (root / "tox.ini").write_text("[tox]\nenv_list = py, lint\n\n[testenv:lint]\n"
+                                  "commands = ruff check\n", encoding="utf-8")
+    (root / "Makefile").write_text("test:\n\tpytest\n", encoding="utf-8")
+    return root
+
+
+def test_a_lead_in_and_its_command_block_are_one_fact_when_head_bears_the_commands_out(
+        tmp_path):
+    root = project(tmp_path)
+    said = [p.text for p in contributing.command_proposals(
+        GUIDE_MD, "docs/contributing.md", "widget", root)]
+    assert said == [
+        "widget (docs/contributing.md, Development): Install the project and its "
+        "dependencies: `scripts/install`.",
+        "widget (docs/contributing.md, Testing and Linting): To run the tests: `scripts/test`.",
+        "widget (docs/contributing.md, Testing and Linting): To run a single test file: "
+        "`scripts/test tests/test_app.py`.",
+        "widget (docs/contributing.md, Testing and Linting): Run lints and tests: "
+        "`tox -e lint` (Linting); `tox -e py` (Unit tests)."], said
+    # git and cd are any project's; "Or via nox" leans on the block above (and there is no
+    # noxfile); `scripts/old-docs` and the make target `bench` are gone at HEAD
+
+
+def test_rst_literal_blocks_and_code_block_directives_give_their_commands(tmp_path):
+    root = project(tmp_path)
+    (root / "tox.ini").write_text("[tox]\nenv_list = py\n\n[testenv:watch-docs]\n",
+                                  encoding="utf-8")
+    said = [p.text for p in contributing.command_proposals(
+        GUIDE_RST, "CONTRIBUTING.rst", "widget", root)]
+    assert said == [
+        "widget (CONTRIBUTING.rst, Running tests): To run all tests: `pytest`.",
+        "widget (CONTRIBUTING.rst, Running tests): `pytest` will discover the tests "
+        "automatically, so all you have to do is: `python -m pytest`.",
+        "widget (CONTRIBUTING.rst, Running tests): To build the docs in \"watch\" mode: "
+        "`tox -e watch-docs`."], said
+
+
+def test_a_contributing_convention_is_said_with_the_next_sentence_when_it_reads_alone():
+    said = [p.text for p in contributing.convention_proposals(
+        GUIDE_MD, "docs/contributing.md", "widget")]
+    assert said == [
+        "widget (docs/contributing.md, Reporting Bugs): Contributions should generally start "
+        "out with a discussion. Possible bugs may be raised as a \"Potential Issue\" "
+        "discussion."], said
+    # "The pull request should include tests.", hedged "ideally" and "as clear as possible"
+    # are any project's; "… branch off here" points elsewhere
+
+
+def test_contributing_guides_are_found_at_the_root_in_github_and_under_docs(tmp_path):
+    root = tmp_path / "p"
+    for rel in ("contributing.md", "HACKING.rst", ".github/CONTRIBUTING.md",
+                "docs/development/getting-started.rst", "docs/about/contributing.md",
+                "docs/usage.md", "docs/development.txt.bak"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("x\n", encoding="utf-8")
+    found = sorted(p.relative_to(root).as_posix()
+                   for p in contributing.contributing_files(root))
+    assert found == [".github/CONTRIBUTING.md", "HACKING.rst", "contributing.md",
+                     "docs/about/contributing.md", "docs/development/getting-started.rst"]
+
+
+def test_a_guide_read_by_two_readers_gives_both_on_a_first_incremental_run(repo, kenning):
+    (repo / "scripts").mkdir()
+    (repo / "scripts" / "test").write_text("#!/bin/sh\npytest\n", encoding="utf-8")
+    (repo / "CONTRIBUTING.md").write_text(
+        "# Contributing\n\n## Testing\n\nNever push directly to the `main` branch.\n\n"
+        "To run the tests, use:\n\n```shell\n$ scripts/test\n```\n", encoding="utf-8")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "guide")
+    items = json.loads(kenning("seed", "--dry-run", "--json").out)["items"]
+    rules = {i["rule"] for i in items if i["provenance"].startswith("CONTRIBUTING.md")}
+    assert "contributing-command" in rules and len(rules) == 2, items
+
+
+def commit(root: Path, subject: str, files: dict[str, str], when: str) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    git(root, "add", "-A")
+    env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+    subprocess.run(["git", "-C", str(root), "commit", "-qm", subject], env=env, check=True,
+                   capture_output=True)
+
+
+def test_a_tool_swap_is_proposed_while_head_uses_what_it_chose_and_none_of_what_it_replaced(
+        tmp_path):
+    root = init_repo(tmp_path / "r")
+    commit(root, "Switch from tox to nox (#3)", {"noxfile.py": "import nox\n",
+                                                "tox.ini": ""}, "2015-01-01T00:00:00")
+    (root / "tox.ini").unlink()
+    commit(root, "Use quote instead of quote_plus (#4)", {"widget/url.py": "x = 1\n"},
+           "2022-01-01T00:00:00")
+    commit(root, "Use ruff instead of flake8, autoflake and isort (#5)", {
+        "pyproject.toml": "[tool.ruff]\nline-length = 99\n\n[tool.ruff.lint.isort]\n"
+                          "known-first-party = [\"widget\"]\n"}, "2023-04-05T00:00:00")
+    commit(root, "Replace black with ruff formatter (#6)", {
+        "requirements.txt": "ruff==0.12\nblack==25.1\n"}, "2023-11-08T00:00:00")
+    commit(root, "Use cryptography instead of pyOpenSSL (#7)", {
+        "requirements.txt": "ruff==0.12\nblack==25.1\npyopenssl\n"}, "2024-01-01T00:00:00")
+    found = commits.configured(root, commits.proposals(commits.read_log(root)))
+    kept = current.still_true(root, found)
+    assert [p.text.split(" (commit ")[0] for p in kept] == [
+        "Uses ruff instead of flake8, autoflake and isort", "Switched from tox to nox"], kept
+    # quote_plus: a swap in the code, no configuration changed; black is still a requirement;
+    # cryptography is not one, and pyOpenSSL still is; tox to nox is older than the window,
+    # and HEAD bears it out
+
+
+def test_a_swap_names_tools_only():
+    assert commits.swap("Replace black with ruff formatter") == ("ruff", ("black",))
+    assert commits.swap("Replaced flake8, bugbear, and isort with ruff") == (
+        "ruff", ("flake8", "bugbear", "isort"))
+    assert commits.swap("Switch to pytest from nosetests") == ("pytest", ("nosetests",))
+    assert commits.swap("Switched from the RTD Sphinx theme to a built-in theme") is None
+    assert commits.swap("Use tox from make test") is None
+    assert commits.swap("Use pylons-sphinx-themes instead of git submodule") is None
+
+
+def test_a_page_has_one_default_a_section_and_a_default_to_be_set_is_none():
+    page = ("Middleware\n==========\n\nSessions\n--------\n\n"
+            "- `max_age`: Session expiry time in seconds. Defaults to 2 weeks.\n"
+            "- `path`: The path set for the cookie. Defaults to `\"/\"`.\n\n"
+            "GZip\n----\n\n"
+            "- `minimum_size`: Do not GZip small responses. Defaults to `500`.\n\n"
+            "Watch\n-----\n\n"
+            "Allows a custom default to be set without passing the `-w` option.\n")
+    said = [p.text.split("docs (", 1)[1] for p in guides.proposals(
+        page, "docs/middleware.rst", "widget")]
+    assert said == [
+        "Middleware › Sessions): `max_age`: Session expiry time in seconds. Defaults to 2 weeks.",
+        "Middleware › GZip): `minimum_size`: Do not GZip small responses. Defaults to `500`."], \
+        said
+
+
+def test_a_command_said_inside_a_sentence_is_said_with_what_it_is_for(tmp_path):
+    root = project(tmp_path)
+    guide = ("Contributing\n============\n\n"
+             "To build the documentation, run ``tox -e lint`` which will generate a directory "
+             "named ``build``. To run the checks in parallel, invoke tox with ``tox -p``.\n\n"
+             "Run `make test` to run the tests. Run `make bench` to run the benchmarks.\n\n"
+             "3. Run `make test` to check the import.\n")
+    said = [p.text for p in contributing.inline_proposals(guide, "CONTRIBUTING.rst", "widget",
+                                                          root)]
+    assert said == ["widget (CONTRIBUTING.rst): To build the documentation: `tox -e lint`.",
+                    "widget (CONTRIBUTING.rst): To run the checks in parallel: `tox -p`.",
+                    "widget (CONTRIBUTING.rst): To run the tests: `make test`."], said
+    # `make bench`: no such target at HEAD; a numbered step is `documents`' to read
