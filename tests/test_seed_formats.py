@@ -304,3 +304,19 @@ def test_a_removal_of_a_private_classs_member_is_the_projects_insides():
     assert changelogs.private_removal("Removed the `_prepare_conn` method.")
     assert not changelogs.private_removal("Remove the `Result.result` property. Use "
                                           "`Result.get_result()` instead.")
+
+
+def test_an_entry_saying_what_replaces_what_in_passing_is_proposed_while_recent():
+    text = ("Changelog\n=========\n\n2.0 (2026-05-28)\n----------------\n\n"
+            "- New query methods for plugins: ``add_query()`` and ``get_query()``. These "
+            "replace the removed ``get_canned_query()`` method.\n"
+            "- The ``tokens`` module has been replaced with ``origin_check``.\n"
+            "- The error page now shows a clean message.\n\n"
+            "1.0 (2019-01-10)\n----------------\n\n"
+            "- The ``legacy`` renderer has been replaced with ``html``.\n")
+    found = [p.text for p in changelogs.proposals(text, "CHANGES.rst", "widget")]
+    assert found == [
+        "widget 2.0 (CHANGES.rst): New query methods for plugins: `add_query()` and "
+        "`get_query()`. These replace the removed `get_canned_query()` method.",
+        "widget 2.0 (CHANGES.rst): The `tokens` module has been replaced with `origin_check`."
+    ], found  # 1.0's, seven years before the newest release, is old news

@@ -158,6 +158,11 @@ _RULES = (
                            r"|\bnow defaults? to\b|\bdefaults? (?:changed|is changed)\b"
                            r"|\bdefault\b[^.]{0,60}\bfrom\b[^.]{1,40}\bto\b"
                            r"|\bby default instead of\b|\bdefaults? to \S+ instead of\b", re.I)),
+    # what replaces what, said in passing ("… has been replaced with …", "These replace the
+    # removed `get_canned_query()` …"): news while recent, like a removal
+    ("change", re.compile(r"\b(?:has|have) been replaced (?:with|by)\b"
+                          r"|\b(?:is|are) (?:now )?replaced (?:with|by)\b"
+                          r"|\breplaces? the (?:removed|deprecated|old|previous|former)\b", re.I)),
     ("instead", re.compile(r"^(?:use[sd]?|switch(?:ed)? to|migrate[sd]? to|move[sd]? to)\b.*"
                            r"\b(?:instead of|rather than)\b|^replace[sd]? .+ with\b", re.I)),
 )
@@ -805,7 +810,7 @@ def proposals(text: str, rel: str, project: str | None = None,
         # A choice ("use X instead of Y") from past the window holds while HEAD still uses X.
         chose = rule == "instead" or bool(_INSTEAD.search(words))
         old = history(entry) and (chose or (
-            rule in ("deprecation", "removal", "requirement", "rename")
+            rule in ("deprecation", "removal", "requirement", "rename", "change")
             or (rule == "breaking" and bool(_TAKES_AWAY.search(_headline(words)))
                 and not _SECURITY.search(entry.section or ""))))  # what it refuses, it still does
         if old and rule != "deprecation" and not chose:
