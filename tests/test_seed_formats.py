@@ -320,3 +320,17 @@ def test_an_entry_saying_what_replaces_what_in_passing_is_proposed_while_recent(
         "`get_query()`. These replace the removed `get_canned_query()` method.",
         "widget 2.0 (CHANGES.rst): The `tokens` module has been replaced with `origin_check`."
     ], found  # 1.0's, seven years before the newest release, is old news
+
+
+def test_a_change_a_newer_entry_undoes_on_the_same_code_is_not_proposed():
+    text = ("Changelog\n=========\n\n2.1 (2026-07-14)\n----------------\n\n"
+            "- ``/-/plugins.json`` once again returns a top-level JSON array, reverting the "
+            "object envelope introduced in 2.0.\n\n"
+            "2.0 (2026-07-07)\n----------------\n\n"
+            "- ``/-/plugins.json`` now returns an object instead of a top-level JSON array; "
+            "this is a breaking change.\n"
+            "- ``/-/actions.json`` now returns an object instead of a top-level JSON array; "
+            "this is a breaking change.\n")
+    found = [p.text for p in changelogs.proposals(text, "CHANGES.rst", "widget")]
+    assert found == ["widget 2.0 (CHANGES.rst): `/-/actions.json` now returns an object "
+                     "instead of a top-level JSON array; this is a breaking change."], found

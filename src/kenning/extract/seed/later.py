@@ -206,6 +206,10 @@ def _same_behaviour(text: str, later: str) -> bool:
 
 _REVERT = re.compile(r"^revert(?:s|ed)?\s+[\"“'`](.+?)[\"”'`]", re.I)
 # A later entry that brings a removed name back ("Add `Enum` field" after "Remove `Enum`").
+# A newer entry that undoes an older one's change on the same code: "`/-/plugins.json` once
+# again returns a top-level JSON array, reverting the object envelope introduced in 1.0a36".
+_UNDOES = re.compile(r"\bonce again\b|\breverting\b|\breverts (?:the|a|an|its)\b"
+                     r"|\b(?:goes|went|is|are) back to\b", re.I)
 _ADDS = re.compile(r"^(?:add(?:s|ed)?|(?:re-?)?introduc\w+|restor\w+|bring\w* back)\b", re.I)
 # An entry that sets a default anew (the words of `changelogs`' "default" rule).
 _NEW_DEFAULT = re.compile(r"\bchange[sd]? (?:the )?default\b"
@@ -285,6 +289,8 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
     defaults = [default_words(text) for _, text, _ in items]
     new_default = [bool(_NEW_DEFAULT.search(text)) for _, text, _ in items]
     default_names = [defaulted_names(text) for _, text, _ in items]
+    whole_names = [{n.removesuffix("()").lower() for n in identifiers(text)}
+                   for _, text, _ in items]
     out: set[int] = set()
     plain_texts = [" ".join(re.findall(r"\w+", text.lower())) for _, text, _ in items]
     for i, (o, text, _rule, sup, dflt, build, pick, _, _) in enumerate(facts):
@@ -315,7 +321,8 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
                     or live & {_last(n) for n in removals[j]} \
                     or gone & added[j] \
                     or (new_default[j] and (len(defaults[i] & defaults[j]) >= 2
-                                            or default_names[i] & default_names[j])):
+                                            or default_names[i] & default_names[j])) \
+                    or _UNDOES.search(text2) and whole_names[i] & whole_names[j]:
                 out.add(i)
                 break
     return out
