@@ -13,8 +13,8 @@ from mcp import Client, StdioServerParameters
 from kenning.core.mcpnames import MCP_TOOLS
 from kenning.core.paths import current_project
 from kenning.core.records import Anchor
-from kenning.mcp.server import build_server
 from kenning.store.facts import FactStore
+from mcpclient import stdio_server
 
 REPO = Path(__file__).resolve().parents[1]
 TOOLS = set(MCP_TOOLS)
@@ -38,7 +38,7 @@ def run(coro_fn):
 def test_tools_are_listed_with_their_arguments(isolated):
     """Exactly the tools the hooks name to the agent (kenning.core.mcpnames)."""
     async def go():
-        async with Client(build_server()) as client:
+        async with Client(stdio_server()) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
         assert set(tools) == TOOLS
         add = tools["knowledge_add"].input_schema
@@ -51,7 +51,7 @@ def test_tools_are_listed_with_their_arguments(isolated):
 
 def test_add_search_and_forget_round_trip(isolated):
     async def go():
-        async with Client(build_server()) as client:
+        async with Client(stdio_server()) as client:
             added = payload(await client.call_tool("knowledge_add", {
                 "text": "Retries live in src/http/retry.py with one backoff policy.",
                 "kind": "codebase", "about": ["src/http/retry.py:RetryPolicy"],
@@ -91,7 +91,7 @@ def test_add_search_and_forget_round_trip(isolated):
 def test_bad_arguments_come_back_as_tool_errors_that_say_what_to_send(isolated, tool, args,
                                                                        hint):
     async def go():
-        async with Client(build_server()) as client:
+        async with Client(stdio_server()) as client:
             result = await client.call_tool(tool, args)
         assert result.is_error
         assert hint in result.content[0].text
@@ -110,7 +110,7 @@ def test_code_search_returns_code_hits_with_their_anchored_facts(isolated):
     memory.close()
 
     async def go():
-        async with Client(build_server()) as client:
+        async with Client(stdio_server()) as client:
             result = payload(await client.call_tool("code_search", {"query": "backoff attempt"}))
             both = payload(await client.call_tool("knowledge_search",
                                                   {"query": "backoff", "type": "all"}))
@@ -141,7 +141,7 @@ def test_writes_through_mcp_reach_the_anchors_map_at_once(isolated):
     from kenning.lifecycle import anchors
 
     async def go():
-        async with Client(build_server()) as client:
+        async with Client(stdio_server()) as client:
             added = payload(await client.call_tool("knowledge_add", {
                 "text": "db.py opens the pool lazily.", "kind": "codebase",
                 "about": ["src/db.py"]}))

@@ -140,11 +140,12 @@ MCP_CALLS = {
 
 def _mcp_code(tool: str, args: dict) -> str:
     return f"""
-import json, anyio
+import json, sys, anyio
+sys.path.insert(0, {str(Path(__file__).parent)!r})
 from mcp import Client
-from kenning.mcp.server import build_server
+from mcpclient import in_process
 async def go():
-    async with Client(build_server()) as client:
+    async with Client(in_process()) as client:
         result = await client.call_tool({tool!r}, json.loads({json.dumps(args)!r}))
         text = result.content[0].text if result.content else ""
         print(json.dumps({{"error": result.is_error, "text": text}}))
@@ -156,10 +157,10 @@ def test_the_mcp_call_list_covers_every_tool():
     import anyio
     from mcp import Client
 
-    from kenning.mcp.server import build_server
+    from mcpclient import stdio_server
 
     async def names() -> set[str]:
-        async with Client(build_server()) as client:
+        async with Client(stdio_server()) as client:
             return {t.name for t in (await client.list_tools()).tools}
 
     assert anyio.run(names) == set(MCP_CALLS)
