@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import anyio
@@ -13,6 +16,8 @@ from mcp import Client, StdioServerParameters
 from kenning.core.mcpnames import MCP_TOOLS
 from kenning.core.paths import current_project
 from kenning.core.records import Anchor
+from kenning.mcp.server import TOOLS as TOOL_FUNCTIONS
+from kenning.mcp.spec import SPEC
 from kenning.store.facts import FactStore
 from mcpclient import stdio_server
 
@@ -36,17 +41,37 @@ def run(coro_fn):
 
 
 def test_tools_are_listed_with_their_arguments(isolated):
-    """Exactly the tools the hooks name to the agent (kenning.core.mcpnames)."""
+    """Exactly the tools the hooks name to the agent (kenning.core.mcpnames), as mcp.spec
+    lists them, read by the SDK's own client."""
     async def go():
         async with Client(stdio_server()) as client:
-            tools = {t.name: t for t in (await client.list_tools()).tools}
+            listed = (await client.list_tools()).tools
+        tools = {t.name: t for t in listed}
         assert set(tools) == TOOLS
+        assert [t.name for t in listed] == [t["name"] for t in SPEC["tools"]]
+        assert [t.input_schema for t in listed] == [t["inputSchema"] for t in SPEC["tools"]]
+        assert [t.output_schema for t in listed] == [t["outputSchema"] for t in SPEC["tools"]]
         add = tools["knowledge_add"].input_schema
         assert set(add["required"]) == {"text", "kind"}
         assert {"about", "rationale", "tags", "topic", "supersedes"} <= set(add["properties"])
         search = tools["knowledge_search"].input_schema["properties"]
         assert {"query", "type", "kind", "limit", "include_archived"} <= set(search)
     run(go)
+
+
+def test_each_tool_function_takes_exactly_its_spec_arguments():
+    for tool in SPEC["tools"]:
+        parameters = list(inspect.signature(TOOL_FUNCTIONS[tool["name"]]).parameters)
+        assert parameters[0] == "memory"
+        assert set(parameters[1:]) == set(tool["inputSchema"]["properties"]), tool["name"]
+    assert set(TOOL_FUNCTIONS) == {t["name"] for t in SPEC["tools"]}
+
+
+def test_the_server_imports_neither_the_mcp_sdk_nor_pydantic():
+    code = ("import sys, kenning.mcp.server; print(sorted({m.split('.')[0] for m in sys.modules}"
+            " & {'mcp', 'mcp_types', 'pydantic', 'pydantic_core', 'anyio', 'starlette'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
 
 
 def test_add_search_and_forget_round_trip(isolated):
