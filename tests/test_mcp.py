@@ -11,11 +11,14 @@ from pathlib import Path
 
 import anyio
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mcp import Client, StdioServerParameters
 
 from kenning.core.mcpnames import MCP_TOOLS
 from kenning.core.paths import current_project
 from kenning.core.records import Anchor
+from kenning.mcp import protocol
 from kenning.mcp.server import TOOLS as TOOL_FUNCTIONS
 from kenning.mcp.spec import SPEC
 from kenning.store.facts import FactStore
@@ -175,3 +178,26 @@ def test_writes_through_mcp_reach_the_anchors_map_at_once(isolated):
             await client.call_tool("knowledge_forget", {"id": added["id"]})
             assert anchors.lookup(local, "src/db.py") == []
     run(go)
+
+
+def _pydantic(kind: type, value: object) -> object:
+    from pydantic import TypeAdapter, ValidationError
+
+    try:
+        return TypeAdapter(kind).validate_python(value)
+    except ValidationError:
+        return None
+
+
+SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(),
+    st.text(alphabet=" \t+-._0123456789eExXyYesnoNOtrufalFALSE", max_size=8),
+    st.from_regex(r"\s?[+-]?[0-9_]{1,4}(\.[0-9]{0,2})?\s?", fullmatch=True))
+
+
+@settings(max_examples=400)
+@given(SCALARS)
+def test_integers_and_flags_are_read_as_the_mcp_sdk_read_them(value):
+    """The SDK's pydantic took "5", 5.0 and "yes"; clients may rely on that."""
+    assert protocol._integer(value) == _pydantic(int, value)
+    assert protocol._boolean(value) == _pydantic(bool, value)

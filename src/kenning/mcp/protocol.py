@@ -8,7 +8,7 @@ nothing of kenning's but `mcp.spec`, so the front stays cheap to start.
 from __future__ import annotations
 
 import json
-import math
+import re
 from typing import Any
 
 from kenning.mcp.spec import SPEC
@@ -21,6 +21,10 @@ EMPTY_LISTS = {"resources/list": "resources", "resources/templates/list": "resou
 PARSE_ERROR = {"code": -32700, "message": "Parse error"}
 INVALID_PARAMS = {"code": -32602, "message": "Invalid request parameters", "data": ""}
 TOOL_SCHEMAS = {t["name"]: t["inputSchema"] for t in SPEC["tools"]}
+_INTEGER_TEXT = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*(?:\.0+)?")  # what pydantic read as an int
+# Unicode's White_Space, which pydantic trims (str.strip also trims \x1c-\x1f).
+_SPACE = (" \t\n\x0b\x0c\r\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+          "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
 _BOOL_WORDS = {"0": False, "off": False, "f": False, "false": False, "n": False, "no": False,
                "1": True, "on": True, "t": True, "true": True, "y": True, "yes": True}
 
@@ -124,15 +128,14 @@ def _read(prop: dict[str, Any], value: Any) -> Any:
 
 def _integer(value: Any) -> int | None:
     if isinstance(value, bool | int):
-        return int(value)
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
-        return int(value)
-    if isinstance(value, str):
-        try:
-            return int(value.strip())
-        except ValueError:
-            return None
-    return None
+        number = int(value)
+    elif isinstance(value, float) and value.is_integer() and -2**63 <= value < 2**63:
+        number = int(value)
+    elif isinstance(value, str) and _INTEGER_TEXT.fullmatch(value.strip(_SPACE)):
+        number = int(value.strip(_SPACE).partition(".")[0])
+    else:
+        return None
+    return number
 
 
 def _boolean(value: Any) -> bool | None:
@@ -141,7 +144,7 @@ def _boolean(value: Any) -> bool | None:
     if isinstance(value, int | float) and value in (0, 1):
         return bool(value)
     if isinstance(value, str):
-        return _BOOL_WORDS.get(value.strip().lower())
+        return _BOOL_WORDS.get(value.lower())
     return None
 
 
