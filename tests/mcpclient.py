@@ -38,16 +38,15 @@ async def in_process() -> AsyncIterator[tuple]:
 
     def serve() -> None:
         try:
-            memory = open_memory()
-            try:
-                warm(memory)
-                with open(requests_in, "rb") as lines, open(replies_out, "wb") as out:
+            with open(requests_in, "rb") as lines, open(replies_out, "wb") as out:
+                memory = open_memory()
+                try:
+                    warm(memory)
                     serve_lines(memory, lines, out)
-            finally:
-                memory.close()
+                finally:
+                    memory.close()
         except BaseException as exc:  # noqa: BLE001 - the test sees it after the session
             failed.append(exc)
-            os.close(replies_out)
 
     server = threading.Thread(target=serve, daemon=True)
     server.start()
