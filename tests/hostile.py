@@ -111,7 +111,7 @@ class Bounded:
     opened: set[Path]
 
 
-_PRELUDE = """
+AUDIT_PRELUDE = """
 import os, sys
 _log = open(os.environ["KENNING_AUDIT_LOG"], "a", encoding="utf-8", errors="backslashreplace")
 _EVENTS = {"open", "os.listdir", "os.scandir", "sqlite3.connect"}
@@ -133,7 +133,7 @@ def run_bounded(code: str, cwd: Path, stdin: str = "", env: dict | None = None) 
     log = cwd.parent / f"audit-{os.getpid()}-{len(os.listdir(cwd.parent))}.log"
     full_env = {**os.environ, "KENNING_AUDIT_LOG": str(log), "KENNING_DISABLE_BACKGROUND": "1",
                 "PYTHONPATH": str(SRC), **(env or {})}
-    result = subprocess.run([sys.executable, "-c", _PRELUDE + code], input=stdin.encode(),
+    result = subprocess.run([sys.executable, "-c", AUDIT_PRELUDE + code], input=stdin.encode(),
                             capture_output=True, cwd=cwd, env=full_env, preexec_fn=_limits,
                             timeout=HANG_GUARD_SECONDS)
     opened = {Path(p) for p in log.read_text("utf-8").splitlines()} if log.exists() else set()

@@ -2,19 +2,27 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import anyio
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mcp import Client, StdioServerParameters
 
 from kenning.core.mcpnames import MCP_TOOLS
 from kenning.core.paths import current_project
 from kenning.core.records import Anchor
-from kenning.mcp.server import build_server
+from kenning.mcp import protocol
+from kenning.mcp.server import TOOLS as TOOL_FUNCTIONS
+from kenning.mcp.spec import SPEC
 from kenning.store.facts import FactStore
+from mcpclient import stdio_server
 
 REPO = Path(__file__).resolve().parents[1]
 TOOLS = set(MCP_TOOLS)
@@ -36,11 +44,16 @@ def run(coro_fn):
 
 
 def test_tools_are_listed_with_their_arguments(isolated):
-    """Exactly the tools the hooks name to the agent (kenning.core.mcpnames)."""
+    """Exactly the tools the hooks name to the agent (kenning.core.mcpnames), as mcp.spec
+    lists them, read by the SDK's own client."""
     async def go():
-        async with Client(build_server()) as client:
-            tools = {t.name: t for t in (await client.list_tools()).tools}
+        async with Client(stdio_server()) as client:
+            listed = (await client.list_tools()).tools
+        tools = {t.name: t for t in listed}
         assert set(tools) == TOOLS
+        assert [t.name for t in listed] == [t["name"] for t in SPEC["tools"]]
+        assert [t.input_schema for t in listed] == [t["inputSchema"] for t in SPEC["tools"]]
+        assert [t.output_schema for t in listed] == [t["outputSchema"] for t in SPEC["tools"]]
         add = tools["knowledge_add"].input_schema
         assert set(add["required"]) == {"text", "kind"}
         assert {"about", "rationale", "tags", "topic", "supersedes"} <= set(add["properties"])
@@ -49,9 +62,24 @@ def test_tools_are_listed_with_their_arguments(isolated):
     run(go)
 
 
+def test_each_tool_function_takes_exactly_its_spec_arguments():
+    for tool in SPEC["tools"]:
+        parameters = list(inspect.signature(TOOL_FUNCTIONS[tool["name"]]).parameters)
+        assert parameters[0] == "memory"
+        assert set(parameters[1:]) == set(tool["inputSchema"]["properties"]), tool["name"]
+    assert set(TOOL_FUNCTIONS) == {t["name"] for t in SPEC["tools"]}
+
+
+def test_the_server_imports_neither_the_mcp_sdk_nor_pydantic():
+    code = ("import sys, kenning.mcp.server; print(sorted({m.split('.')[0] for m in sys.modules}"
+            " & {'mcp', 'mcp_types', 'pydantic', 'pydantic_core', 'anyio', 'starlette'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
 def test_add_search_and_forget_round_trip(isolated):
     async def go():
-        async with Client(build_server()) as client:
+        async with Client(stdio_server()) as client:
             added = payload(await client.call_tool("knowledge_add", {
                 "text": "Retries live in src/http/retry.py with one backoff policy.",
                 "kind": "codebase", "about": ["src/http/retry.py:RetryPolicy"],
@@ -91,7 +119,7 @@ def test_add_search_and_forget_round_trip(isolated):
 def test_bad_arguments_come_back_as_tool_errors_that_say_what_to_send(isolated, tool, args,
                                                                        hint):
     async def go():
-        async with Client(build_server()) as client:
+        async with Client(stdio_server()) as client:
             result = await client.call_tool(tool, args)
         assert result.is_error
         assert hint in result.content[0].text
@@ -110,7 +138,7 @@ def test_code_search_returns_code_hits_with_their_anchored_facts(isolated):
     memory.close()
 
     async def go():
-        async with Client(build_server()) as client:
+        async with Client(stdio_server()) as client:
             result = payload(await client.call_tool("code_search", {"query": "backoff attempt"}))
             both = payload(await client.call_tool("knowledge_search",
                                                   {"query": "backoff", "type": "all"}))
@@ -141,7 +169,7 @@ def test_writes_through_mcp_reach_the_anchors_map_at_once(isolated):
     from kenning.lifecycle import anchors
 
     async def go():
-        async with Client(build_server()) as client:
+        async with Client(stdio_server()) as client:
             added = payload(await client.call_tool("knowledge_add", {
                 "text": "db.py opens the pool lazily.", "kind": "codebase",
                 "about": ["src/db.py"]}))
@@ -150,3 +178,26 @@ def test_writes_through_mcp_reach_the_anchors_map_at_once(isolated):
             await client.call_tool("knowledge_forget", {"id": added["id"]})
             assert anchors.lookup(local, "src/db.py") == []
     run(go)
+
+
+def _pydantic(kind: type, value: object) -> object:
+    from pydantic import TypeAdapter, ValidationError
+
+    try:
+        return TypeAdapter(kind).validate_python(value)
+    except ValidationError:
+        return None
+
+
+SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(),
+    st.text(alphabet=" \t+-._0123456789eExXyYesnoNOtrufalFALSE", max_size=8),
+    st.from_regex(r"\s?[+-]?[0-9_]{1,4}(\.[0-9]{0,2})?\s?", fullmatch=True))
+
+
+@settings(max_examples=400)
+@given(SCALARS)
+def test_integers_and_flags_are_read_as_the_mcp_sdk_read_them(value):
+    """The SDK's pydantic took "5", 5.0 and "yes"; clients may rely on that."""
+    assert protocol._integer(value) == _pydantic(int, value)
+    assert protocol._boolean(value) == _pydantic(bool, value)

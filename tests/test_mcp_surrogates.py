@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 from test_mcp_front import HANDSHAKE, REPO, Stdio
@@ -38,3 +39,26 @@ def test_a_tool_call_with_a_lone_surrogate_is_answered(isolated: Path) -> None:
         assert added["id"] in found["result"]["content"][0]["text"]
     finally:
         assert front.close() == 0
+
+
+def test_the_server_itself_answers_a_tool_call_with_a_lone_surrogate(isolated: Path) -> None:
+    """Started directly (Gemini CLI, Cursor), with no front to clean the line first."""
+    server = Stdio([sys.executable, "-m", "kenning.mcp.server"], dict(os.environ), isolated)
+    try:
+        server.request("initialize", HANDSHAKE)
+        server.notify("notifications/initialized")
+        assert server.proc.stdin is not None
+        server.proc.stdin.write(
+            b'{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": '
+            b'"knowledge_add", "arguments": {"text": "Builds run on the \\ud800 runner", '
+            b'"kind": "codebase"}}}\n')
+        server.proc.stdin.flush()
+        while (message := server.lines.get(timeout=60)) is not None and message.get("id") != 7:
+            pass
+        assert message is not None and not message["result"]["isError"], message
+        added = message["result"]["structuredContent"]["id"]
+        found = server.request("tools/call", {"name": "knowledge_search",
+                                              "arguments": {"query": "runner builds"}})
+        assert added in found["result"]["content"][0]["text"]
+    finally:
+        assert server.close() == 0

@@ -21,9 +21,9 @@ from conftest import git
 from kenning.core.config import load_config
 from kenning.core.errors import KenningError
 from kenning.core.paths import current_project
-from kenning.mcp.server import build_server
 from kenning.store import eventlog
 from kenning.store import events as events_reader
+from mcpclient import stdio_server
 from reliability import SESSION, run_hook
 
 BIG = "word " * 14_000  # 70 KB: over the 64 KB a fact file may hold
@@ -75,7 +75,7 @@ def test_knowledge_add_over_the_read_cap_is_a_tool_error_and_writes_nothing(proj
     before = _fact_files(project["repo"])
 
     async def call():
-        async with Client(build_server()) as client:
+        async with Client(stdio_server()) as client:
             return await client.call_tool("knowledge_add", {"text": BIG, "kind": "codebase"})
 
     result = anyio.run(call)
@@ -553,7 +553,7 @@ def test_a_saved_session_with_text_that_is_not_utf8_is_refused(project):
 
 def test_knowledge_forget_takes_a_lower_case_id(project):
     async def call():
-        async with Client(build_server()) as client:
+        async with Client(stdio_server()) as client:
             return await client.call_tool("knowledge_forget", {"id": project["good"].lower()})
 
     result = anyio.run(call)

@@ -98,9 +98,10 @@ while time.time() < deadline:
 MCP = PRELUDE + r"""
 import anyio
 from mcp import Client
-from kenning.mcp.server import build_server
+sys.path.insert(0, sys.argv[4])
+from mcpclient import stdio_server
 async def go():
-    async with Client(build_server()) as client:
+    async with Client(stdio_server()) as client:
         n = 0
         while time.time() < deadline:
             n += 1
@@ -160,7 +161,8 @@ def test_hooks_cli_mcp_and_extraction_writing_at_once_lose_nothing(repo, tmp_pat
         "b": spawn(SESSION_HOOKS, str(go), str(acks["b"]), str(deadline), str(RUN), str(repo),
                    second),
         "cli": spawn(CLI, str(go), str(acks["cli"]), str(deadline), cwd=repo),
-        "mcp": spawn(MCP, str(go), str(acks["mcp"]), str(deadline), cwd=repo),
+        "mcp": spawn(MCP, str(go), str(acks["mcp"]), str(deadline), str(Path(__file__).parent),
+                     cwd=repo),
         "extract": spawn(EXTRACTOR, str(go), str(acks["extract"]), str(deadline), str(repo),
                          str(Path(__file__).parent), str(STATEMENTS), cwd=repo),
     }

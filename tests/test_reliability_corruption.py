@@ -19,8 +19,8 @@ from mcp import Client
 
 from kenning.core.paths import current_project
 from kenning.index.db import SCHEMA_VERSION
-from kenning.mcp.server import build_server
 from kenning.memory import Memory
+from mcpclient import stdio_server
 from reliability import SESSION, report, run_hook, words
 
 
@@ -128,7 +128,7 @@ def test_hooks_and_the_mcp_server_survive_a_garbage_index(kenning, seeded, repo)
         assert result.stdout == b"" or json.loads(result.stdout)
 
     async def go() -> list:
-        async with Client(build_server()) as client:
+        async with Client(stdio_server()) as client:
             result = await client.call_tool("knowledge_search", {"query": "module 7"})
             assert not result.is_error, result.content[0].text
             return json.loads(result.content[0].text)["hits"]

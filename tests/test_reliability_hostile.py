@@ -22,8 +22,8 @@ from mcp import Client
 from conftest import git
 from kenning.core.paths import current_project
 from kenning.core.records import Anchor
-from kenning.mcp.server import build_server
 from kenning.memory import Memory
+from mcpclient import in_process
 from reliability import (
     PYTHON,
     SESSION,
@@ -203,7 +203,7 @@ def test_mcp_arguments_cannot_reach_outside_the_project(repo, sandbox):
 
     async def go() -> None:
         nonlocal errors
-        async with Client(build_server()) as client:
+        async with Client(in_process()) as client:
             for name, args in calls:
                 result = await client.call_tool(name, args)
                 errors += bool(result.is_error)

@@ -15,6 +15,7 @@ import pytest
 
 from conftest import git
 from hostile import (
+    AUDIT_PRELUDE,
     GOOD_TEXTS,
     SECRET,
     Bounded,
@@ -138,13 +139,18 @@ MCP_CALLS = {
 }
 
 
+# The server as a client starts it, in its own process under the same limits and audit.
+AUDITED_SERVER = AUDIT_PRELUDE + "from kenning.mcp.server import serve\nserve()\n"
+
+
 def _mcp_code(tool: str, args: dict) -> str:
     return f"""
-import json, anyio
-from mcp import Client
-from kenning.mcp.server import build_server
+import json, os, sys, anyio
+from mcp import Client, StdioServerParameters
+server = StdioServerParameters(command=sys.executable, args=["-c", {AUDITED_SERVER!r}],
+                               env=dict(os.environ), cwd=os.getcwd())
 async def go():
-    async with Client(build_server()) as client:
+    async with Client(server) as client:
         result = await client.call_tool({tool!r}, json.loads({json.dumps(args)!r}))
         text = result.content[0].text if result.content else ""
         print(json.dumps({{"error": result.is_error, "text": text}}))
@@ -156,10 +162,10 @@ def test_the_mcp_call_list_covers_every_tool():
     import anyio
     from mcp import Client
 
-    from kenning.mcp.server import build_server
+    from mcpclient import stdio_server
 
     async def names() -> set[str]:
-        async with Client(build_server()) as client:
+        async with Client(stdio_server()) as client:
             return {t.name for t in (await client.list_tools()).tools}
 
     assert anyio.run(names) == set(MCP_CALLS)
@@ -171,6 +177,9 @@ def test_every_mcp_tool_finishes_bounded_and_confined_in_a_hostile_clone(clone, 
     _survived(run, tool)
     assert run.code == 0, run.err[-2000:]
     _confined(run, clone)
+    # The audit saw the server's own process: it opened the project's fact files.
+    facts = (clone["repo"] / ".kenning").resolve()
+    assert [p for p in run.opened if p.is_relative_to(facts)], sorted(run.opened)[:20]
     reply = json.loads(run.out.strip().splitlines()[-1])
     assert SECRET not in reply["text"]
     if tool == "knowledge_search":

@@ -23,8 +23,8 @@ from kenning.core.paths import current_project
 from kenning.core.records import Anchor
 from kenning.core.redact import find_secrets
 from kenning.hooks.marks import mark_path
-from kenning.mcp.server import build_server
 from kenning.memory import Memory
+from mcpclient import stdio_server
 from reliability import PYTHON, SESSION, Transcript, files_under, report, run_hook
 from sample_secrets import PEM, SECRETS
 
@@ -126,7 +126,7 @@ def test_a_session_full_of_secrets_leaves_none_in_anything_kenning_wrote(repo, k
     assert kenning("index").code == 0
 
     async def mcp() -> None:
-        async with Client(build_server()) as client:
+        async with Client(stdio_server()) as client:
             calls = [
                 ("knowledge_add", {"text": f"The CI token is {S['github']} for releases.",
                                    "kind": "decision", "rationale": f"see {S['jwt']}",

@@ -132,7 +132,7 @@ def test_the_mcp_seed_tool_lists_proposals_and_stores_nothing(kenning, repo):
     from mcp import Client
 
     from kenning.core.paths import current_project
-    from kenning.mcp.server import build_server
+    from mcpclient import stdio_server
 
     (repo / "AGENTS.md").write_text("# Rules\n\nNever commit generated files in `dist/`.\n",
                                     encoding="utf-8")
@@ -140,7 +140,7 @@ def test_the_mcp_seed_tool_lists_proposals_and_stores_nothing(kenning, repo):
     git(repo, "commit", "-qm", "agents")
 
     async def go() -> dict:
-        async with Client(build_server()) as client:
+        async with Client(stdio_server()) as client:
             result = await client.call_tool("knowledge_seed", {"limit": 5})
             assert not result.is_error, result.content[0].text
             bad = await client.call_tool("knowledge_seed", {"limit": 0})

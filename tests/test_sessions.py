@@ -259,10 +259,10 @@ def test_saved_session_dataclass_round_trips_through_yaml(isolated):
 
 
 def test_mcp_session_save_and_recall_round_trip(isolated):
-    from kenning.mcp.server import build_server
+    from mcpclient import stdio_server
 
     async def go():
-        async with Client(build_server()) as client:
+        async with Client(stdio_server()) as client:
             tools = {t.name for t in (await client.list_tools()).tools}
             assert {"session_save", "session_recall"} <= tools
             saved = await client.call_tool("session_save", {

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from kenning.core.paths import Project
 
 REQUIRED = ("yaml", "click", "sqlite_utils", "numpy", "tokenizers", "rapidfuzz", "model2vec",
-            "mcp", "tree_sitter_language_pack", "networkx")
+            "tree_sitter_language_pack", "networkx")
 
 
 def run_checks(project: Project) -> Iterator[tuple[str, bool, str]]:

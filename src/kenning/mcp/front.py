@@ -2,12 +2,12 @@
 
 Claude Code gives a stdio server 30 s to connect; after a timeout it drops the server for the
 whole session and marks it failed for 15 minutes. The real server (`kenning.mcp.server`: the
-MCP SDK, the index, the model) takes seconds to import and, in a plugin's first session,
-cannot start before its dependencies are installed. So this front answers `initialize`,
-`ping` and `tools/list` itself (from `mcp.spec`, which a test holds equal to the real
-server's answers), starts the real server as a child as soon as the runtime is ready, and
-relays everything else to it unchanged. A tool called before then gets a tool error saying
-what is happening and when to retry. Stdlib only.
+index, the model) needs the venv's packages and a second or so to open the index and warm the
+model, and in a plugin's first session cannot start before its dependencies are installed. So
+this front answers `initialize`, `ping` and `tools/list` itself (from `mcp.spec`, which the
+real server answers with too), starts the real server as a child as soon as the runtime is
+ready, and relays everything else to it unchanged. A tool called before then gets a tool error
+saying what is happening and when to retry. Stdlib only.
 """
 
 from __future__ import annotations
@@ -20,13 +20,10 @@ import threading
 import time
 from typing import Any, BinaryIO
 
+from kenning.mcp.protocol import EMPTY_LISTS, HANDSHAKE_VERSIONS, initialize_result, readable
 from kenning.mcp.spec import SPEC
 from kenning.plugin import runtime
 
-# The initialize-handshake revisions the MCP SDK in the venv speaks (mcp_types.version).
-HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
-EMPTY_LISTS = {"resources/list": "resources", "resources/templates/list": "resourceTemplates",
-               "prompts/list": "prompts"}
 BACKEND_WAIT_S = 25.0  # a call made while the real server starts waits this long for it
 POLL_S = 0.5
 _INIT_ID = "kenning-front-initialize"
@@ -169,13 +166,6 @@ class Front:
             backend.kill()
 
 
-def initialize_result(params: dict[str, Any]) -> dict[str, Any]:
-    asked = params.get("protocolVersion")
-    version = asked if asked in HANDSHAKE_VERSIONS else HANDSHAKE_VERSIONS[-1]
-    return {"protocolVersion": version, "capabilities": SPEC["capabilities"],
-            "serverInfo": SPEC["serverInfo"], "instructions": SPEC["instructions"]}
-
-
 def still_installing() -> str:
     return (f"kenning is installing its dependencies, once, for this plugin "
             f"({runtime.install_progress()}; it usually takes under a minute). Retry this tool "
@@ -184,18 +174,9 @@ def still_installing() -> str:
 
 
 def relayable(message: dict[str, Any], raw: bytes) -> bytes:
-    """The request as the real server can read it.
-
-    JSON may escape a lone surrogate (`"\\ud800"`): valid JSON, not valid Unicode. The real
-    server's parser drops such a request without a reply, so it is relayed with U+FFFD in
-    the surrogate's place.
-    """
-    text = json.dumps(message, ensure_ascii=False)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode("utf-8")
-    return raw
+    """The request as the real server reads it: a lone surrogate escaped in its JSON (valid
+    JSON, not valid Unicode) is relayed as U+FFFD."""
+    return readable(message, raw)[1]
 
 
 def _line(message: dict[str, Any]) -> bytes:

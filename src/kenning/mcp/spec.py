@@ -1,7 +1,9 @@
-"""What the MCP server answers to `initialize` and `tools/list`, for the stdio front.
+"""The MCP tools' one list: what the server and the front answer to `initialize` and
+`tools/list`, and the inputSchema each call's arguments are checked against.
 
-Generated from the real server (`kenning.mcp.server`); tests/test_mcp_front.py fails, and
-prints the new value, when a tool's name, description or schema changes. Stdlib only.
+First generated from the MCP SDK's server; the texts and schemas are kept as it wrote them
+(clients saw them so). tests/test_mcp.py holds each tool function's parameters to its
+inputSchema. Stdlib only.
 """
 
 # fmt: off
