@@ -127,7 +127,7 @@ def test_a_revert_in_a_later_run_withdraws_the_pending_proposal(kenning, repo):
     assert "withdrawn" not in kenning("seed").out
 
 
-def test_the_mcp_seed_tool_lists_proposals_and_stores_nothing(kenning, repo):
+def test_the_mcp_seed_tool_lists_proposals_and_stores_nothing(repo):
     import anyio
     from mcp import Client
 

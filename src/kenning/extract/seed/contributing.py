@@ -372,12 +372,8 @@ def convention_proposals(text: str, rel: str, project: str) -> list[Proposal]:
                     and not re.match(r"^(?:we|you|i)\b", nxt, re.I) \
                     and not re.search(r"https?://|`_", nxt):
                 sentence = f"{sentence} {nxt}"
-            section = _section(lines, start)
-            where = f"{rel}, {section}" if section else rel
-            out.append(Proposal(source="docs", kind="interaction",
-                                text=f"{project} ({where}): {sentence}",
-                                provenance=lines_label(rel, start + 1, start + 1),
-                                rule="contributing-convention"))
+            out.append(_said(project, rel, lines, start, start + 1, sentence,
+                             "contributing-convention"))
             break
         if len(out) >= PER_FILE:
             break
@@ -404,12 +400,8 @@ def inline_proposals(text: str, rel: str, project: str, root: Path) -> list[Prop
             purpose = _purpose(m["to"] or m["why"])
             if command is None or purpose is None or not _holds(command[0], root):
                 continue
-            section = _section(lines, start)
-            where = f"{rel}, {section}" if section else rel
-            out.append(Proposal(source="docs", kind="interaction",
-                                text=f"{project} ({where}): {purpose}: `{command[0]}`.",
-                                provenance=lines_label(rel, start + 1, start + 1),
-                                rule="contributing-command"))
+            out.append(_said(project, rel, lines, start, start + 1,
+                             f"{purpose}: `{command[0]}`.", "contributing-command"))
     return out[:PER_FILE]
 
 
@@ -428,14 +420,11 @@ def command_proposals(text: str, rel: str, project: str, root: Path) -> list[Pro
             continue
         said = "; ".join(f"`{code}`" + (f" ({plain(comment).rstrip('.')})" if comment else "")
                          for code, comment in commands)
-        section = _section(lines, lead_at)
-        where = f"{rel}, {section}" if section else rel
-        fact = f"{project} ({where}): {purpose}: {said}."
-        if len(fact) > 400:
+        fact = _said(project, rel, lines, lead_at, end, f"{purpose}: {said}.",
+                     "contributing-command")
+        if len(fact.text) > 400:
             continue
-        out.append(Proposal(source="docs", kind="interaction", text=fact,
-                            provenance=lines_label(rel, lead_at + 1, end),
-                            rule="contributing-command"))
+        out.append(fact)
         if len(out) >= PER_FILE:
             break
     return out
@@ -449,3 +438,13 @@ def proposals(text: str, rel: str, project: str, root: Path) -> list[Proposal]:
     commands += [p for p in inline_proposals(text, rel, project, root)
                  if p.text.rsplit(": ", 1)[-1] not in said]
     return commands[:PER_FILE] + convention_proposals(text, rel, project)
+
+
+def _said(project: str, rel: str, lines: list[str], start: int, end: int, words: str,
+          rule: str) -> Proposal:
+    """A contributing-guide proposal: said of the project with the file and section it is in,
+    from line `start` (0-based) to line `end` (1-based)."""
+    section = _section(lines, start)
+    where = f"{rel}, {section}" if section else rel
+    return Proposal(source="docs", kind="interaction", text=f"{project} ({where}): {words}",
+                    provenance=lines_label(rel, start + 1, end), rule=rule)
