@@ -20,7 +20,13 @@ import threading
 import time
 from typing import Any, BinaryIO
 
-from kenning.mcp.protocol import EMPTY_LISTS, HANDSHAKE_VERSIONS, initialize_result, readable
+from kenning.mcp.protocol import (
+    EMPTY_LISTS,
+    HANDSHAKE_VERSIONS,
+    PARSE_ERROR,
+    initialize_result,
+    readable,
+)
 from kenning.mcp.spec import SPEC
 from kenning.plugin import runtime
 
@@ -205,7 +211,7 @@ def main() -> None:
                 message = json.loads(raw)
             except ValueError:
                 front.send({"jsonrpc": "2.0", "id": None,
-                            "error": {"code": -32700, "message": "Parse error"}})
+                            "error": PARSE_ERROR})
                 continue
             if isinstance(message, dict):
                 front.handle(message, relayable(message, raw))

@@ -30,7 +30,12 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from pathlib import Path
 
-from kenning.extract.seed.formats import from_directives, is_directive_changelog, pointed_to
+from kenning.extract.seed.formats import (
+    POINTER_LINES,
+    from_directives,
+    is_directive_changelog,
+    pointed_to,
+)
 from kenning.extract.seed.later import (
     historical,
     identifiers,
@@ -166,7 +171,8 @@ _RULES = (
     ("instead", re.compile(r"^(?:use[sd]?|switch(?:ed)? to|migrate[sd]? to|move[sd]? to)\b.*"
                            r"\b(?:instead of|rather than)\b|^replace[sd]? .+ with\b", re.I)),
 )
-_INSTEAD = dict(_RULES)["instead"]
+_RULE_PATTERNS = dict(_RULES)
+_INSTEAD = _RULE_PATTERNS["instead"]
 # A label a breaking entry opens with ("BACKWARDS INCOMPATIBLE Replaced …", "**BREAKING**:"):
 # said by the verb, not left in the sentence.
 _BREAKING_LABEL = re.compile(r"^\W*(?:backwards?[- ]incompatible|breaking(?: change)?)\b[\s:*_]*"
@@ -274,8 +280,8 @@ def _followed(path: Path, root: Path) -> list[Path]:
             text = f.read(MAX_BYTES).decode("utf-8", "replace")
     except OSError:
         return [path]
-    if entries(text):
-        return [path]
+    if len(text.splitlines()) > POINTER_LINES or entries(text):
+        return [path]  # a changelog (a pointer is a few lines); parsed whole only when short
     return pointed_to(path, root, text, lambda: _changelog_pages(root)) or [path]
 
 
@@ -839,7 +845,7 @@ def proposals(text: str, rel: str, project: str | None = None,
         words = _BREAKING_LABEL.sub("", words)
         body = whole(_ADD_WARNING.sub(r"\1 is deprecated (it warns).", words))
         if body is None and (rule == "breaking" or entry.head is None
-                             and dict(_RULES)[rule].search(_headline(words))):
+                             and _RULE_PATTERNS[rule].search(_headline(words))):
             body = first_sentence(words)  # "Replaced `python-dateutil` with … zoneinfo. This …"
         if body is not None and body != words and not _CHANGE_SAID.search(body):
             continue  # "Most of the public classes … weren't designed with subclassing in mind."

@@ -436,11 +436,9 @@ def tools_in_use(root: Path, names: Iterable[str]) -> frozenset[str]:
     return frozenset(used)
 
 
-def _swap_holds(p: Proposal, in_use: frozenset[str]) -> bool:
-    """A tool swap holds while HEAD uses what it chose and none of what it replaced."""
-    from kenning.extract.seed.commits import swap
-
-    said = swap(re.sub(r"^(?:Uses|Prefers|Used)\b", "Use", _subject(p)))
+def _swap_holds(said: tuple[str, tuple[str, ...]] | None, in_use: frozenset[str]) -> bool:
+    """A tool swap (what it chose, what it replaced) holds while HEAD uses what it chose and
+    none of what it replaced."""
     if said is None:
         return False
     pick, gone = said
@@ -455,9 +453,11 @@ def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
     if swaps:
         from kenning.extract.seed.commits import swap
 
-        said = [swap(re.sub(r"^(?:Uses|Prefers|Used)\b", "Use", _subject(p))) for p in swaps]
-        in_use = tools_in_use(root, {n for s in said if s for n in (s[0], *s[1])})
-        found = [p for p in found if p.rule != "commit-tool-swap" or _swap_holds(p, in_use)]
+        said = {p.key: swap(re.sub(r"^(?:Uses|Prefers|Used)\b", "Use", _subject(p)))
+                for p in swaps}
+        in_use = tools_in_use(root, {n for s in said.values() if s for n in (s[0], *s[1])})
+        found = [p for p in found
+                 if p.rule != "commit-tool-swap" or _swap_holds(said[p.key], in_use)]
     names = {p.key: n for p in found if (n := _checked(p))}
     relied = {n for p in found for n in _relied_on(p)}
     head = read_head(root, [*names.values(), *relied])

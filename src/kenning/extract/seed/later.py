@@ -160,10 +160,16 @@ _FAVOURED = re.compile(r"\b(?:in favou?r of|instead|use|please|replaced by|alias
                        r"\b.*", re.I)
 
 
+def whole_names(text: str) -> set[str]:
+    """The code `text` names, each whole and lower case (`Retry.DEFAULT()` is
+    `retry.default`)."""
+    return {i.removesuffix("()").lower() for i in identifiers(text)}
+
+
 def _named(text: str) -> set[str]:
     """The code `text` names, whole and by last part, *emphasised* argument names too (a
     dotted deprecated name is matched whole; `attr.attr` is not any later `attr`)."""
-    full = {i.removesuffix("()").lower() for i in identifiers(text)}
+    full = whole_names(text)
     return full | {_last(i) for i in full} | {w.lower() for w in _EMPHASIS.findall(text)}
 
 
@@ -175,13 +181,13 @@ def deprecated_names(text: str) -> set[str]:
             for s in re.split(r"(?<=[.!?])\s+", text)
             if _DEPRECATED.search(s) and not _REMOVAL.search(_PROMISED.sub("", s))
             and not historical(s)]
-    found = {i.removesuffix("()").lower() for s in said for i in identifiers(s)} \
+    found = set().union(*map(whole_names, said)) \
         | {k.lower() for s in said for k in re.findall(r"`[^`]*?\((\w+)=", s)} \
         | {w.lower() for s in said for w in _EMPHASIS.findall(s)}
     if said and not found:  # "`a` is renamed to `b`. The old name is deprecated."
         old = re.sub(r"\b(?:renamed|moved|changed) to\b.*", "", _FAVOURED.sub("", text),
                      flags=re.I)
-        found = {i.removesuffix("()").lower() for i in identifiers(old)}
+        found = whole_names(old)
     return found
 
 
@@ -205,11 +211,11 @@ def _same_behaviour(text: str, later: str) -> bool:
 
 
 _REVERT = re.compile(r"^revert(?:s|ed)?\s+[\"“'`](.+?)[\"”'`]", re.I)
-# A later entry that brings a removed name back ("Add `Enum` field" after "Remove `Enum`").
 # A newer entry that undoes an older one's change on the same code: "`/-/plugins.json` once
 # again returns a top-level JSON array, reverting the object envelope introduced in 1.0a36".
 _UNDOES = re.compile(r"\bonce again\b|\breverting\b|\breverts (?:the|a|an|its)\b"
                      r"|\b(?:goes|went|is|are) back to\b", re.I)
+# A later entry that brings a removed name back ("Add `Enum` field" after "Remove `Enum`").
 _ADDS = re.compile(r"^(?:add(?:s|ed)?|(?:re-?)?introduc\w+|restor\w+|bring\w* back)\b", re.I)
 # An entry that sets a default anew (the words of `changelogs`' "default" rule).
 _NEW_DEFAULT = re.compile(r"\bchange[sd]? (?:the )?default\b"
@@ -225,7 +231,7 @@ _NOT_SUBJECT = {"defau", "longe", "chang", "value", "using", "instead", "explic"
 def defaulted_names(text: str) -> set[str]:
     """The code named in `text`'s sentences about a default ("`send_bytes`"), lower case."""
     said = [s for s in re.split(r"(?<=[.!?])\s+", text) if _DEFAULT_WORD.search(s)]
-    return {i.removesuffix("()").lower() for s in said for i in identifiers(s)}
+    return set().union(*map(whole_names, said))
 
 
 def default_words(text: str) -> set[str]:
@@ -264,7 +270,7 @@ def live_names(text: str) -> set[str]:
         s = re.sub(r"\brename[sd]?\s+(?:the\s+)?`[^`]+`|`[^`]+`(?:\s+\w+)?\s+(?:is|are|was|were"
                    r"|has been|have been) (?:renamed|replaced)\b", "", s, flags=re.I)  # the old
         # name ("`fetch_missing_python: bool` is replaced by `fetch_python`")
-        out |= {i.removesuffix("()").lower() for i in identifiers(s)}
+        out |= whole_names(s)
     return out
 
 
@@ -289,8 +295,7 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
     defaults = [default_words(text) for _, text, _ in items]
     new_default = [bool(_NEW_DEFAULT.search(text)) for _, text, _ in items]
     default_names = [defaulted_names(text) for _, text, _ in items]
-    whole_names = [{n.removesuffix("()").lower() for n in identifiers(text)}
-                   for _, text, _ in items]
+    spelled = [whole_names(text) for _, text, _ in items]
     out: set[int] = set()
     plain_texts = [" ".join(re.findall(r"\w+", text.lower())) for _, text, _ in items]
     for i, (o, text, _rule, sup, dflt, build, pick, _, _) in enumerate(facts):
@@ -322,7 +327,7 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
                     or gone & added[j] \
                     or (new_default[j] and (len(defaults[i] & defaults[j]) >= 2
                                             or default_names[i] & default_names[j])) \
-                    or _UNDOES.search(text2) and whole_names[i] & whole_names[j]:
+                    or _UNDOES.search(text2) and spelled[i] & spelled[j]:
                 out.add(i)
                 break
     return out
