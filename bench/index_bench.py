@@ -23,7 +23,7 @@ from pathlib import Path
 from timing import Paired, interleave, interleave_medians, quiet_env, ratio_row, run_checked
 
 TARGET_LINES = 20_000
-PACKAGES = ["click", "yaml", "rapidfuzz", "sqlite_utils", "tokenizers", "mcp"]
+PACKAGES = ["click", "yaml", "rapidfuzz", "sqlite_utils", "tokenizers"]  # runtime dependencies only
 
 
 def build_repo(dest: Path) -> int:
