@@ -117,6 +117,9 @@ def test_a_tool_called_during_the_install_says_so_and_works_once_the_venv_is_rea
         names = [t["name"] for t in front.request("tools/list", timeout=10)["result"]["tools"]]
         assert "knowledge_add" in names and "knowledge_search" in names
         assert front.request("prompts/list", timeout=10)["result"] == {"prompts": []}
+        # an unknown method gets the real server's own error, not a wording of the front's
+        assert front.request("no/such/method", timeout=10)["error"] == {
+            "code": -32601, "message": "Method not found", "data": "no/such/method"}
         args = {"name": "knowledge_add",
                 "arguments": {"text": "The front relays tool calls.", "kind": "codebase"}}
         early = front.request("tools/call", args, timeout=10)["result"]

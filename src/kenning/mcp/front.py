@@ -25,6 +25,7 @@ from kenning.mcp.protocol import (
     HANDSHAKE_VERSIONS,
     PARSE_ERROR,
     initialize_result,
+    method_not_found,
     readable,
 )
 from kenning.mcp.spec import SPEC
@@ -82,7 +83,7 @@ class Front:
             self.reply(mid, {EMPTY_LISTS[method]: []})  # the real server has none either
         elif mid is not None and method:
             self.send({"jsonrpc": "2.0", "id": mid,
-                       "error": {"code": -32601, "message": f"Method not found: {method}"}})
+                       "error": method_not_found(method)})
 
     def call(self, mid: Any, raw: bytes) -> None:
         if not self.ready.is_set():

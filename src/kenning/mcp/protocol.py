@@ -34,6 +34,11 @@ class ArgumentError(ValueError):
     field."""
 
 
+def method_not_found(method: Any) -> dict[str, Any]:
+    """The error for a method the server does not have (the SDK's wording, the method as data)."""
+    return {"code": -32601, "message": "Method not found", "data": method}
+
+
 def initialize_result(params: dict[str, Any]) -> dict[str, Any]:
     asked = params.get("protocolVersion")
     version = asked if asked in HANDSHAKE_VERSIONS else HANDSHAKE_VERSIONS[-1]

@@ -240,7 +240,7 @@ def answer(memory: Any, message: dict[str, Any]) -> dict[str, Any] | None:
         result = call_tool(memory, name, arguments or {})
     else:
         return {"jsonrpc": "2.0", "id": mid,
-                "error": {"code": -32601, "message": "Method not found", "data": method}}
+                "error": protocol.method_not_found(method)}
     return {"jsonrpc": "2.0", "id": mid, "result": result}
 
 
