@@ -63,6 +63,16 @@ def git(cwd: Path, *args: str) -> str:
     return result.stdout
 
 
+def commit_file(repo: Path, name: str, text: str, message: str = "add") -> Path:
+    """Write `name` in the repository and commit it."""
+    path = repo / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    git(repo, "add", name)
+    git(repo, "commit", "-qm", message)
+    return path
+
+
 def init_repo(path: Path) -> Path:
     path.mkdir(parents=True, exist_ok=True)
     git(path, "init", "-q", "-b", "main")

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import git
+from conftest import commit_file, git
 from kenning.index.chunking import chunk_file
 from kenning.index.scan import generated_reason
 from kenning.search.coderank import (
@@ -215,6 +215,33 @@ def test_an_abbreviated_name_is_found_by_the_word_it_stands_for(repo):
     assert found == ["rev"]
     hits = memory.search("reverse a sequence", types=("code",), record=None)
     assert hits[0].symbol == "rev"
+    memory.close()
+
+
+def test_a_numeric_type_in_a_name_is_found_by_the_words_a_description_uses(repo):
+    """`get_u16_le` says "an unsigned 16 bit integer in little-endian byte order" to the
+    keyword leg and the embedder; `get_int`, which only says "integer", no longer wins."""
+    from kenning.core.paths import current_project
+    from kenning.index.chunktypes import identifier_words, name_words, spelled_out
+    from kenning.memory import Memory
+
+    assert name_words("get_u16_le").endswith("unsigned 16 bit integer little endian")
+    assert spelled_out("to_be_bytes") == ["big endian"]
+    assert spelled_out("put_f64") == ["64 bit float"]
+    assert name_words("be_quiet") == "be quiet"  # no number type, no bytes: a plain word
+    # in a body too, for the embedder: `get_u16` reads big-endian without saying so
+    assert identifier_words("u16::from_be_bytes(b)") == "u 16::from be bytes big endian(b)"
+    assert identifier_words("be_quiet()") == "be quiet()"
+    commit_file(repo, "buf.rs", (
+        "impl Buf {\n"
+        "    pub fn get_int(&mut self, n: usize) -> i64 {\n        self.read(n)\n    }\n\n"
+        "    pub fn get_u16_le(&mut self) -> u16 {\n        self.read(2)\n    }\n\n"
+        "    pub fn get_u16(&mut self) -> u16 {\n        self.read(2)\n    }\n}\n"))
+    memory = Memory(current_project(repo), "fake")
+    memory.index_code()
+    hits = memory.search("Gets an unsigned 16 bit integer in little-endian byte order",
+                         types=("code",), record=None)
+    assert hits[0].symbol.endswith("get_u16_le")
     memory.close()
 
 

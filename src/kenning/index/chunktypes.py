@@ -49,7 +49,12 @@ def _spelled(match: re.Match[str]) -> str:
 
 @lru_cache(maxsize=65536)
 def _spelled_word(word: str) -> str:
-    return " ".join(split_identifier(word)) or word
+    parts = split_identifier(word)
+    if _BYTE_ORDERS.keys() & set(parts):  # `from_be_bytes` in a body: "big endian" too
+        typed = _type_words(parts)
+        orders = [w for w in typed or () if w.endswith(" endian")]
+        return " ".join([*parts, *orders])
+    return " ".join(parts) or word
 
 
 # Abbreviations common in identifiers across languages, spelled out in a chunk's name before
@@ -81,6 +86,38 @@ ABBREVIATIONS = {
 }
 
 
+# Numeric types as names spell them (Rust's `u16`, `i64`, `f32`, `usize`; Go's `Uint32`),
+# and the byte orders beside them (`get_u16_le`, `to_be_bytes`): what a description says in
+# words, "an unsigned 16 bit integer in little-endian byte order".
+_NUMBER_TYPES = {"i": "signed", "u": "unsigned", "int": "signed", "uint": "unsigned",
+                 "f": "float", "float": "float"}
+_BITS = frozenset({"8", "16", "32", "64", "128"})
+_SIZE_TYPES = {"usize": "unsigned size integer", "isize": "signed size integer"}
+_BYTE_ORDERS = {"le": "little endian", "be": "big endian", "ne": "native endian"}
+
+
+def _type_words(parts: list[str]) -> list[str] | None:
+    """The words for a name's numeric types and byte orders, or None when it names none."""
+    words: list[str] = []
+    typed = False
+    for part, following in zip(parts, [*parts[1:], ""], strict=False):
+        if following in _BITS and part in _NUMBER_TYPES:
+            kind = _NUMBER_TYPES[part]
+            words.append(f"{following} bit float" if kind == "float"
+                         else f"{kind} {following} bit integer")
+            typed = True
+        elif part in _SIZE_TYPES:
+            words.append(_SIZE_TYPES[part])
+            typed = True
+        elif part in ("int", "uint"):  # `get_uint_le`: a width given elsewhere
+            words += ["unsigned integer"] if part == "uint" else []
+            typed = True
+    if not typed and "bytes" not in parts:
+        return None
+    words += [_BYTE_ORDERS[part] for part in parts if part in _BYTE_ORDERS]
+    return words or None
+
+
 _WORD = re.compile(r"[A-Za-z]+")
 
 
@@ -91,10 +128,16 @@ def _expanded(match: re.Match[str]) -> str:
 @lru_cache(maxsize=65536)
 def name_words(symbol: str) -> str:
     """A symbol's parts as words, common abbreviations spelled out: `Bytes.len` -> `bytes
-    length`, `rev` -> `reverse`."""
-    return _WORD.sub(_expanded, identifier_words(symbol))
+    length`, `rev` -> `reverse`, and its numeric types and byte orders: `get_u16_le` -> `get
+    u 16 le unsigned 16 bit integer little endian`."""
+    words = _WORD.sub(_expanded, identifier_words(symbol))
+    typed = _type_words(split_identifier(symbol))
+    return f"{words} {' '.join(typed)}" if typed else words
 
 
 def spelled_out(symbol: str) -> list[str]:
-    """The words a symbol's abbreviated parts stand for (`rev` -> ["reverse"])."""
-    return [ABBREVIATIONS[part] for part in split_identifier(symbol) if part in ABBREVIATIONS]
+    """The words a symbol's abbreviated parts, numeric types and byte orders stand for (`rev`
+    -> ["reverse"], `get_i8` -> ["signed 8 bit integer"])."""
+    parts = split_identifier(symbol)
+    return [ABBREVIATIONS[part] for part in parts if part in ABBREVIATIONS] + \
+        (_type_words(parts) or [])

@@ -36,11 +36,13 @@ if TYPE_CHECKING:
 
 EMBED_CHARS = 600
 # Bump when embed_chunks changes what a vector means: indexes made before are re-embedded.
-EMBED_RECIPE = "4"  # 3: bodies cut at 600 characters; 4: names' abbreviations spelled out
+EMBED_RECIPE = "5"  # 3: bodies cut at 600 characters; 4: names' abbreviations spelled out;
+# 5: names' numeric types and byte orders spelled out (`get_u16_le`)
 # Bump when chunking changes what a file's chunks are: every file is re-chunked once.
-CHUNK_RECIPE = "4"  # 2: every method its own chunk, a class a header (with short members);
+CHUNK_RECIPE = "5"  # 2: every method its own chunk, a class a header (with short members);
 # 3: a name's abbreviated parts spelled out among its search terms (`rev` -> reverse);
-# 4: a method of Rust's `impl Trait for Type` is kind "trait impl"
+# 4: a method of Rust's `impl Trait for Type` is kind "trait impl"; 5: a name's numeric
+# types and byte orders among its search terms (`get_u16_le` -> unsigned 16 bit integer)
 # Bump when chunk scrubbing changes: files of older indexes with a secret left are redone once.
 REDACTION_VERSION = "1"
 _REEMBED_BATCH = 512
