@@ -21,7 +21,9 @@ EMPTY_LISTS = {"resources/list": "resources", "resources/templates/list": "resou
 PARSE_ERROR = {"code": -32700, "message": "Parse error"}
 INVALID_PARAMS = {"code": -32602, "message": "Invalid request parameters", "data": ""}
 TOOL_SCHEMAS = {t["name"]: t["inputSchema"] for t in SPEC["tools"]}
-_INTEGER_TEXT = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*(?:\.0+)?")  # what pydantic read as an int
+# What pydantic read as an int: digits with single underscores between them, after a run of
+# leading zeros that may hold any underscores ("0__1_2" is 12, "1__2" is no number).
+_INTEGER_TEXT = re.compile(r"[+-]?(?:0[0_]*)?[0-9]+(?:_[0-9]+)*(?:\.0+)?")
 # Unicode's White_Space, which pydantic trims (str.strip also trims \x1c-\x1f).
 _SPACE = (" \t\n\x0b\x0c\r\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
           "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
@@ -137,7 +139,7 @@ def _integer(value: Any) -> int | None:
     elif isinstance(value, float) and value.is_integer() and -2**63 <= value < 2**63:
         number = int(value)
     elif isinstance(value, str) and _INTEGER_TEXT.fullmatch(value.strip(_SPACE)):
-        number = int(value.strip(_SPACE).partition(".")[0])
+        number = int(value.strip(_SPACE).partition(".")[0].replace("_", ""))
     else:
         return None
     return number
