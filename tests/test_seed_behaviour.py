@@ -112,14 +112,19 @@ def test_a_commit_whose_body_says_the_change_and_why_is_a_decision(tmp_path):
            "2025-03-01T00:00:00")
     commit(root, f"New restriction_sql mechanism for actor restrictions\n\n{WHY}",
            "2025-11-03T00:00:00")
+    commit(root, "Ensure nav is sorted regardless of the order inside Files\n\nThis means "
+                 "plugins don't have to find the sort order themselves.", "2025-11-04T00:00:00")
     found = [p for p in commits.proposals(commits.read_log(root)) if p.rule == "commit-why"]
     assert [p.text.rsplit(" (commit ", 1)[0] for p in found] == [
+        "Ensure nav is sorted regardless of the order inside Files. This means plugins don't "
+        "have to find the sort order themselves",
         "New restriction_sql mechanism for actor restrictions: Actor restrictions are now "
         "implemented as SQL filters using INTERSECT rather than as deny/allow rules. This "
         "ensures restrictions act as hard limits that plugins cannot override"], found
-    assert found[0].rationale.startswith("This ensures restrictions act as hard limits")
-    # a fix's story, a reason about the code's tidiness, a sentence leaning on "this", and the
-    # same subject from before the window (2019, more than 4 years before the newest commit)
+    assert found[1].rationale.startswith("This ensures restrictions act as hard limits")
+    # the subject says the change and the body opens on why; not a fix's story, a reason
+    # about the code's tidiness, a sentence leaning on "this", nor the same subject from before
+    # the window (2019, more than 4 years before the newest commit)
 
 
 GUIDELINES = """\

@@ -408,7 +408,8 @@ def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | No
 # permission rules.") and, right after it, why that is the way ("This ensures restrictions act
 # as hard limits that cannot be overridden …"). Not from a fix, an addition or a refactor (its
 # subject says which), nor a reason about the code's own tidiness ("simpler", "faster").
-_NOW = re.compile(r"\b(?:now|instead of|rather than|no longer|always|never)\b", re.I)
+_NOW = re.compile(r"\b(?:now|instead of|rather than|regardless of|no longer|always|never)\b",
+                  re.I)
 _THIS_ENSURES = re.compile(r"^(?:This|That) (?:ensures|means|makes|keeps|guarantees|lets"
                            r"|allows|avoids|prevents|way)\b")
 _NOT_DECISION = re.compile(r"^(?:\w+(?:\([\w-]+\))?!?:\s*)?(?:fix|add|handle|simplif|refactor"
@@ -438,14 +439,17 @@ def why(c: Commit, subject: str, body: str) -> Proposal | None:
     if _NOT_DECISION.match(subject) or _QUOTED.search(subject):
         return None
     sentences = _paragraph_sentences(body)
-    for k, said in enumerate(sentences[:-1]):
-        reason = sentences[k + 1]
+    pairs = list(zip(sentences, sentences[1:], strict=False))
+    if sentences and _NOW.search(subject):  # the subject says the change, the body opens on why
+        pairs.insert(0, (subject, sentences[0]))
+    for said, reason in pairs:
         if not _NOW.search(said) or not _THIS_ENSURES.match(reason) or _TIDINESS.search(reason) \
                 or _SYMPTOM.search(reason) or said.endswith(":") or len(said.split()) < 6 \
                 or _LEANS.match(said):
             continue
         date = c.when.strftime("%Y-%m-%d")
-        text = plain(f"{_past(subject)}: {said} {reason}")
+        text = plain(f"{_past(subject)}: {said} {reason}" if said != subject
+                     else f"{_past(subject)}. {reason}")
         statement = f"{text[:-1] if text.endswith('.') else text} (commit {c.sha[:7]}, {date})."
         if len(statement) > MAX_WHY:
             return None

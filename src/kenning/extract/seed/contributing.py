@@ -67,7 +67,7 @@ _OPENING = re.compile(r"^(?:(?:then|next|lastly|finally|first|also|now|alternati
                       r",?\s+)+", re.I)
 _CLOSING = re.compile(r"(?:,?\s+(?:you (?:should|can|could|may|must|need to)|just|simply|use"
                       r"|run|do|type|execute|invoke|enter|with|using|like so|like this|"
-                      r"as follows|with the following commands?|by running|for example|"
+                      r"as follows|(?:with |run )?the following commands?|by running|for example|"
                       r"e\.g\.|such as))+\s*:+$|\s*:+$", re.I)
 # "Or via nox:", "To run them explicitly:", "Our `noxfile.py` handles much of this for you:":
 # what they do is said above, not here.
