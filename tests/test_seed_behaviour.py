@@ -86,6 +86,41 @@ def test_a_change_of_behaviour_relies_on_what_its_first_sentence_names(tmp_path)
     # `SQLITE_BUSY` is SQLite's, named in the reason: HEAD's code need not spell it
 
 
+PROSE = """\
+Changelog
+=========
+
+3.0 (2026-04-15)
+----------------
+
+This release focuses on performance: ``Widget.render()`` now uses a cache instead of
+recomputing each page.
+
+Tokens are gone
+~~~~~~~~~~~~~~~
+
+Widget's token-based ``csrf`` protection has been replaced with a check of the
+``Sec-Fetch-Site`` and ``Origin`` request headers.
+
+This breaking change removes ``csrftoken`` from ``Widget`` templates.
+
+Other changes
+~~~~~~~~~~~~~
+
+- ``Widget.close()`` now also closes the write connection.
+"""
+
+
+def test_a_paragraph_of_a_releases_prose_says_what_replaces_what():
+    found = changelogs.proposals(PROSE, "CHANGES.rst", "widget")
+    assert [(p.rule, p.provenance) for p in found] == [("changelog-change", "CHANGES.rst:13-14")]
+    assert said(found) == [
+        "Widget's token-based `csrf` protection has been replaced with a check of the "
+        "`Sec-Fetch-Site` and `Origin` request headers."], found
+    # what the release is about ("This release focuses on …") and a paragraph's "breaking" or
+    # "removes" (the release's story, not one change) are not proposed
+
+
 def commit(root: Path, message: str, when: str) -> None:
     (root / "log.txt").write_text(message, encoding="utf-8")
     git(root, "add", "-A")
@@ -105,8 +140,8 @@ def test_a_commit_whose_body_says_the_change_and_why_is_a_decision(tmp_path):
     commit(root, f"New restriction_sql mechanism for actor restrictions\n\n{WHY}",
            "2019-01-01T00:00:00")
     commit(root, f"Fix restriction bypass\n\n{WHY}", "2025-01-01T00:00:00")
-    commit(root, "Simplify varnames\n\nThe hook now reads code objects instead of "
-                 "signatures. This makes it simpler and faster.", "2025-02-01T00:00:00")
+    commit(root, "Read varnames from code objects\n\nThe hook now reads code objects instead "
+                 "of signatures. This makes it simpler and faster.", "2025-02-01T00:00:00")
     commit(root, "Implement also_requires\n\nApplies this to execute-sql, which now requires "
                  "view-database. This prevents executing SQL on a hidden database.",
            "2025-03-01T00:00:00")

@@ -361,7 +361,8 @@ _EXAMPLE = re.compile(r"```|\s\.\. (?:code-block|code|sourcecode)::|(?<=[\w`)\]]
 _ABOUT_RELEASE = re.compile(r"^\W*(?:this|the|these|our)\s+(?:\w+\s+){0,2}?(?:release|alpha|beta"
                             r"|version|rc|update)s?\b|^\W*(?:several|some|many|most|all) of\b",
                             re.I)
-_NOT_PROSE = re.compile(r"^\s*(?:\.\.|:\w|\||<|>|```|~~~|[=\-~^*+#]{3,}\s*$|\[|!\[|\{)")
+_NOT_PROSE = re.compile(r"^\s*(?:\.\.|:\w|\||<|>|```|~~~|[=\-~^*+#]{3,}\s*$|\[|!\[|\{"
+                        r"|[*_](?![*_]))")  # an aside in italics too
 _SHORTCODE = re.compile(r"\s*:(?P<name>[a-z_]+):\s*")
 
 
@@ -559,7 +560,7 @@ def classify(entry: Entry) -> str | None:
                                 or name == "breaking" and _SECURITY.search(section)):
                 return None
             return name
-    if skipped:
+    if skipped or entry.prose:  # a paragraph says its change in its own words, not its section's
         return None
     if "deprecat" in section.lower() and "remov" in section.lower():  # "Deprecations and
         # Removals": which of the two, its words say ("… raise a `DeprecationWarning`")
