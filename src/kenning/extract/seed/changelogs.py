@@ -144,7 +144,10 @@ _RULES = (
         r"|\bdeprecated in favou?r of\b|\bwill be removed\b|\bto be removed\b"
         r"|\bold names? (?:is|are) deprecated\b|\b(?:is|are) now (?:a |an )?deprecated\b"
         r"|\b(?:with|shows?|emits?|raises?) (?:a )?(?:DeprecationWarning|deprecation warning)"
-        r"|\bmark(?:s|ed)? `[^`]+`(?: \w+)? (?:as )?deprecated\b",
+        r"|\bmark(?:s|ed)? `[^`]+`(?: \w+)? (?:as )?deprecated\b"
+        # a soft deprecation: "… remains available for backwards compatibility but is no
+        # longer the recommended API for handling POST data"
+        r"|\bno longer (?:the )?recommended\b",
         re.I)),
     ("removal", re.compile(r"^(?:remove[ds]?|drop(?:s|ped)?|delete[ds]?|end(?:ed)? support)\b"
                            r"|\b(?:drop(?:s|ped)? support|removed? support|(?:was|were|is|are"
