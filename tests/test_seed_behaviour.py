@@ -10,7 +10,8 @@ import subprocess
 from pathlib import Path
 
 from conftest import git, init_repo
-from kenning.extract.seed import changelogs, commits, contributing, current, guides
+from kenning.extract.seed import changelogs, commits, contributing, current, guides, run
+from kenning.extract.seed.model import Proposal
 
 CHANGELOG = """\
 Changelog
@@ -221,3 +222,24 @@ def test_a_choice_made_on_purpose_is_said_with_what_it_is_about():
         "returned by insert: an upsert may update existing rows without creating anything, "
         "so it does not claim resource creation.")], found
     # what the reader may do on purpose is no choice of the project's
+
+
+def test_a_commits_decision_the_changelog_says_is_left_to_the_changelog():
+    entry = Proposal(
+        source="changelog", kind="codebase",
+        text="widget 2.1 (CHANGES.rst): The write API endpoints now parse the request body as "
+             "JSON regardless of the `Content-Type` header.",
+        provenance="CHANGES.rst:12", rule="changelog-behaviour")
+    said = Proposal(
+        source="commits", kind="decision",
+        text="Write endpoints parse the body as JSON regardless of Content-Type: The lenient "
+             "rule is now uniform: the body is always parsed as JSON. This makes curl -d work "
+             "without the header (commit 87cd695, 2026-07-06).",
+        provenance="commit 87cd695ca3b9", rule="commit-why")
+    other = Proposal(
+        source="commits", kind="decision",
+        text="Require permissions-debug permission for /-/check endpoint: The /-/check endpoint "
+             "now requires the permissions-debug permission. This prevents probing the "
+             "permission system (commit 2c8e92a, 2025-10-26).",
+        provenance="commit 2c8e92a0a0a0", rule="commit-why")
+    assert run._said_once([entry, said, other]) == [entry, other]
