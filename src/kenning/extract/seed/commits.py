@@ -283,7 +283,9 @@ def proposals(commits: list[Commit], has_changelog: bool = False) -> list[Propos
         if not subject or _SKIP.match(subject) or subject in reverted_subjects:
             continue
         revert = _REVERT.match(subject)
-        found = _proposal(c, subject, body, revert is not None) or why(c, subject, body)
+        found = _proposal(c, subject, body, revert is not None)
+        if found is None and not (cutoff and c.when < cutoff):
+            found = why(c, subject, body)
         if found is not None and cutoff and c.when < cutoff and found.rule != "commit-tool-swap":
             continue
         if found is None or subject.lower() in seen or _overtaken(found, subject, commits[:k]) \
