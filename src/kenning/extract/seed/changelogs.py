@@ -56,6 +56,7 @@ from kenning.extract.seed.trivia import (
     names_key,
     names_only_removal,
     point_fix,
+    point_release,
     private_rename,
     replacement_said_before,
     signature_detail,
@@ -143,7 +144,10 @@ _RULES = (
         r"|\bdeprecated in favou?r of\b|\bwill be removed\b|\bto be removed\b"
         r"|\bold names? (?:is|are) deprecated\b|\b(?:is|are) now (?:a |an )?deprecated\b"
         r"|\b(?:with|shows?|emits?|raises?) (?:a )?(?:DeprecationWarning|deprecation warning)"
-        r"|\bmark(?:s|ed)? `[^`]+`(?: \w+)? (?:as )?deprecated\b",
+        r"|\bmark(?:s|ed)? `[^`]+`(?: \w+)? (?:as )?deprecated\b"
+        # a soft deprecation: "… remains available for backwards compatibility but is no
+        # longer the recommended API for handling POST data"
+        r"|\bno longer (?:the )?recommended\b",
         re.I)),
     ("removal", re.compile(r"^(?:remove[ds]?|drop(?:s|ped)?|delete[ds]?|end(?:ed)? support)\b"
                            r"|\b(?:drop(?:s|ped)? support|removed? support|(?:was|were|is|are"
@@ -168,6 +172,18 @@ _RULES = (
     ("change", re.compile(r"\b(?:has|have) been replaced (?:with|by)\b"
                           r"|\b(?:is|are) (?:now )?replaced (?:with|by)\b"
                           r"|\breplaces? the (?:removed|deprecated|old|previous|former)\b", re.I)),
+    # a change of how a thing behaves or where it lives, said as what it now does ("`x()`
+    # now returns an `R` object instead of the raw cursor", "now execute using the
+    # `IMMEDIATE` isolation level", "can now be found at …", "now lives in …"): news while
+    # recent, and never a fix's ("now correctly …") or a type's ("returns `Self` instead of …")
+    ("behaviour", re.compile(
+        r"\bnow (?!correctly|properly|also|again|only|just)(?:\w+ ){0,1}?(?:returns?|uses?"
+        r"|executes?|runs?|raises?|sends?|stores?|emits?|yields?|produces?|generates?"
+        r"|treats?|expects?|reads?|writes?|loads?|calls?|parses?)\b[^.;]*?\b(?:instead of"
+        r"|rather than|regardless of)\b"
+        r"|\bnow (?:executes?|runs?) using\b"
+        r"|\b(?:can|may|should) now be found (?:at|in|under)\b"
+        r"|\bnow (?:lives?|resides?) (?:in|at|under)\b", re.I)),
     ("instead", re.compile(r"^(?:use[sd]?|switch(?:ed)? to|migrate[sd]? to|move[sd]? to)\b.*"
                            r"\b(?:instead of|rather than)\b|^replace[sd]? .+ with\b", re.I)),
 )
@@ -233,6 +249,17 @@ _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci
                     r"(?:obsolete|unneeded)\b|\bin (?:the |its |our )?[\w-]+ implementation\b",
                     re.I)
 MAX_ENTRY = 600
+# What a paragraph of a release's prose is proposed for: what replaces what, what the code now
+# does, a default, a deprecation.
+_PROSE_RULES = ("change", "behaviour", "default", "deprecation")
+# What a change of behaviour that is a fix says: what it replaces is a server error or a crash
+# ("now return `400` instead of `500`"), or it catches up with what the rest already did.
+_FIXED = re.compile(r"\binstead of (?:an? |the )?(?:`?5\d\d`?|(?:internal )?server error|crash"
+                    r"|fail|hang|rais|throw|error)\w*|\bas (?:\S+ ){1,4}already (?:did|does)\b",
+                    re.I)
+# What says how the code is typed, not what it does.
+_TYPING = re.compile(r"\b(?:type (?:hints?|annotations?|checkers?|stubs?)|annotat\w+|typed"
+                     r"|typing|mypy|pyright|`Self`|generic)\b", re.I)
 _YANKED = re.compile(r"\byanked\b", re.I)
 
 
@@ -246,6 +273,7 @@ class Entry:
     yanked: bool = False
     head: str | None = None  # the bullet's own words when nested bullets follow
     intro: str = ""  # its release's own prose, above the release's sections
+    prose: bool = False  # a paragraph of the release's prose, not a bullet
     upcoming: str | None = None  # an unreleased entry's version-to-be ("Version 3.2.0\n
     # Unreleased")
 
@@ -328,6 +356,16 @@ def _read(text: str) -> tuple[list[Entry], dict[str, date]]:
                  e.version or "", "")) for e in reader.out], reader.dates)
 
 
+_EXAMPLE = re.compile(r"```|\s\.\. (?:code-block|code|sourcecode)::|(?<=[\w`)\]])::(?=\s|$)")
+# Lines that start no paragraph of prose: directives, field lists, tables, HTML, quotes,
+# fences, an underline.
+# A paragraph about the release itself, not one change ("This alpha introduces a major
+# breaking change …", "Several of these changes are backwards-incompatible").
+_ABOUT_RELEASE = re.compile(r"^\W*(?:this|the|these|our)\s+(?:\w+\s+){0,2}?(?:release|alpha|beta"
+                            r"|version|rc|update)s?\b|^\W*(?:several|some|many|most|all) of\b",
+                            re.I)
+_NOT_PROSE = re.compile(r"^\s*(?:\.\.|:\w|\||<|>|```|~~~|[=\-~^*+#]{3,}\s*$|\[|!\[|\{"
+                        r"|[*_](?![*_]))")  # an aside in italics too
 _SHORTCODE = re.compile(r"\s*:(?P<name>[a-z_]+):\s*")
 
 
@@ -362,6 +400,7 @@ class _Reader:
         self.nested: list[str] = []
         self.start = self.end = self.base_indent = 0
         self.blank = False
+        self.prose = False  # the entry being gathered is a paragraph, not a bullet
         self.yanked: set[str | None] = set()  # "YANKED" under a heading: taken back
         self.upcoming: str | None = None
         self.heading_line = 0
@@ -371,14 +410,19 @@ class _Reader:
     def flush(self) -> None:
         if self.current:
             body = " ".join(self.current)
-            body = body.split("```")[0].strip() or body  # the words, not the example
+            # the words, not the example (a Markdown fence, an RST code block or literal)
+            words = _EXAMPLE.split(body, maxsplit=1)[0].strip()
+            if words and words != body.strip():
+                # "… using `-c/--config`::" ends there; "… a pattern like this:" leans on it
+                body = f"{words}." if words[-1].isalnum() or words[-1] == "`" else words
             if self.nested:
                 body = body.rstrip(" .:") + ": " + "; ".join(n.rstrip(" .;") for n in self.nested)
             self.out.append(Entry(self.version, self.section, body, self.start, self.end,
                                   head=" ".join(self.current) if self.nested else None,
+                                  prose=self.prose,
                                   upcoming=self.upcoming if self.version == "unreleased"
                                   else None))
-        self.current, self.nested = [], []
+        self.current, self.nested, self.prose = [], [], False
 
     def read(self, n: int, raw: str) -> None:
         line = raw.rstrip()
@@ -390,7 +434,8 @@ class _Reader:
             self._bullet(n, bullet, was_blank)
         elif not line.strip():
             self.blank = True
-        elif self.current and raw.startswith((" ", "\t")) and not self.blank:
+        elif self.current and not self.blank and (raw.startswith((" ", "\t"))
+                                                  or self.prose and not was_blank):
             if self.nested:
                 self.nested[-1] += " " + line.strip()
             else:
@@ -400,10 +445,21 @@ class _Reader:
             if not self.current and _YANKED.search(line):
                 self.yanked.add(self.version)
             self.flush()
+            following = self.lines[n] if n < len(self.lines) else ""
             if self.version and self.section is None and not line.startswith((" ", "\t")) \
-                    and not _UNDERLINE.match(line.strip()):
+                    and not _UNDERLINE.match(line.strip()) \
+                    and not _UNDERLINE.match(following.strip()):  # a heading is no prose
                 said = self.intros.get(self.version, "")
                 self.intros[self.version] = f"{said} {line.strip()}".strip()
+            if self.version and not raw.startswith((" ", "\t")) and not _NOT_PROSE.match(line) \
+                    and not _UNDERLINE.match(following.strip()) and not release_date(line) \
+                    and not _YANKED.search(line) and not _ABOUT_RELEASE.match(line):
+                # not "Released 2020-01-01", "YANKED: …", "This release focuses on …"
+                # a paragraph of a release's prose is an entry too ("Datasette's token-based
+                # CSRF protection has been replaced with …" under its own heading)
+                self.current, self.nested, self.prose = [line.strip()], [], True
+                self.start = self.end = n
+                self.base_indent = 0
 
     def _heading(self, n: int, line: str) -> bool:
         """A release heading (or "Unreleased") starts a new release."""
@@ -507,7 +563,7 @@ def classify(entry: Entry) -> str | None:
                                 or name == "breaking" and _SECURITY.search(section)):
                 return None
             return name
-    if skipped:
+    if skipped or entry.prose:  # a paragraph says its change in its own words, not its section's
         return None
     if "deprecat" in section.lower() and "remov" in section.lower():  # "Deprecations and
         # Removals": which of the two, its words say ("… raise a `DeprecationWarning`")
@@ -816,7 +872,7 @@ def proposals(text: str, rel: str, project: str | None = None,
         # A choice ("use X instead of Y") from past the window holds while HEAD still uses X.
         chose = rule == "instead" or bool(_INSTEAD.search(words))
         old = history(entry) and (chose or (
-            rule in ("deprecation", "removal", "requirement", "rename", "change")
+            rule in ("deprecation", "removal", "requirement", "rename", "change", "behaviour")
             or (rule == "breaking" and bool(_TAKES_AWAY.search(_headline(words)))
                 and not _SECURITY.search(entry.section or ""))))  # what it refuses, it still does
         if old and rule != "deprecation" and not chose:
@@ -824,8 +880,14 @@ def proposals(text: str, rel: str, project: str | None = None,
         if rule == "removal" and (private_removal(words) or restored(entry)):
             continue  # "Removed the `_prepare_conn` method": the project's insides; a
             # removal a newer release undid ("Restore previously removed `getheaders()`")
+        if entry.prose and rule not in _PROSE_RULES:
+            continue  # a paragraph's "breaking" or "removed" is often the release's story
         if rule in ("removal", "breaking") and point_fix(entry.version, words):
             continue  # "Removes "!" from the unreserved characters in …" of a x.y.z release
+        if rule == "behaviour" and (point_release(entry.version) or _TYPING.search(words)
+                                    or _FIXED.search(words)):
+            continue  # a x.y.z release's "now returns … instead of" is a fix; "returns
+            # `Self` instead of `BindableLogger`" is how the code is typed
         borrowed = None
         if rule in ("removal", "breaking") and names_only_removal(words):
             borrowed = replacement_said_before(words, [

@@ -284,6 +284,8 @@ def proposals(commits: list[Commit], has_changelog: bool = False) -> list[Propos
             continue
         revert = _REVERT.match(subject)
         found = _proposal(c, subject, body, revert is not None)
+        if found is None and not (cutoff and c.when < cutoff):
+            found = why(c, subject, body)
         if found is not None and cutoff and c.when < cutoff and found.rule != "commit-tool-swap":
             continue
         if found is None or subject.lower() in seen or _overtaken(found, subject, commits[:k]) \
@@ -401,3 +403,59 @@ def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | No
     return Proposal(source="commits", kind="decision", text=statement,
                     provenance=f"commit {c.sha[:12]}", rule=f"commit-{rule}",
                     rationale=plain(reason) if reason else None)
+
+
+# A decision told in a commit's body: a sentence saying how the code now behaves ("Actor
+# restrictions are now implemented as SQL filters using INTERSECT rather than as deny/allow
+# permission rules.") and, right after it, why that is the way ("This ensures restrictions act
+# as hard limits that cannot be overridden …"). Not from a fix, an addition or a refactor (its
+# subject says which), nor a reason about the code's own tidiness ("simpler", "faster").
+_NOW = re.compile(r"\b(?:now|instead of|rather than|regardless of|no longer|always|never)\b",
+                  re.I)
+_THIS_ENSURES = re.compile(r"^(?:This|That) (?:ensures|means|makes|keeps|guarantees|lets"
+                           r"|allows|avoids|prevents|way)\b")
+_NOT_DECISION = re.compile(r"^(?:\w+(?:\([\w-]+\))?!?:\s*)?(?:fix|add|handle|simplif|refactor"
+                           r"|clean|tidy|improve|moderni[sz]|tweak|update|bump|document|docs?\b"
+                           r"|tests?\b|revert|merge|initial|implement(?:ed|s)? (?:a |an |the )?"
+                           r"(?:basic|initial)|wip)", re.I)
+_TIDINESS = re.compile(r"\b(?:simpler|cleaner|efficient|faster|performance|readab\w+"
+                       r"|maintainab\w+|workarounds?|us to)\b", re.I)
+# A sentence about what the one before it names ("Applies this to `execute-sql`, …").
+_LEANS = re.compile(r"^(?:\w+\s+)?(?:this|it|these|those|they|them|that)\b", re.I)
+MAX_WHY = 450
+
+
+def _paragraph_sentences(body: str) -> list[str]:
+    """The body's sentences, a paragraph's last line ending one ("Implement X to prevent Y"
+    over a blank line is a title, not the start of the next sentence)."""
+    out: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", body):
+        out += _sentences(paragraph)
+    return out
+
+
+def why(c: Commit, subject: str, body: str) -> Proposal | None:
+    """A decision whose reason is in the body (see `_THIS_ENSURES`), said as the subject, the
+    sentence saying the change and the reason: "New `PermissionSQL.restriction_sql` mechanism
+    …: Actor restrictions are now … rather than …. This ensures …"."""
+    if _NOT_DECISION.match(subject) or _QUOTED.search(subject):
+        return None
+    sentences = _paragraph_sentences(body)
+    pairs = list(zip(sentences, sentences[1:], strict=False))
+    if sentences and _NOW.search(subject):  # the subject says the change, the body opens on why
+        pairs.insert(0, (subject, sentences[0]))
+    for said, reason in pairs:
+        if not _NOW.search(said) or not _THIS_ENSURES.match(reason) or _TIDINESS.search(reason) \
+                or _SYMPTOM.search(reason) or said.endswith(":") or len(said.split()) < 6 \
+                or _LEANS.match(said):
+            continue
+        date = c.when.strftime("%Y-%m-%d")
+        text = plain(f"{_past(subject)}: {said} {reason}" if said != subject
+                     else f"{_past(subject)}. {reason}")
+        statement = f"{text[:-1] if text.endswith('.') else text} (commit {c.sha[:7]}, {date})."
+        if len(statement) > MAX_WHY:
+            return None
+        return Proposal(source="commits", kind="decision", text=statement,
+                        provenance=f"commit {c.sha[:12]}", rule="commit-why",
+                        rationale=plain(reason))
+    return None

@@ -66,15 +66,16 @@ _OPENING = re.compile(r"^(?:(?:then|next|lastly|finally|first|also|now|alternati
                       r"for example|e\.g\.|similarly|afterwards|optionally|\(optional\))"
                       r",?\s+)+", re.I)
 _CLOSING = re.compile(r"(?:,?\s+(?:you (?:should|can|could|may|must|need to)|just|simply|use"
-                      r"|run|do|type|execute|invoke|enter|with|using|like so|"
-                      r"as follows|with the following commands?|by running|for example|"
+                      r"|run|do|type|execute|invoke|enter|with|using|like so|like this|"
+                      r"as follows|(?:with |run )?the following commands?|by running|for example|"
                       r"e\.g\.|such as))+\s*:+$|\s*:+$", re.I)
 # "Or via nox:", "To run them explicitly:", "Our `noxfile.py` handles much of this for you:":
 # what they do is said above, not here.
 _LEANING = re.compile(r"^(?:or|and|our|there is|there are)\b|\bthe (?:process|procedure|steps?"
                       r"|above)\b|\b(?:it|them|they|these|those)\b"
                       r"|\bthis\b(?! (?:project|repository|repo|package|library|command))"
-                      r"|\bthat\W*$", re.I)
+                      r"|\bthat\W*$|\blooks?(?: \w+)? like\b|\b(?:might|may|would|will|could)"
+                      r" look\b", re.I)
 _YOU_CAN = re.compile(r"^you (?:can|may|should|need to|will need to|must)\s+(?:now\s+|also\s+"
                       r"|then\s+)?", re.I)
 
@@ -312,6 +313,13 @@ _CONVENTION = re.compile(
     r"|changelog(?: entries| entry)?)\b[^.;:,]{0,40}?,?\s*\b(?:should|must|need to|needs to"
     r"|are expected to|is expected to|are required to|is required to|are not accepted"
     r"|is not accepted)\b", re.I)
+# A guideline list's item led by its subject in bold ("* **New plugin hooks** should only be
+# shipped if accompanied by …", "* **main should always be releasable**."): the bold names what
+# the rule is about, whatever it is.
+_GUIDELINE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\*\*[^*]{3,60}\*\*")
+_RULE_SAID = re.compile(r"^[\w`/ -]{2,50}?\s+(?:should|must|needs? to)\s+"
+                        r"(?:always\s+|only\s+|never\s+|not\s+)?(?!be\s+(?:as|possible|able)\b)\w",
+                        re.I)
 _POINTS = re.compile(r"\b(?:here|this|these|those|above|below|following)\b|:$", re.I)
 # Any project's hygiene, hedged: "should be as clear as possible", "should ideally have tests".
 _HYGIENE = re.compile(r"\bas (?:clear|descriptive|short|small|simple) as possible\b|\bideally\b",
@@ -358,9 +366,12 @@ def convention_proposals(text: str, rel: str, project: str) -> list[Proposal]:
     for start, para in _prose(lines):
         para = re.sub(r"`([^`<]+)`_+(?!\w)", r"\1", re.sub(r"\*\*", "", para))
         said = re.split(r"(?<=[.!?])\s+(?=[A-Z*`\"])", plain(para))
+        guideline = bool(_GUIDELINE.match(lines[start]))
         for k, sentence in enumerate(said):
             sentence = re.sub(r"\s+\d+\.$", "", sentence.strip())
-            if not _CONVENTION.search(sentence) or _POINTS.search(sentence) \
+            asks = _CONVENTION.search(sentence) or (k == 0 and guideline
+                                                    and _RULE_SAID.match(sentence))
+            if not asks or _POINTS.search(sentence) \
                     or LEANS.match(sentence) or len(sentence) > 300 or GENERIC.search(sentence) \
                     or _HYGIENE.search(sentence) \
                     or (len(sentence.split()) <= 8 and "`" not in sentence

@@ -367,8 +367,13 @@ def _relied_on(p: Proposal) -> set[str]:
     if p.rule.startswith("guide-"):
         return {n.removesuffix("()") for n in identifiers(p.text.split("): ", 1)[-1])
                 if re.fullmatch(r"[A-Za-z_]\w*(?:\.\w{2,})*", n.removesuffix("()"))}
-    # a command (`pipx list`) is no name HEAD's code spells
-    return {n for n in live_names(_subject(p)) if " " not in n} if p.source == "changelog" \
+    # a command (`pipx list`) is no name HEAD's code spells; a change of behaviour relies on
+    # what its first sentence names (its reason, "to avoid a rare `SQLITE_BUSY` error", may
+    # name another product's)
+    said = _subject(p)
+    if p.rule == "changelog-behaviour":
+        said = re.split(r"(?<=[.!?])\s+(?=[A-Z`])", said)[0]
+    return {n for n in live_names(said) if " " not in n} if p.source == "changelog" \
         else set()
 
 

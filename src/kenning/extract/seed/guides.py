@@ -415,6 +415,8 @@ def _strength(p: _Para, sentence: str, first: bool, project: str = "") -> tuple[
         return 1, "guide-limitation"
     if _own_lifecycle(sentence, project):
         return 2, "guide-lifecycle"
+    if _DESIGN.search(sentence) and not _YOURS.search(sentence):
+        return 3, "guide-design"
     if _RULE.search(sentence) and _CODE.search(sentence) \
             and not _SECOND_PERSON_OPTIONAL.search(sentence) \
             and not re.search(r"\b(?:can|could|may|might) (?:not|never)\b", sentence, re.I):
@@ -424,6 +426,11 @@ def _strength(p: _Para, sentence: str, first: bool, project: str = "") -> tuple[
     return None
 
 
+# A choice the project says it made on purpose ("This is deliberately different from the `201`
+# returned by insert: …", "By design the text is customizable, but the layout is not."), not
+# what a reader may do on purpose ("If you intentionally want to …").
+_DESIGN = re.compile(r"\b(?:deliberately|intentionally|by design|on purpose)\b", re.I)
+_YOURS = re.compile(r"\b(?:you|your|yours|want to|wish to|licen[cs]e|submitted)\b", re.I)
 _ADVICE = re.compile(r"^(?:avoid|use|don'?t|do not|never|always|prefer|make sure|be sure"
                      r"|consider|remember)\b", re.I)
 _NAMED = re.compile(r"`[^`]+`|\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?|\b\w+\(\)")
@@ -544,7 +551,13 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
                 sentence = re.sub(r"^(?:this|it) (?=(?:is|will|must|should|does|has|can)\b)",
                                   f"{name} ", sentence, flags=re.I)
                 sentence = sentence if sentence.startswith(name) else f"{name}: {sentence}"
-            if not _reads_alone(sentence):
+            joined = i > 0 and _DESIGN.search(sentence) and re.match(
+                r"^(?:this|it)\b", sentence, re.I) and len(said[i - 1]) + len(sentence) < 320
+            if joined:  # what "This" is deliberately: the sentence before says it
+                alone = _reads_alone(re.sub(r"^(?:this|it)\b", "The choice", sentence,
+                                            flags=re.I))
+                sentence = f"{said[i - 1].strip()} {sentence}"
+            if not (alone if joined else _reads_alone(sentence)):
                 continue
             strength = _strength(p, sentence, i == 0 or (i == 1 and said[0] == body), project)
             if strength is None:

@@ -204,6 +204,8 @@ def _said_once(found: list[Proposal]) -> list[Proposal]:
         # The commit's verb is left out: "switched to X" is said by "use X instead of Y"; so
         # is its reason: "use X instead of Y because Z" says what the entry says.
         said = commits.REASON.split(p.text.split(" (commit ")[0].split(" ", 1)[-1])[0]
+        if p.rule == "commit-why":  # its subject says the change the entry says
+            said = re.split(r":\s|\.\s", p.text, maxsplit=1)[0]
         words = _stems(said) if p.source == "commits" else None
         if words and any(words <= e for e in entries):
             continue
