@@ -336,3 +336,31 @@ def test_a_contributing_items_sentence_is_whole_and_does_not_point_back():
     said = [p.text for p in documents.rule_proposals(text, "CONTRIBUTING.rst", "docs")]
     assert said == ["CONTRIBUTING.rst: Include tests that cover any code changes you make. "
                     "Make sure the test fails without your patch."]
+
+
+def test_a_removal_is_overtaken_only_by_what_takes_its_subject_away():
+    """Three misreadings that dropped scrapy's recent removals and a default: a removal that
+    tells its deprecation's history is no code-less deprecation ("…, deprecated in 2.13.0, is
+    removed"), so two shared words of prose (the project's dotted names among them) do not
+    make a later, unrelated removal its end; names listed after a colon are named; and a
+    name that does the removing ("`Queue` now removes the directory") is not removed."""
+    removal = ("The `start_requests()` method of scrapy.Spider, deprecated in 2.13.0, is "
+               "removed and no longer called. Use `start()` instead.")
+    unrelated = ("The following runtime usage of interfaces is removed: "
+                 "scrapy.spiderloader.SpiderLoader is no longer marked as implementing the "
+                 "`ISpiderLoader` interface of the spider loader.")
+    items = [((2, 16), removal, "removal"), ((2, 18), unrelated, "removal")]
+    assert later.overtaken(items) == set()
+    listed = ("The following spider attributes are deprecated in favor of settings: "
+              "`download_maxsize` (use `DOWNLOAD_MAXSIZE`); `user_agent` (use `USER_AGENT`)")
+    other = ("AutoThrottle no longer sets the `download_delay` attribute of the running "
+             "spider.")
+    assert later.overtaken([((2, 14), listed, "deprecation"), ((2, 18), other, "breaking")]) \
+        == set()
+    assert later.removed_names("`DownloaderAwarePriorityQueue` now removes the directory of "
+                               "a download slot once that slot is drained.") == set()
+    assert later.removed_names("`Queue` removes `old_dir` when done.") == {"old_dir"}
+    # a deprecation naming no code still ends where a later entry takes that behaviour away
+    items = [((1, 0), "Comparing subclasses using `<` is deprecated.", "deprecation"),
+             ((1, 1), "Comparing subclasses is no longer supported.", "removal")]
+    assert later.overtaken(items) == {0}

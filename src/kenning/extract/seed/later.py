@@ -193,21 +193,32 @@ def deprecated_names(text: str) -> set[str]:
 
 _PLAIN_WORDS = {"depre", "remov", "suppo", "versi", "futur", "relea", "argum", "pleas", "inste",
                 "warni", "pytho", "which", "there", "their", "about", "other", "would", "could",
-                "alway", "never", "still", "being", "these", "those", "since", "until", "after"}
+                "alway", "never", "still", "being", "these", "those", "since", "until", "after",
+                "longe", "follo"}
+# A deprecation named as the history of a removal: "…, deprecated in Scrapy 2.13.0, is
+# removed", "(deprecated since 2.1)".
+_DEPRECATED_IN = re.compile(r"[,(]\s*deprecated (?:in|since) (?:[A-Za-z][\w-]* )?v?\d", re.I)
+
+
+# Code written without backticks (a Sphinx role's target, "scrapy.spiderloader.SpiderLoader").
+_DOTTED = re.compile(r"\b\w+(?:\.\w+)+\b")
 
 
 def _stems(text: str) -> set[str]:
-    """The longer words of `text` by their first five letters ("comparing" ~ "comparable")."""
-    return {w[:5].lower() for w in re.findall(r"[A-Za-z]{5,}", _CODE.sub(" ", text))} \
-        - _PLAIN_WORDS
+    """The longer words of `text` by their first five letters ("comparing" ~ "comparable"),
+    code left out."""
+    prose = _DOTTED.sub(" ", _CODE.sub(" ", text))
+    return {w[:5].lower() for w in re.findall(r"[A-Za-z]{5,}", prose)} - _PLAIN_WORDS
 
 
 def _same_behaviour(text: str, later: str) -> bool:
     """A deprecation naming no code ("comparing subclasses using `<` is deprecated") and a
-    later entry that says the same behaviour is gone (two longer words shared)."""
-    said = [s for s in re.split(r"(?<=[.!?])\s+", text) if _DEPRECATED.search(s)]
-    return bool(said) and not deprecated_names(text) \
-        and len(_stems(said[0]) & _stems(later)) >= 2
+    later entry that says the same behaviour is gone (two longer words shared). Not a
+    deprecation told as history ("`start_requests()`, deprecated in 2.13.0, is removed")."""
+    said = [s for s in re.split(r"(?<=[.!?])\s+", text)
+            if _DEPRECATED.search(s) and not _DEPRECATED_IN.search(s)]
+    return bool(said) and not deprecated_names(text) and not _named(text) \
+        and len(_stems(said[0]) & _stems(later)) >= 2  # names in a list after a colon too
 
 
 _REVERT = re.compile(r"^revert(?:s|ed)?\s+[\"“'`](.+?)[\"”'`]", re.I)
@@ -251,11 +262,17 @@ def _sentences(text: str) -> list[str]:
                                 r"|whereas)\s+", text) if s.strip()]
 
 
+# A name doing the removing is no removed name: "`DownloaderAwarePriorityQueue` now removes
+# the directory of a drained slot" leaves the queue in place.
+_REMOVES = re.compile(r"\b(?:removes|drops|deletes)\b", re.I)
+
+
 def removed_names(text: str) -> set[str]:
     """The code `text` says is gone: named in a sentence that removes (not one that only
-    announces a removal), before any "use X instead" (X is what stays)."""
+    announces a removal), before any "use X instead" (X is what stays), and after the verb
+    when something named removes it ("`X` now removes `Y`")."""
     return {n for s in _sentences(text) if _GONE.search(_PROMISED.sub("", s))
-            for n in _named(_CONTAINER.sub("", _FAVOURED.sub("", s)))}
+            for n in _named(_CONTAINER.sub("", _FAVOURED.sub("", _REMOVES.split(s, 1)[-1])))}
 
 
 def live_names(text: str) -> set[str]:
