@@ -364,3 +364,20 @@ def test_a_removal_is_overtaken_only_by_what_takes_its_subject_away():
     items = [((1, 0), "Comparing subclasses using `<` is deprecated.", "deprecation"),
              ((1, 1), "Comparing subclasses is no longer supported.", "removal")]
     assert later.overtaken(items) == {0}
+
+
+def test_a_cut_sentence_that_points_at_what_was_cut_is_not_proposed():
+    long_list = "".join(f"    -   ``widget.feeds.Storage{n}``\n\n" for n in range(12))
+    text = ("2.14.0 (2026-01-05)\n-------------------\n\nBackward-incompatible changes\n"
+            "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n\n"
+            "-   The classes listed below are now abstract base classes. They cannot be "
+            "instantiated directly and their subclasses need to override the abstract methods "
+            "they have. If you subclass them you may need to add the missing methods to your "
+            "code, or you will get a ``TypeError`` when creating an instance of your "
+            "subclass, which now happens at import time in several places of the code base "
+            "rather than at the point of first use as it did before.\n\n" + long_list +
+            "-   ``widget.Item`` now raises ``TypeError`` instead of ``KeyError`` for an "
+            "unknown field.\n")
+    said = _said(changelogs.proposals(text, "docs/news.rst", "widget"))
+    assert not any("listed below" in s for s in said)
+    assert any("`widget.Item` now raises `TypeError`" in s for s in said)

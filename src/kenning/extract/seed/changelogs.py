@@ -196,6 +196,10 @@ _BREAKING_LABEL = re.compile(r"^\W*(?:backwards?[- ]incompatible|breaking(?: cha
 # What a sentence cut from a long entry must say to be the change itself.
 _CHANGE_SAID = re.compile(r"\b(?:now|no longer|anymore|instead|renamed|removed|deprecated"
                           r"|dropped|replaced|changed|default)\b", re.I)
+# A cut sentence that points at what was cut ("The classes listed below are now abstract base
+# classes."): it does not read alone.
+_POINTS_ON = re.compile(r"\b(?:listed|shown|given|described|mentioned|named) below\b"
+                        r"|\bthe following\b|:$", re.I)
 _SECTION_RULES = {"breaking": "breaking", "backwards incompatible": "breaking",
                   "backward incompatible": "breaking",
                   "removed": "removal", "removal": "removal", "deprecated": "deprecation",
@@ -909,8 +913,10 @@ def proposals(text: str, rel: str, project: str | None = None,
         if body is None and (rule == "breaking" or entry.head is None
                              and _RULE_PATTERNS[rule].search(_headline(words))):
             body = first_sentence(words)  # "Replaced `python-dateutil` with … zoneinfo. This …"
-        if body is not None and body != words and not _CHANGE_SAID.search(body):
-            continue  # "Most of the public classes … weren't designed with subclassing in mind."
+        if body is not None and body != words and (not _CHANGE_SAID.search(body)
+                                                   or _POINTS_ON.search(body)):
+            continue  # "Most of the public classes … weren't designed with subclassing in
+            # mind."; "The classes listed below are now abstract base classes."
         if body is None or " ".join(body.lower().split()) in said:
             continue
         said.add(" ".join(body.lower().split()))
