@@ -211,14 +211,15 @@ def _stems(text: str) -> set[str]:
     return {w[:5].lower() for w in re.findall(r"[A-Za-z]{5,}", prose)} - _PLAIN_WORDS
 
 
-def _same_behaviour(text: str, later: str) -> bool:
-    """A deprecation naming no code ("comparing subclasses using `<` is deprecated") and a
-    later entry that says the same behaviour is gone (two longer words shared). Not a
-    deprecation told as history ("`start_requests()`, deprecated in 2.13.0, is removed")."""
+def _behaviour_stems(text: str) -> set[str] | None:
+    """For a deprecation naming no code ("comparing subclasses using `<` is deprecated"), the
+    stems of its deprecating sentence: a later entry sharing two of them that says a thing is
+    gone ends it. None for any other entry, and for a deprecation told as history
+    ("`start_requests()`, deprecated in 2.13.0, is removed") or naming code anywhere (names in
+    a list after a colon too)."""
     said = [s for s in re.split(r"(?<=[.!?])\s+", text)
             if _DEPRECATED.search(s) and not _DEPRECATED_IN.search(s)]
-    return bool(said) and not deprecated_names(text) and not _named(text) \
-        and len(_stems(said[0]) & _stems(later)) >= 2  # names in a list after a colon too
+    return _stems(said[0]) if said and not _named(text) else None
 
 
 _REVERT = re.compile(r"^revert(?:s|ed)?\s+[\"“'`](.+?)[\"”'`]", re.I)
@@ -313,6 +314,11 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
     new_default = [bool(_NEW_DEFAULT.search(text)) for _, text, _ in items]
     default_names = [defaulted_names(text) for _, text, _ in items]
     spelled = [whole_names(text) for _, text, _ in items]
+    behaviour = [_behaviour_stems(text) for _, text, _ in items]
+    stems = [_stems(text) for _, text, _ in items]
+    removing = [bool(_REMOVAL.search(_PROMISED.sub("", text))) for _, text, _ in items]
+    removed_last = [{_last(n) for n in names} for names in removals]
+    undoing = [bool(_UNDOES.search(text)) for _, text, _ in items]
     out: set[int] = set()
     plain_texts = [" ".join(re.findall(r"\w+", text.lower())) for _, text, _ in items]
     for i, (o, text, _rule, sup, dflt, build, pick, _, _) in enumerate(facts):
@@ -329,7 +335,7 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
         deprecated = deprecated_names(text)
         live = {_last(n) for n in live_names(text) | deprecated}
         gone = {n for n in removals[i] if "." not in n} if _rule == "removal" else set()
-        for j, (o2, text2, rule2, sup2, dflt2, build2, _pick2, gone2, names2) in \
+        for j, (o2, _text2, rule2, sup2, dflt2, build2, _pick2, gone2, names2) in \
                 enumerate(facts):
             if o2 <= o:
                 continue
@@ -338,13 +344,13 @@ def overtaken(items: Sequence[tuple[Order, str, str | None]]) -> set[int]:
             if (sup is not None and sup == sup2) \
                     or (dflt and dflt == dflt2) or (build and build2) \
                     or (pick and pick in gone2) \
-                    or ((deprecated & names2 or _same_behaviour(text, text2))
-                        and _REMOVAL.search(_PROMISED.sub("", text2))) \
-                    or live & {_last(n) for n in removals[j]} \
+                    or ((deprecated & names2 or behaviour[i] is not None
+                         and len(behaviour[i] & stems[j]) >= 2) and removing[j]) \
+                    or live & removed_last[j] \
                     or gone & added[j] \
                     or (new_default[j] and (len(defaults[i] & defaults[j]) >= 2
                                             or default_names[i] & default_names[j])) \
-                    or _UNDOES.search(text2) and spelled[i] & spelled[j]:
+                    or undoing[j] and spelled[i] & spelled[j]:
                 out.add(i)
                 break
     return out
