@@ -449,14 +449,14 @@ class _Reader:
             if not self.current and _YANKED.search(line):
                 self.yanked.add(self.version)
             self.flush()
-            following = self.lines[n] if n < len(self.lines) else ""
+            # a heading (underlined by the line after it) is no prose
+            heading = n < len(self.lines) and _UNDERLINE.match(self.lines[n].strip())
             if self.version and self.section is None and not line.startswith((" ", "\t")) \
-                    and not _UNDERLINE.match(line.strip()) \
-                    and not _UNDERLINE.match(following.strip()):  # a heading is no prose
+                    and not _UNDERLINE.match(line.strip()) and not heading:
                 said = self.intros.get(self.version, "")
                 self.intros[self.version] = f"{said} {line.strip()}".strip()
             if self.version and not raw.startswith((" ", "\t")) and not _NOT_PROSE.match(line) \
-                    and not _UNDERLINE.match(following.strip()) and not release_date(line) \
+                    and not heading and not release_date(line) \
                     and not _YANKED.search(line) and not _ABOUT_RELEASE.match(line):
                 # not "Released 2020-01-01", "YANKED: …", "This release focuses on …"
                 # a paragraph of a release's prose is an entry too ("Datasette's token-based
