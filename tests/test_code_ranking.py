@@ -201,12 +201,10 @@ def test_an_abbreviated_name_is_found_by_the_word_it_stands_for(repo):
     assert name_words("Bytes.len") == "Bytes.length"
     assert name_words("fmt_str") == "format string"
     assert name_words("lengthen") == "lengthen"  # whole parts only
-    (repo / "seq.rs").write_text(
+    commit_file(repo, "seq.rs", (
         "pub fn rev<I: Iterator>(it: I) -> Vec<I::Item> {\n    let mut v: Vec<_> = it.collect();"
         "\n    v.flip();\n    v\n}\n\npub fn sort_elements(elements: &mut [u8]) {\n"
-        "    elements.sort();\n}\n", encoding="utf-8")
-    git(repo, "add", ".")
-    git(repo, "commit", "-qm", "seq")
+        "    elements.sort();\n}\n"), "seq")
     memory = Memory(current_project(repo), "fake")
     memory.index_code()
     searcher = ChunkSearcher(memory.index.conn)
@@ -250,10 +248,8 @@ def test_an_index_cut_by_an_older_chunker_is_rechunked_once(repo):
     from kenning.index.db import set_meta
     from kenning.memory import Memory
 
-    (repo / "cart.py").write_text("class Cart:\n    def add(self, item):\n        return item\n",
-                                  encoding="utf-8")
-    git(repo, "add", ".")
-    git(repo, "commit", "-qm", "cart")
+    commit_file(repo, "cart.py", "class Cart:\n    def add(self, item):\n        return item\n",
+                "cart")
     memory = Memory(current_project(repo), "fake")
     assert memory.index_code().indexed >= 1
     assert memory.index_code().indexed == 0
@@ -336,13 +332,11 @@ def test_a_query_naming_a_rust_type_finds_that_types_method_first(repo):
     from kenning.core.paths import current_project
     from kenning.memory import Memory
 
-    (repo / "shapes.rs").write_text(
+    commit_file(repo, "shapes.rs", (
         "pub struct Graph {\n    nodes: Vec<u32>,\n}\n\npub struct Tree {\n    nodes: Vec<u32>,\n}"
         "\n\nimpl Tree {\n    pub fn empty_nodes() -> Tree {\n        Tree { nodes: Vec::new() }\n"
         "    }\n}\n\nimpl Graph {\n    pub fn empty() -> Self {\n        Self { nodes: vec![] }\n"
-        "    }\n}\n", encoding="utf-8")
-    git(repo, "add", ".")
-    git(repo, "commit", "-qm", "shapes")
+        "    }\n}\n"), "shapes")
     memory = Memory(current_project(repo), "fake")
     memory.index_code()
     hits = memory.search("Creates an empty `Graph` with no nodes", types=("code",), record=None)
