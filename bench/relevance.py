@@ -16,9 +16,9 @@ Sets (issue 12's splits):
   sets fact_test (httpx) and fact_test2 (requests; 120 questions, 60 unrelated prompts each).
   The gate's rules and its logistic weights (hooks.factdb) were chosen here.
   fact_test3 (uvicorn) joined them in issue 17's fourth round, fact_test4 (pip-tools) in its
-  fifth, fact_test5 (loguru) in its sixth, fact_test6 (black) in its seventh, each after its
-  one test run.
-- test (`--test`): bench/data/fact_test7/ (httpie, written blind, committed before any
+  fifth, fact_test5 (loguru) in its sixth, fact_test6 (black) in its seventh, fact_test7
+  (httpie) after its one test run chose between two gates, each after its one test run.
+- test (`--test`): bench/data/fact_test8/ (cookiecutter, written blind, committed before any
   run); reported, never tuned on.
 Usage: python bench/relevance.py [--mode fts|hybrid] [--test] [--show]
 """
@@ -38,8 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "bench" / "data"
 RELEVANCE = ROOT / "tests" / "fixtures" / "hooks" / "relevance.json"
 CALIBRATION = ("relevance.json", "tessera", "lifecycle_test prompts", "fact_test",
-               "fact_test2", "fact_test3", "fact_test4", "fact_test5", "fact_test6")
-TEST: tuple[str, ...] = ("fact_test7",)  # httpie, written blind (SPLITS.md)
+               "fact_test2", "fact_test3", "fact_test4", "fact_test5", "fact_test6", "fact_test7")
+TEST: tuple[str, ...] = ("fact_test8",)  # cookiecutter, written blind (SPLITS.md)
 BENCH_ROWS = CALIBRATION[:3]  # bench/run.py: the small sets
 
 

@@ -7,8 +7,9 @@ Sets (issue 12, "Honest data splits"):
 - development too: bench/data/fact_test/ (httpx), fact_test2/ (requests), fact_test3/
   (uvicorn), fact_test4/ (pip-tools), fact_test5/ (loguru) and fact_test6/ (black), 60 cited
   facts + 20 distractors and 120 questions each. Written blind as test sets, each run as one,
-  then used for issue 17's third to seventh rounds: development now.
-- test (`--test`): bench/data/fact_test7/ (httpie, written blind, committed before any
+  then used for issue 17's third to seventh rounds: development now. So is fact_test7/
+  (httpie): its one test run chose between two injection gates.
+- test (`--test`): bench/data/fact_test8/ (cookiecutter, written blind, committed before any
   run); reported, never tuned on.
 
 Rows per set: the hybrid through `kenning search --type fact --json` (what a user gets), the
@@ -37,8 +38,8 @@ DEV_SETS = ("retrieval_questions.yaml", "retrieval_dev_questions.yaml")
 # httpx, requests, uvicorn, pip-tools, loguru, black: development since issue 17's third to
 # seventh round
 CITED_DEV_SETS = ("fact_test", "fact_test2", "fact_test3", "fact_test4", "fact_test5",
-                  "fact_test6")
-TEST_SETS: tuple[str, ...] = ("fact_test7",)  # httpie, written blind (SPLITS.md)
+                  "fact_test6", "fact_test7")
+TEST_SETS: tuple[str, ...] = ("fact_test8",)  # cookiecutter, written blind (SPLITS.md)
 FOLDER_SETS = (*CITED_DEV_SETS, *TEST_SETS)
 
 
