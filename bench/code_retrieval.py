@@ -22,15 +22,16 @@ Usage: python bench/code_retrieval.py [codebase ...]
        python bench/code_retrieval.py --test
        python bench/code_retrieval.py --speed [codebase ...]   (index times only, no ranking)
 
-`--test` runs the fourth test split instead: three more codebases (pint's source distribution
-with its docs and tests, node-forge's sources from the npm registry, the Rust crate chrono as
-Debian ships it), chosen and pinned before any run, never tuned on, run once at the end of a
-round (bench/data/SPLITS.md). It needs `apt-get install librust-chrono-dev` (not in .ci/run:
-CI runs no test split). The first three test splits (boltons' source distribution, ramda,
+`--test` runs the fifth test split instead: two more codebases (transitions' source
+distribution with its docs, tests and examples, the Rust crate rkyv as Debian ships it),
+chosen and pinned before any run, never tuned on, run once at the end of a round
+(bench/data/SPLITS.md). It needs `apt-get install librust-rkyv-dev` (not in .ci/run: CI runs
+no test split). The first four test splits (boltons' source distribution, ramda,
 regex-syntax; more-itertools' source distribution, luxon, hashbrown; jedi's source
-distribution, commander, petgraph) are spent: each was run once and stays runnable by name
-(regex-syntax, hashbrown and petgraph need librust-regex-syntax-dev, librust-hashbrown-dev and
-librust-petgraph-dev). Neither bench/run.py nor .ci/run runs any test split.
+distribution, commander, petgraph; pint's source distribution, node-forge, chrono) are spent:
+each was run once and stays runnable by name (regex-syntax, hashbrown, petgraph and chrono
+need librust-regex-syntax-dev, librust-hashbrown-dev, librust-petgraph-dev and
+librust-chrono-dev). Neither bench/run.py nor .ci/run runs any test split.
 """
 
 from __future__ import annotations
@@ -103,6 +104,11 @@ NODE_FORGE = ("node-forge@1.3.1",
 NODE_FORGE_EXCLUDE = re.compile(r"^(?!lib/)")
 CHRONO = ("chrono", "0.4.23", "librust-chrono-dev",
           "b2ff0e40f63d72da21d3891f0c9dbd6f6f471df18479adc14d8cb52e4754f473")
+# Fifth test split (SPLITS.md), chosen 2026-12-02 before any run: MIT, MIT.
+TRANSITIONS_SDIST = ("transitions", "0.9.3",
+                     "881fb75bb1654ed55d86060bb067f2c716f8e155f57bb73fd444e53713aafec8")
+RKYV = ("rkyv", "0.7.39", "librust-rkyv-dev",
+        "dc12401dd603eb9837b71187558b192622972544a088d3e53b0d747aa4268d4d")
 STRICT_FACTOR = 3
 SPEED_ROUNDS = 5
 BENCH = Path(__file__).parent
@@ -150,17 +156,22 @@ def sources(name: str) -> dict[str, str]:
         return code_corpus.npm_package(*NODE_FORGE, exclude=NODE_FORGE_EXCLUDE)
     if name == "chrono":
         return code_corpus.cargo_crate(*CHRONO)
+    if name == "transitions-sdist":
+        return code_corpus.pypi_sdist(*TRANSITIONS_SDIST)
+    if name == "rkyv":
+        return code_corpus.cargo_crate(*RKYV)
     return code_corpus.python_package(name)
 
 
 CODEBASES = ("click", "sqlite_utils", "lodash", "rxjs", "click-sdist", "itertools", "bytes",
              "arrayvec", "gorilla-mux")
-TEST_CODEBASES = ("pint-sdist", "node-forge", "chrono")  # `--test` only
-# The first three test splits, spent (each run once, 2026-12-01; the first two are
-# development since issue 18's eighth code round).
+TEST_CODEBASES = ("transitions-sdist", "rkyv")  # `--test` only
+# The first four test splits, spent (each run once, 2026-12-01 and 2026-12-02; the first two
+# are development since issue 18's eighth code round, chrono since its ninth).
 SPENT_TEST_CODEBASES = ("boltons-sdist", "ramda", "regex-syntax",
                         "more-itertools-sdist", "luxon", "hashbrown",
-                        "jedi-sdist", "commander", "petgraph")
+                        "jedi-sdist", "commander", "petgraph",
+                        "pint-sdist", "node-forge", "chrono")
 
 
 def rank_of(target: code_corpus.Target, results: list[Span], strict: bool = False) -> int | None:

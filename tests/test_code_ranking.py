@@ -12,6 +12,7 @@ from kenning.index.chunking import chunk_file
 from kenning.index.scan import generated_reason
 from kenning.search.coderank import (
     RECEIVER_FACTOR,
+    TYPE_WORD_FACTOR,
     boosts,
     chunk_type,
     described,
@@ -341,4 +342,42 @@ def test_a_query_naming_a_rust_type_finds_that_types_method_first(repo):
     memory.index_code()
     hits = memory.search("Creates an empty `Graph` with no nodes", types=("code",), record=None)
     assert [h.symbol for h in hits[:2]] == ["Graph.empty", "Tree.empty_nodes"]
+    memory.close()
+
+
+def test_a_rust_method_whose_types_last_word_the_query_says_moves_up_a_little():
+    """Prose says "the map" for `HashMap`, "the graph" for `StableGraph`: that type's methods
+    move up a little; a type named whole keeps the larger factor, and other languages, free
+    functions and other types are left alone."""
+    want = intent("Returns the number of elements in the map.")
+    assert factors("code", "src/map.rs", "HashMap.len", want, "method", "rust") == \
+        [("its type's last word named", TYPE_WORD_FACTOR)]
+    assert factors("code", "src/map.rs", "HashMap.len", want, "trait impl", "rust")[-1] == \
+        ("its type's last word named", TYPE_WORD_FACTOR)
+    assert factors("code", "src/set.rs", "HashSet.len", want, "method", "rust") == []
+    assert factors("code", "src/map.py", "HashMap.len", want, "method", "python") == []
+    assert factors("code", "src/map.rs", "len", want, "function", "rust") == []
+    named = intent("Returns the number of elements in the `HashMap`.")
+    assert factors("code", "src/map.rs", "HashMap.len", named, "method", "rust") == \
+        [("its type named", RECEIVER_FACTOR)]
+    assert intent("Removes all nodes from the graphs.").stems >= {"graph"}  # plural too
+
+
+def test_a_query_saying_a_rust_types_last_word_finds_that_types_method_first(repo):
+    """Both legs put `HashSet.len` first (its body says "number"); "the map" lifts
+    `HashMap.len` above it."""
+    from kenning.core.paths import current_project
+    from kenning.memory import Memory
+
+    commit_file(repo, "tables.rs", (
+        "impl HashSet {\n    pub fn len(&self) -> usize {\n        self.number\n    }\n}\n\n"
+        "impl HashMap {\n    pub fn len(&self) -> usize {\n        self.table.len()\n    }\n}\n"),
+        "tables")
+    memory = Memory(current_project(repo), "fake")
+    memory.index_code()
+    hits = memory.search("Returns the number of elements in the map.", types=("code",),
+                         record=None)
+    assert [h.symbol for h in hits[:2]] == ["HashMap.len", "HashSet.len"]
+    assert "its type's last word named" in hits[0].why
+    assert "code keyword #1" in hits[1].why and "code semantic #1" in hits[1].why
     memory.close()

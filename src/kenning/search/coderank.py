@@ -7,7 +7,7 @@ anything else wants code first; test, example and benchmark code is demoted soft
 still, and not demoted when the query asks for tests or examples), and so are the chunks that
 name functions without being one (a type's header, the code between definitions, a trait's
 implementation); a chunk whose own name or file the query names moves up, and so does a Rust
-method of a type the query names.
+method of a type the query names (a little when it says only the type's last word).
 """
 
 from __future__ import annotations
@@ -52,6 +52,12 @@ TYPE_FACTORS = {"doc": 0.6, "config": 0.4}
 # cost Python and Go .01-.07 in issue 18's eighth round.
 RECEIVER_FACTOR = 1.6
 RECEIVER_LANGS = frozenset({"rust"})
+# The same, smaller, when the query says only the type's last word, as prose does ("Returns
+# the number of elements in the map." for `HashMap.len`, "the date" for `NaiveDate`): the word
+# names other things too. Chosen from 1.15 / 1.3 / 1.6 by the mean default MRR@10 of the
+# seven Rust development crates, each held out in turn: every fold chose 1.15
+# (bench/data/SPLITS.md, issue 18's eleventh code round).
+TYPE_WORD_FACTOR = 1.15
 # A chunk named by the query (`parse_args`, `RetryPolicy`) gains a #1 rank's worth, one whose
 # file stem the query names (`coalesce` -> coalesce.rs) a quarter of it (RRF scale, k = 60).
 NAME_BOOST = 1 / 61
@@ -176,7 +182,8 @@ def factors(ctype: str, path: str, symbol: str, want: QueryIntent, kind: str = "
     question; tests, examples and benchmarks below the code unless the query asks for them;
     a trait's implementation and the code between definitions below the definitions; a
     type's own chunk below functions unless the query asks for a type or looks a name up; a
-    Rust method above the rest when the query names its type."""
+    Rust method above the rest when the query names its type, a little when it says the
+    type's last word."""
     out = []
     if ctype != "code" and not (want.prose and ctype == "doc"):
         out.append((ctype, TYPE_FACTORS[ctype]))
@@ -189,9 +196,12 @@ def factors(ctype: str, path: str, symbol: str, want: QueryIntent, kind: str = "
         out.append(("module-level code", MODULE_FACTOR))
     elif kind in TYPE_KINDS and "type" not in want.asks and not want.lookup:
         out.append(("a type, not a function", TYPE_FACTOR))
-    if lang in RECEIVER_LANGS and kind in ("method", TRAIT_IMPL) and "." in symbol \
-            and symbol.rsplit(".", 2)[-2] in want.types:
-        out.append(("its type named", RECEIVER_FACTOR))
+    if lang in RECEIVER_LANGS and kind in ("method", TRAIT_IMPL) and "." in symbol:
+        receiver = symbol.rsplit(".", 2)[-2]
+        if receiver in want.types:
+            out.append(("its type named", RECEIVER_FACTOR))
+        elif receiver[:1].isupper() and _stem(split_identifier(receiver)[-1]) in want.stems:
+            out.append(("its type's last word named", TYPE_WORD_FACTOR))
     return out
 
 
