@@ -509,6 +509,20 @@ def _term(term: str) -> str:
     return f"`{name}`" if re.fullmatch(r"[\w.-]+", name) and not name.istitle() else name
 
 
+# What makes a bullet a sentence of its own rather than an item of its lead-in's list.
+_VERB = re.compile(r"\b(?:is|are|was|were|be|been|can|cannot|can't|will|won't|may|might|must"
+                   r"|should|does|do|don't|doesn't|has|have|had|needs?|requires?|supports?"
+                   r"|works?|uses?|runs?|disable|enable|never|always|only|\w+ed)\b", re.I)
+
+
+def _only_names(sentence: str) -> bool:
+    """`sentence` names code and says nothing of it: fewer than three words besides its
+    names, asides in brackets and "and" / "or"."""
+    words = re.sub(r"\([^()]*\)|`[^`]*`|\b\w+(?:\.\w+)+\b", " ", sentence)
+    return len([w for w in re.findall(r"[A-Za-z]+", words)
+                if w.lower() not in ("and", "or", "the", "a", "an")]) < 3
+
+
 def _reads_alone(sentence: str) -> bool:
     s = sentence.strip()
     if not 30 <= len(s) <= 320 or s.endswith((":", ",")) or LEANS.match(s.lstrip("*_`")) \
@@ -536,7 +550,14 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
     paragraphs = _paragraphs(text, not rel.endswith((".rst", ".txt")))
     if any(_CHANGELOG_TITLE.match(p.title) for p in paragraphs[:1]):
         return []
+    lead_in, lead_where = "", ("", "")  # the sentence ending in ":" over the bullets below it
     for p in paragraphs:
+        if not p.bullet:
+            last = _SPLIT.split(plain(p.text))[-1].strip()
+            lead_in = last if last.endswith(":") and len(last) <= 120 else ""
+            lead_where = (p.title, p.section)
+        elif lead_where != (p.title, p.section):
+            lead_in = ""
         body = plain(re.sub(r"`([^`<]+)`_(?!\w)", r"`\1`", p.text))
         # "`minimum_size` - Do not GZip …": an option's bullet names its subject first.
         named = re.match(r"^(`[^`]+`|\*\*[^*]+\*\*)\s*[-–—:,]\s+", p.text) if p.bullet else None
@@ -574,6 +595,16 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
                 whole = f"{head} {said[i].strip()}"
                 sentence = whole if len(whole) <= 320 else sentence
             said_plain = _EMPHASIS.sub(r"\1", plain(sentence))
+            if rule == "guide-limitation" and p.bullet and lead_in \
+                    and not _VERB.search(_CODE.sub(" ", said_plain)) \
+                    and len(lead_in) + len(said_plain) <= 320:
+                # "Twisted-specific DNS resolvers (…)", no sentence, is an item of "The
+                # following features are not available:": said with it
+                said_plain = f"{lead_in} {said_plain}"
+            if _only_names(said_plain):
+                continue  # a bullet that is only names ("`FTPDownloadHandler`", "`A` and
+                # `B` (…)") is an item of the list its lead-in introduces ("The following
+                # features are not available:"), nothing said alone
             if p.term and not named and not _names_term(p.term, said_plain):
                 said_plain = f"{_term(p.term)}: {said_plain}"  # "`sockets`: May not be used …"
             fact = f"{_lead(project, p, rel)}: {said_plain}"
@@ -587,8 +618,13 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
     out: list[Proposal] = []
     per_section: dict[str, int] = {}
     defaults: dict[str, int] = {}  # by section: a page of many middlewares has one each
+    bodies: set[str] = set()
     for _rank, _line, proposal in found:
-        where = proposal.text.split("): ", 1)[0]
+        where, _, body = proposal.text.partition("): ")
+        if body in bodies:
+            continue  # "The value `True` in `overwrite` will cause you to lose …" under FTP,
+            # FTPS and GCS alike: one fact, said once (by the section first read)
+        bodies.add(body)
         if proposal.rule == "guide-default":
             defaults[where] = defaults.get(where, 0) + 1
             if defaults[where] > PER_SECTION_DEFAULTS:
