@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kenning.extract.seed import changelogs, documents, guides
+from kenning.extract.seed import changelogs, guides
 from kenning.extract.seed.later import removed_names, support_subject
 from kenning.extract.seed.model import plain
 
@@ -110,21 +110,6 @@ def test_a_limitation_bullet_that_is_no_sentence_is_said_with_its_lead_in():
     assert "scrapy.core.downloader.handlers.ftp.FTPDownloadHandler." not in said
     assert guides._only_names("`A` and `B` (`C` and `D` are available)")
     assert not guides._only_names("`A` is not available without a reactor.")
-
-
-def test_one_warning_said_under_several_sections_of_a_page_is_proposed_once():
-    text = (NEWS.parent / "feed-exports.rst").read_text(encoding="utf-8")
-    said = [p.text for p in guides.proposals(text, "docs/topics/feed-exports.rst", "Scrapy")]
-    assert [s for s in said if "will cause you to lose" in s] == [
-        "Scrapy docs (Feed exports › FTP): The value `True` in `overwrite` will cause you to "
-        "lose the previous version of your data."]
-
-
-def test_a_rule_said_again_inside_a_longer_one_is_proposed_once():
-    text = (NEWS.parent / "contributing.rst").read_text(encoding="utf-8")
-    said = [p.text for p in documents.rule_proposals(text, "docs/contributing.rst", "docs")]
-    mocking = [s for s in said if "as much mocking as possible" in s]
-    assert len(mocking) == 1 and mocking[0].endswith("We usually prefer end-to-end tests.")
 
 
 def test_a_bullet_of_names_alone_is_no_proposal_and_a_lead_in_stays_in_its_section():

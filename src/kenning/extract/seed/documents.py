@@ -172,17 +172,7 @@ def rule_proposals(text: str, rel: str, source: str) -> list[Proposal]:
                             "codebase", text=f"{rel}: {plain(body)}",
                             provenance=lines_label(rel, first, first), rule=f"{source}-"
                             f"{c.rule.split('-', 1)[1]}", rationale=c.rationale))
-    return _longest(out)
-
-
-def _longest(found: list[Proposal]) -> list[Proposal]:
-    """`found` less a rule said again inside a longer one of the same file: a bullet's first
-    sentence ("Do not add tests that use as much mocking as possible …") and the bullet's
-    head joined to its next sentence are one rule, said by the longer."""
-    texts = [" ".join(p.text.lower().rstrip(".").split()) for p in found]
-    return [p for k, p in enumerate(found)
-            if not any(j != k and texts[k] in texts[j] and texts[k] != texts[j]
-                       for j in range(len(found)))]
+    return out
 
 
 def _lead_in(lines: list[str], n: int, body: str) -> str | None:

@@ -618,13 +618,8 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
     out: list[Proposal] = []
     per_section: dict[str, int] = {}
     defaults: dict[str, int] = {}  # by section: a page of many middlewares has one each
-    bodies: set[str] = set()
     for _rank, _line, proposal in found:
-        where, _, body = proposal.text.partition("): ")
-        if body in bodies:
-            continue  # "The value `True` in `overwrite` will cause you to lose …" under FTP,
-            # FTPS and GCS alike: one fact, said once (by the section first read)
-        bodies.add(body)
+        where = proposal.text.split("): ", 1)[0]
         if proposal.rule == "guide-default":
             defaults[where] = defaults.get(where, 0) + 1
             if defaults[where] > PER_SECTION_DEFAULTS:
