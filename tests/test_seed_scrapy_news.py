@@ -133,3 +133,15 @@ Limitations
     said = [p.text.split("): ", 1)[1] for p in guides.proposals(page, "docs/stash.rst", "Gunicorn")]
     assert "No persistence - data lives in the arbiter's memory." in said  # not "Flags come …:"
     assert not any("Stash.keys()" in s for s in said)
+
+
+def test_a_deprecation_policy_or_stability_section_gives_its_rules():
+    text = (NEWS.parent / "versioning.rst").read_text(encoding="utf-8")
+    found = guides.proposals(text, "docs/versioning.rst", "Scrapy")
+    said = [p.text.split("): ", 1)[1] for p in found if p.rule == "guide-policy"]
+    assert "We aim to maintain support for deprecated Scrapy features for at least 1 year." \
+        in said
+    assert "Methods or functions that start with a single underscore (`_`) are private and " \
+           "should never be relied upon as stable." in said
+    assert not any(s.startswith("For example") for s in said)  # an example narrates
+    assert not guides._POLICY.search("Security policy")  # how to report, not what holds

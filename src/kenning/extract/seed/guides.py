@@ -415,6 +415,8 @@ def _strength(p: _Para, sentence: str, first: bool, project: str = "") -> tuple[
         return 1, "guide-limitation"
     if _own_lifecycle(sentence, project):
         return 2, "guide-lifecycle"
+    if _POLICY.search(p.section or p.title) and _PROMISE.search(sentence):
+        return 2, "guide-policy"
     if _DESIGN.search(sentence) and not _YOURS.search(sentence):
         return 3, "guide-design"
     if _RULE.search(sentence) and _CODE.search(sentence) \
@@ -426,6 +428,15 @@ def _strength(p: _Para, sentence: str, first: bool, project: str = "") -> tuple[
     return None
 
 
+# A section where the project states what it promises of its releases ("Deprecation policy",
+# "API stability", "Backwards compatibility policy"): its rules ("We aim to maintain support
+# for deprecated Scrapy features for at least 1 year.", "Methods … that start with a single
+# underscore are private and should never be relied upon as stable.").
+_POLICY = re.compile(r"^(?:(?:deprecation|versioning|release|compatibility|backwards?[- ]"
+                     r"compatibility|support|stability) polic(?:y|ies)|(?:api |interface )?"
+                     r"stability(?: (?:promise|guarantees?))?)$", re.I)
+_PROMISE = re.compile(r"\b(?:will|must|should|never|at least|aim to|promise\w*|guarantee\w*"
+                      r"|may)\b", re.I)
 # A choice the project says it made on purpose ("This is deliberately different from the `201`
 # returned by insert: …", "By design the text is customizable, but the layout is not."), not
 # what a reader may do on purpose ("If you intentionally want to …").
