@@ -145,3 +145,14 @@ def test_a_deprecation_policy_or_stability_section_gives_its_rules():
            "should never be relied upon as stable." in said
     assert not any(s.startswith("For example") for s in said)  # an example narrates
     assert not guides._POLICY.search("Security policy")  # how to report, not what holds
+
+
+def test_a_long_list_entry_is_quoted_whole_without_its_bracketed_asides():
+    said = [s for s in proposals() if s.startswith("Returning a twisted.internet.defer.Deferred")]
+    assert said == ["Returning a twisted.internet.defer.Deferred from the following user-defined "
+                    "functions is deprecated in favor of defining them as coroutine "
+                    "functions: spider callbacks and errbacks; the `process_request()`, "
+                    "`process_response()` and `process_exception()` methods of custom "
+                    "downloader middlewares; the `process_item()`, `open_spider()` and "
+                    "`close_spider()` methods of custom pipelines; signal handlers; the "
+                    "`download_request()` and `close()` methods of custom download handlers."]

@@ -588,6 +588,9 @@ def classify(entry: Entry) -> str | None:
 
 
 _CODE_SPAN = re.compile(r"`([^`]+)`")
+# A remark in brackets ("(which was never officially supported and may work incorrectly)"),
+# not a call's "()".
+_BRACKETED = re.compile(r"\s*\((?=[^()]*\s)[^()]*\)")
 _ASIDE = re.compile(r"\s*\((?:which|that) [^()]*\)")
 _CAMEL_BUILTIN = re.compile(r"(?<![`\w.])[A-Z][a-z]+(?:[A-Z][a-z]+)+(?![\w.`])")
 
@@ -949,6 +952,9 @@ def proposals(text: str, rel: str, project: str | None = None,
         labelled = bool(_BREAKING_LABEL.match(words))  # "BACKWARDS INCOMPATIBLE Replaced …"
         words = _BREAKING_LABEL.sub("", words)
         body = whole(_ADD_WARNING.sub(r"\1 is deprecated (it warns).", words))
+        if body is None and entry.head is not None and len(words) > MAX_TEXT \
+                and (bare := whole(_BRACKETED.sub("", words))):
+            words = body = bare  # a list's asides left out, it fits: still the whole entry
         if body is None and (rule == "breaking" or _breaking(entry.section) or entry.head is None
                              and _RULE_PATTERNS[rule].search(_headline(words))):
             body = first_sentence(words)  # "Replaced `python-dateutil` with … zoneinfo. This …"
