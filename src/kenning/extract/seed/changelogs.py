@@ -141,6 +141,9 @@ _RULES = (
         r"|defaults?)\b", re.I)),
     ("deprecation", re.compile(
         r"\b(?:is|are|was|were|been|now|considered) deprecated\b|^deprecat(?:e|es|ed)\b"
+        # what a partial un-deprecation leaves: "`FormRequest` is no longer deprecated, only
+        # its `from_response()` method is still deprecated"
+        r"|\b(?:(?:is|are) still|remains?|stays?) deprecated\b"
         r"|\bdeprecated in favou?r of\b|\bwill be removed\b|\bto be removed\b"
         r"|\bold names? (?:is|are) deprecated\b|\b(?:is|are) now (?:a |an )?deprecated\b"
         r"|\b(?:with|shows?|emits?|raises?) (?:a )?(?:DeprecationWarning|deprecation warning)"
@@ -163,7 +166,9 @@ _RULES = (
                                r"|^(?:update|raise|bump)[sd]? (?:the )?minimum (?:dependency |"
                                r"required )?versions?\b", re.I)),
     ("default", re.compile(r"^change[sd]? (?:the )?default\b|\bchanged (?:the )?default\b"
-                           r"|\bdefault\b[^.]{0,40}\b(?:is|are) now\b"
+                           r"|\bdefault\b[^.]{0,60}\b(?:is|are) now\b"
+                           # "`s3://` requests now use HTTPS by default, instead of …"
+                           r"|\bnow\b[^.]{0,40}\bby default,? instead of\b"
                            r"|\bnow defaults? to\b|\bdefaults? (?:changed|is changed)\b"
                            r"|\bdefault\b[^.]{0,60}\bfrom\b[^.]{1,40}\bto\b"
                            r"|\bby default instead of\b|\bdefaults? to \S+ instead of\b", re.I)),
@@ -545,7 +550,9 @@ def classify(entry: Entry) -> str | None:
     if _DEPRECATES.search(text) and not _NOISE.search(re.sub(r"^\W*add\w*", "", text, flags=re.I)):
         return "deprecation"  # "Add deprecated warning to `X`", "Add `env`, and deprecate `Y`"
     section = (entry.section or "").replace("-", " ")
-    if _NOISE.search(entry.text):
+    # what an aside says is not the entry's news: "spider callbacks (which was never officially
+    # supported and may work incorrectly)" in a list of what a deprecation covers
+    if _NOISE.search(_ASIDE.sub("", entry.text)):
         return None
     skipped = _SKIPPED_SECTIONS.search(section)
     # A bullet with nested ones must say the change itself ("Remove deprecated code:" + what);
@@ -556,7 +563,7 @@ def classify(entry: Entry) -> str | None:
     live = " ".join(s for s in re.split(r"(?<=[.!?])\s+", said) if not historical(s))
     # An aside is not the entry's news: "Sets a user agent when retrieving remote references
     # (which is deprecated)." adds a user agent.
-    live = re.sub(r"\s*\((?:which|that) [^()]*\)", "", live)
+    live = _ASIDE.sub("", live)
     if _INSTEAD.search(said) and pythons_swap(text):
         return None
     for name, pattern in _RULES:
@@ -581,6 +588,10 @@ def classify(entry: Entry) -> str | None:
 
 
 _CODE_SPAN = re.compile(r"`([^`]+)`")
+# A remark in brackets ("(which was never officially supported and may work incorrectly)"),
+# not a call's "()".
+_BRACKETED = re.compile(r"\s*\((?=[^()]*\s)[^()]*\)")
+_ASIDE = re.compile(r"\s*\((?:which|that) [^()]*\)")
 _CAMEL_BUILTIN = re.compile(r"(?<![`\w.])[A-Z][a-z]+(?:[A-Z][a-z]+)+(?![\w.`])")
 
 
@@ -730,6 +741,33 @@ def said_of(project: str | None, version: str, rel: str, label: str, body: str) 
     return f"{project} {version}".rstrip() + f" ({rel}): {body}"
 
 
+# A change of behaviour this many feature lines (x.y) back, and past the date window, is the
+# project's settled history: fifteen releases of its own have been made on top of it, each
+# free to change it again without saying so in words a rule reads.
+SETTLED_LINES = 15
+
+
+def _lines_since(versions: Iterable[str | None]) -> Callable[[str | None], int]:
+    """How many of the changelog's feature lines (x.y, its pre-releases one with it) are newer
+    than a version's."""
+    lines = sorted({order(v)[:2] for v in versions
+                    if v and v != "unreleased" and not _PRE.search(v)})
+
+    def since(version: str | None) -> int:
+        if version is None or version == "unreleased":
+            return 0
+        line = order(version)[:2]
+        return sum(1 for other in lines if other > line)
+    return since
+
+
+def _breaking(section: str | None) -> bool:
+    """A section of breaking changes ("Backward-incompatible changes"): each entry's first
+    sentence is the change, whatever rule its later sentences fired."""
+    key = (section or "").lower().replace("-", " ")
+    return any(word in key for word, rule in _SECTION_RULES.items() if rule == "breaking")
+
+
 def _release(entry: Entry) -> str:
     """How an entry's release is named: "3.2.0", "3.2.0 (unreleased)", "unreleased"."""
     if entry.version != "unreleased":
@@ -862,6 +900,7 @@ def proposals(text: str, rel: str, project: str | None = None,
     found = [(e, rule) for k, (e, rule) in enumerate(every)
              if rule is not None and k not in gone_all]
     history = _history([e for e, _ in every], dates)
+    lines_since = _lines_since(e.version for e, _ in every)
     restored = _restored(every)
     newest = max(dates.values(), default=None)
     newest_version = max((e.version for e, _ in every if e.version != "unreleased"),
@@ -881,6 +920,9 @@ def proposals(text: str, rel: str, project: str | None = None,
                 and not _SECURITY.search(entry.section or ""))))  # what it refuses, it still does
         if old and rule != "deprecation" and not chose:
             continue  # old news, long settled
+        if history(entry) and not chose and rule != "deprecation" \
+                and lines_since(entry.version) >= SETTLED_LINES:
+            continue  # a change of behaviour many feature releases back: settled history
         if rule == "removal" and (private_removal(words) or restored(entry)):
             continue  # "Removed the `_prepare_conn` method": the project's insides; a
             # removal a newer release undid ("Restore previously removed `getheaders()`")
@@ -910,7 +952,10 @@ def proposals(text: str, rel: str, project: str | None = None,
         labelled = bool(_BREAKING_LABEL.match(words))  # "BACKWARDS INCOMPATIBLE Replaced …"
         words = _BREAKING_LABEL.sub("", words)
         body = whole(_ADD_WARNING.sub(r"\1 is deprecated (it warns).", words))
-        if body is None and (rule == "breaking" or entry.head is None
+        if body is None and entry.head is not None and len(words) > MAX_TEXT \
+                and (bare := whole(_BRACKETED.sub("", words))):
+            words = body = bare  # a list's asides left out, it fits: still the whole entry
+        if body is None and (rule == "breaking" or _breaking(entry.section) or entry.head is None
                              and _RULE_PATTERNS[rule].search(_headline(words))):
             body = first_sentence(words)  # "Replaced `python-dateutil` with … zoneinfo. This …"
         if body is not None and body != words and (not _CHANGE_SAID.search(body)

@@ -415,6 +415,8 @@ def _strength(p: _Para, sentence: str, first: bool, project: str = "") -> tuple[
         return 1, "guide-limitation"
     if _own_lifecycle(sentence, project):
         return 2, "guide-lifecycle"
+    if _POLICY.search(p.section or p.title) and _PROMISE.search(sentence):
+        return 2, "guide-policy"
     if _DESIGN.search(sentence) and not _YOURS.search(sentence):
         return 3, "guide-design"
     if _RULE.search(sentence) and _CODE.search(sentence) \
@@ -426,6 +428,15 @@ def _strength(p: _Para, sentence: str, first: bool, project: str = "") -> tuple[
     return None
 
 
+# A section where the project states what it promises of its releases ("Deprecation policy",
+# "API stability", "Backwards compatibility policy"): its rules ("We aim to maintain support
+# for deprecated Scrapy features for at least 1 year.", "Methods … that start with a single
+# underscore are private and should never be relied upon as stable.").
+_POLICY = re.compile(r"^(?:(?:deprecation|versioning|release|compatibility|backwards?[- ]"
+                     r"compatibility|support|stability) polic(?:y|ies)|(?:api |interface )?"
+                     r"stability(?: (?:promise|guarantees?))?)$", re.I)
+_PROMISE = re.compile(r"\b(?:will|must|should|never|at least|aim to|promise\w*|guarantee\w*"
+                      r"|may)\b", re.I)
 # A choice the project says it made on purpose ("This is deliberately different from the `201`
 # returned by insert: …", "By design the text is customizable, but the layout is not."), not
 # what a reader may do on purpose ("If you intentionally want to …").
@@ -509,6 +520,20 @@ def _term(term: str) -> str:
     return f"`{name}`" if re.fullmatch(r"[\w.-]+", name) and not name.istitle() else name
 
 
+# What makes a bullet a sentence of its own rather than an item of its lead-in's list.
+_VERB = re.compile(r"\b(?:is|are|was|were|be|been|can|cannot|can't|will|won't|may|might|must"
+                   r"|should|does|do|don't|doesn't|has|have|had|needs?|requires?|supports?"
+                   r"|works?|uses?|runs?|disable|enable|never|always|only|\w+ed)\b", re.I)
+
+
+def _only_names(sentence: str) -> bool:
+    """`sentence` names code and says nothing of it: fewer than three words besides its
+    names, asides in brackets and "and" / "or"."""
+    words = re.sub(r"\([^()]*\)|`[^`]*`|\b\w+(?:\.\w+)+\b", " ", sentence)
+    return len([w for w in re.findall(r"[A-Za-z]+", words)
+                if w.lower() not in ("and", "or", "the", "a", "an")]) < 3
+
+
 def _reads_alone(sentence: str) -> bool:
     s = sentence.strip()
     if not 30 <= len(s) <= 320 or s.endswith((":", ",")) or LEANS.match(s.lstrip("*_`")) \
@@ -536,7 +561,14 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
     paragraphs = _paragraphs(text, not rel.endswith((".rst", ".txt")))
     if any(_CHANGELOG_TITLE.match(p.title) for p in paragraphs[:1]):
         return []
+    lead_in, lead_where = "", ("", "")  # the sentence ending in ":" over the bullets below it
     for p in paragraphs:
+        if not p.bullet:
+            last = _SPLIT.split(plain(p.text))[-1].strip()
+            lead_in = last if last.endswith(":") and len(last) <= 120 else ""
+            lead_where = (p.title, p.section)
+        elif lead_where != (p.title, p.section):
+            lead_in = ""
         body = plain(re.sub(r"`([^`<]+)`_(?!\w)", r"`\1`", p.text))
         # "`minimum_size` - Do not GZip …": an option's bullet names its subject first.
         named = re.match(r"^(`[^`]+`|\*\*[^*]+\*\*)\s*[-–—:,]\s+", p.text) if p.bullet else None
@@ -574,6 +606,16 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
                 whole = f"{head} {said[i].strip()}"
                 sentence = whole if len(whole) <= 320 else sentence
             said_plain = _EMPHASIS.sub(r"\1", plain(sentence))
+            if rule == "guide-limitation" and p.bullet and lead_in \
+                    and not _VERB.search(_CODE.sub(" ", said_plain)) \
+                    and len(lead_in) + len(said_plain) <= 320:
+                # "Twisted-specific DNS resolvers (…)", no sentence, is an item of "The
+                # following features are not available:": said with it
+                said_plain = f"{lead_in} {said_plain}"
+            if _only_names(said_plain):
+                continue  # a bullet that is only names ("`FTPDownloadHandler`", "`A` and
+                # `B` (…)") is an item of the list its lead-in introduces ("The following
+                # features are not available:"), nothing said alone
             if p.term and not named and not _names_term(p.term, said_plain):
                 said_plain = f"{_term(p.term)}: {said_plain}"  # "`sockets`: May not be used …"
             fact = f"{_lead(project, p, rel)}: {said_plain}"

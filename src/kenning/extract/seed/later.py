@@ -26,6 +26,8 @@ UNRELEASED: Order = (10**9,)
 _NUMBER = r"v?\d+(?:\.\d+)*(?:\.x)?"
 _SUPPORT_WORDS = re.compile(r"\bsupport|\brequire|\bminimum\b|\bfloor\b"
                             r"|\b(?:has been|have been|is|are|was|were) dropped\b", re.I)
+_SUPPORT_WORD = re.compile(r"(?:support|require|minimum|floor|dropped)", re.I)
+_NEAR = 4  # words between a support word and the runtime it moves
 _NOT_NAMES = {"for", "and", "or", "of", "support", "supports", "version", "versions", "to",
               "than", "from", "drop", "dropped", "drops", "remove", "removed", "on", "with",
               "in", "the", "added", "add", "least", "is", "are", "now", "requires", "require"}
@@ -104,14 +106,20 @@ def support_subject(text: str) -> str | None:
     if not _SUPPORT_WORDS.search(text):
         return None
     words = [w.strip(".") for w in re.findall(r"[\w.+-]+", text)]
+    # The support word says the versions of what it stands beside: in "`brotli` and Zstandard
+    # support (the `compression.zstd` module on Python 3.14 and higher) are now required"
+    # Python's versions are not what moved.
+    said = [k for k, w in enumerate(words) if _SUPPORT_WORD.match(w)]
     for k, word in enumerate(words):
         if not re.fullmatch(_NUMBER, word):
             continue
-        for prev in reversed(words[max(0, k - 4):k]):
-            low = prev.lower().strip(".")
+        for at in range(k - 1, max(-1, k - 5), -1):
+            low = words[at].lower().strip(".")
             if re.fullmatch(_NUMBER, low) or low in _NOT_NAMES:
                 continue
             if low in ("pep", "pr", "issue", "gh", "protocol"):
+                break
+            if not any(at - _NEAR <= j <= k + _NEAR + 2 for j in said):
                 break
             return re.sub(r"\.?js$", "", low) or low
         else:
@@ -231,7 +239,7 @@ _UNDOES = re.compile(r"\bonce again\b|\breverting\b|\breverts (?:the|a|an|its)\b
 _ADDS = re.compile(r"^(?:add(?:s|ed)?|(?:re-?)?introduc\w+|restor\w+|bring\w* back)\b", re.I)
 # An entry that sets a default anew (the words of `changelogs`' "default" rule).
 _NEW_DEFAULT = re.compile(r"\bchange[sd]? (?:the )?default\b"
-                          r"|\bdefault\b[^.]{0,40}\b(?:is|are) now\b|\bnow defaults? to\b"
+                          r"|\bdefault\b[^.]{0,60}\b(?:is|are) now\b|\bnow defaults? to\b"
                           r"|\bdefaults? (?:changed|is changed)\b"
                           r"|\bdefault\b[^.]{0,60}\bfrom\b[^.]{1,40}\bto\b|\bnow\b[^.]{0,40}"
                           r"\bby default\b|\bby default (?:now|instead of)\b", re.I)
@@ -268,11 +276,18 @@ def _sentences(text: str) -> list[str]:
 _REMOVES = re.compile(r"\b(?:removes|drops|deletes)\b", re.I)
 
 
+# What a name drops that is no code: "`HttpCompressionMiddleware` now logs a warning when it
+# drops a response for exceeding `DOWNLOAD_MAXSIZE`" drops a response, not the setting.
+_THING_DROPPED = re.compile(r"\s*(?:a|an|the|any|its|their|some)\s+(?!support\b|deprecated\b"
+                            r"|old\b|previously\b|legacy\b|obsolete\b)[a-z]+\b(?![\s.]*`|\.\w)")
+
+
 def removed_names(text: str) -> set[str]:
     """The code `text` says is gone: named in a sentence that removes (not one that only
     announces a removal), before any "use X instead" (X is what stays), and after the verb
     when something named removes it ("`X` now removes `Y`")."""
     return {n for s in _sentences(text) if _GONE.search(_PROMISED.sub("", s))
+            and not (_REMOVES.search(s) and _THING_DROPPED.match(_REMOVES.split(s, 1)[-1]))
             for n in _named(_CONTAINER.sub("", _FAVOURED.sub("", _REMOVES.split(s, 1)[-1])))}
 
 

@@ -42,7 +42,7 @@ class Proposal:
                    rationale=data.get("rationale"), old=bool(data.get("old", False)))
 
 
-_RST_REF = re.compile(r"\s*:(?:pr|pull|issue|user|ghuser|bug|gh|commit|ticket):`[^`]*`[,;]?")
+_RST_REF = re.compile(r"\s*:(?:pr|pull|issue|user|ghuser|bug|gh|commit|ticket|rev):`[^`]*`[,;]?")
 _MYST_REF = re.compile(r"\s*\{(?:pr|pull|issue|user|ghuser|bug|gh|commit)\}`[^`]*`[,;]?")
 _MYST_PEP = re.compile(r"\{pep\}`(\d+)`")
 _MYST_ROLE = re.compile(r"\{(?:py:)?(?:meth|func|class|attr|mod|data|exc|obj|ref|doc|option"
@@ -50,6 +50,11 @@ _MYST_ROLE = re.compile(r"\{(?:py:)?(?:meth|func|class|attr|mod|data|exc|obj|ref
 _RST_ROLE = re.compile(r":(?P<role>meth|func|class|attr|mod|file|samp|command|kbd|abbr|"
                        r"data|exc|obj|ref|doc|option|envvar|program|term|paramref|py:\w+)"
                        r":`([^`]*)`")
+# A project's own Sphinx role (scrapy's ":setting:`USER_AGENT`", ":signal:`spider_opened`"):
+# the name as code; a role that says what kind of thing it names says it after the name,
+# the word a reader asks with ("the `USER_AGENT` setting"), unless the text says it already.
+_OTHER_ROLE = re.compile(r":(?P<role>[a-z]+(?::[a-z]+)?):`(?P<name>[^`]*)`(?P<next>\s+\w+)?")
+_ROLE_KINDS = {"setting": "setting", "confval": "setting", "signal": "signal"}
 _RST_LINK = re.compile(r"`([^`<]+?)\s*<[^>]+>`_+")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]+\)")
 _ISSUE_REF = re.compile(r"\s*\((?i:issue|pull request|pull|PR|see)?\s*`?#\d+`?\)"
@@ -124,6 +129,7 @@ def plain(text: str) -> str:
     text = _MYST_ROLE.sub(lambda m: f"`{m.group(1).split('<')[0].strip().lstrip('~!.')}`", text)
     text = _RST_ROLE.sub(lambda m: m.group(2).split("<")[0].strip().lstrip(
         "~!" if m.group("role") in ("file", "samp", "command", "kbd", "abbr") else "~!."), text)
+    text = _OTHER_ROLE.sub(_other_role, text)
     text = _RST_LINK.sub(r"\1", text)
     text = _MD_LINK.sub(r"\1", text)
     text = _LEADING_REF.sub("", text)
@@ -150,7 +156,18 @@ def plain(text: str) -> str:
     text = re.sub(r"(?:\s+in)?\s\(\s*\)|\s*[,;]\s*(?=\.$)", "", text).strip()  # "… in ()"
     if text and text[-1] not in ".!?:`)":
         text += "."
+    if re.match(r"[a-z_]\w*\.[A-Za-z_]", text):  # "scrapy.FormRequest is …": code keeps its case
+        return text
     return text[:1].upper() + text[1:]
+
+
+def _other_role(m: re.Match[str]) -> str:
+    name = m["name"].split("<")[-1].rstrip(">").strip().lstrip("~!") if "<" in m["name"] \
+        else m["name"].strip().lstrip("~!")
+    kind = _ROLE_KINDS.get(m["role"])
+    following = m["next"] or ""
+    said = kind and following.strip().lower().rstrip("s") != kind
+    return f"`{name}`" + (f" {kind}" if said else "") + following
 
 
 _BUILTINS = frozenset(n for n in dir(builtins) if not n.startswith("_"))
