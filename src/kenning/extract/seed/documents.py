@@ -48,10 +48,12 @@ LEANS = re.compile(r"^(?:however|but|also|so|then|otherwise|instead|therefore|th
                     r"|(?:an? |the )?exceptions? (?:may|can|could|are|is|will|might|should))\b",
                     re.I)
 # Ends by pointing back ("Don't use the issue tracker for this.": for what?), or points at
-# text elsewhere ("as described below")
+# text elsewhere ("as described below") or at an example that follows ("If you must …, do
+# this, for example.": do what?)
 _POINTS_BACK = re.compile(r"\b(?:for|with|about|on|to|of|like|from) (?:this|that|these|those"
                           r"|it|them)\W*$|\b(?:described|mentioned|explained|listed|shown"
-                          r"|see) (?:above|below)\b", re.I)
+                          r"|see) (?:above|below)\b|\b(?:do|does|did) (?:this|that)\b"
+                          r"|\b(?:for example|for instance|as follows|like so)\W*$", re.I)
 _DEICTIC = re.compile(r"^(?:for|because of|given|due to) (?:the|these|those) (?:above |stated )?"
                       r"reasons?,?\s*|^(?:therefore|thus|hence|so),?\s*", re.I)
 

@@ -144,9 +144,9 @@ _NARRATION = re.compile(
     r"usually|normally) (?:do|does|would)\b|\bmost \w+(?: \w+)? will\b|\bprobably\b|"
     r"\byou'?ll (?:also )?(?:want|need)\b|\ba little\b|\bthe (?:quickest|easiest|simplest) "
     r"way\b|\bto learn\b|\bdon'?t forget\b|\bbehind the scenes\b|\bnot currently\b|"
-    # a hedge ("in general, almost all … should work") and a comparison that tells a story
-    # ("follows a more structured system, where you can …")
-    r"\bin general\b|\balmost (?:all|every|always)\b|\bshould (?:\w+ )?work\b|"
+    # a hedge ("in general, almost all … should work"), trivia ("for the curious, …") and a
+    # comparison that tells a story ("follows a more structured system, where you can …")
+    r"\bin general\b|\balmost (?:all|every|always)\b|\bshould (?:\w+ )?work\b|\bfor the curious\b|"
     r"\bthe most common way\b|\boccasionally\b|\byou might (?:need|want)\b|"
     r"\bwhere you (?:can|could|may)\b|\ba (?:more|less) \w+ (?:system|approach|model|design"
     r"|way)\b",
@@ -161,7 +161,10 @@ _BACK = re.compile(r"^(?:if|when|unless|since) (?:it|this|that|they|so|not)\b|^(
                    r"that is)\b"
                    # "By default, it starts at time 0": what starts? ("it's assumed" is no one)
                    r"|^(?:by default|currently|normally|usually|typically),? (?:it|they)\b"
-                   r"(?!'s|\s+(?:is|was)\b)",
+                   r"(?!'s|\s+(?:is|was)\b)"
+                   # "The default output is `format_item`": the default of what?
+                   r"|^the default (?:output|format)s?"
+                   r" (?:is|are)\b",
                    re.I)
 # Code that reached the text (an indented block the paragraph rules missed): not a sentence.
 _SOURCE_CODE = re.compile(r'"""|\)\s*:|\bdef \w+\(|\bclass \w+\(|\s==?\s|\[\s*$|\s#\s|'
