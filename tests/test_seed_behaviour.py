@@ -75,6 +75,26 @@ def test_a_change_of_behaviour_or_of_where_a_thing_lives_is_proposed_while_recen
     # literal block and what follows it are the example, not the entry.
 
 
+
+def test_what_a_call_now_requires_and_a_tool_now_used_in_place_of_another_are_proposed():
+    # beets' changelog (development): "… now require a `data_source` argument", "The project
+    # now uses `uv` for packaging …, replacing `poetry`."
+    text = ("Changelog\n=========\n\n3.1 (2026-05-01)\n----------------\n\n"
+            "Other changes\n~~~~~~~~~~~~~\n\n"
+            "- ``store.fetch_album()`` now requires a ``source`` argument and asks only that"
+            " provider.\n"
+            "- The project now uses ``uv`` for its virtual environment and locking, replacing"
+            " ``pipenv``.\n"
+            "- The progress bar now requires less memory on long imports.\n\n"
+            "3.0 (2026-01-01)\n----------------\n\n- Started the changelog.\n")
+    found = changelogs.proposals(text, "CHANGES.rst", "tune")
+    assert [(p.rule, t) for p, t in zip(found, said(found), strict=True)] == [
+        ("changelog-behaviour", "`store.fetch_album()` now requires a `source` argument and "
+                                "asks only that provider."),
+        ("changelog-change", "The project now uses `uv` for its virtual environment and "
+                             "locking, replacing `pipenv`.")], found
+    # the progress bar's entry names nothing a reader could look up: no fact
+
 def test_a_change_of_behaviour_relies_on_what_its_first_sentence_names(tmp_path):
     root = init_repo(tmp_path / "widget")
     (root / "widget").mkdir()

@@ -175,6 +175,8 @@ _RULES = (
     # what replaces what, said in passing ("… has been replaced with …", "These replace the
     # removed `get_canned_query()` …"): news while recent, like a removal
     ("change", re.compile(r"\b(?:has|have) been replaced (?:with|by)\b"
+                          # "The project now uses `uv` for packaging …, replacing `poetry`."
+                          r"|\bnow uses? \S[^.;]*?,? replacing\b"
                           r"|\b(?:is|are) (?:now )?replaced (?:with|by)\b"
                           r"|\breplaces? the (?:removed|deprecated|old|previous|former)\b", re.I)),
     # a change of how a thing behaves or where it lives, said as what it now does ("`x()`
@@ -188,7 +190,9 @@ _RULES = (
         r"|rather than|regardless of)\b"
         r"|\bnow (?:executes?|runs?) using\b"
         r"|\b(?:can|may|should) now be found (?:at|in|under)\b"
-        r"|\bnow (?:lives?|resides?) (?:in|at|under)\b", re.I)),
+        r"|\bnow (?:lives?|resides?) (?:in|at|under)\b"
+        # what a call or a page now asks for: "… now require a `data_source` argument"
+        r"|\bnow requires?\b", re.I)),
     ("instead", re.compile(r"^(?:use[sd]?|switch(?:ed)? to|migrate[sd]? to|move[sd]? to)\b.*"
                            r"\b(?:instead of|rather than)\b|^replace[sd]? .+ with\b", re.I)),
 )
