@@ -169,6 +169,15 @@ def test_sentence_rules_is_pure_and_returns_none_for_chatter():
     )
 
 
+
+def test_a_rule_whose_verb_is_a_command_in_backticks_is_a_preference():
+    # beets' CONTRIBUTING.rst (seed development data): "Never ``print`` informational
+    # messages; use …". A named command stands where the verb would.
+    for said in ("Never ``print`` informational messages; use the ``logging`` module instead.",
+                 "Don't `sudo` inside the build scripts."):
+        assert sentence_rules(said) == (None, said, None, "preference"), said
+    assert sentence_rules("Never `print`") is None  # names a command and says nothing of it
+
 def test_a_question_typed_without_its_mark_is_no_rule():
     # planetfall (extraction_test3): "is it that you always have to run entire explain" was
     # stored as a constraint; the agent's answer then made the opposite the design.
