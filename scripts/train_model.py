@@ -528,21 +528,20 @@ def export(model, vectors, texts: list[str], out: Path, corpus: Path, *,
     width = vectors.shape[1]
     if dims < width:
         reduced = pca_project(vectors, pooled, dims)
-        reduction = f"projected to {dims} dimensions by PCA"
+        how = f"projected to {dims} dimensions by PCA"
     elif dims == width:
         reduced = centre(vectors, pooled)
-        reduction = f"kept at the teacher's {width} dimensions (centred, no PCA)"
+        how = f"kept at the teacher's {width} dimensions\n(centred, no PCA)"
     else:
         sys.exit(f"--dims {dims} is wider than the trained vectors ({width})")
     if dtype == "int8":
         rows, scale = int8_rows(reduced)
-        reduction += (" and quantised to int8\nwith one scale per token (stored as model2vec "
-                      "\"weights\")")
+        stored = 'quantised to int8\nwith one scale per token (stored as model2vec "weights")'
     else:
         rows, scale = reduced.astype(np.float16), None
         if not np.isfinite(rows).all():
             sys.exit("a trained vector overflows float16")
-        reduction += " and stored as float16"
+        stored = "stored as float16"
     config = dict(model.config)
     config.update({"apply_pca": dims if dims < width else None, "sif_coefficient": None,
                    "hidden_dim": dims, "normalize": True})
@@ -557,7 +556,7 @@ def export(model, vectors, texts: list[str], out: Path, corpus: Path, *,
         model2vec_version=model2vec.__version__,
         n_sentences=len(texts),
         corpus_sha256=sha256_of(corpus),
-        reduction="The trained vectors were " + reduction,
+        reduction=f"The trained vectors were {how} and {stored}",
     )
     card = MODEL_CARD.format(teacher=TEACHER, pca_dims=dims).replace(
         "distilled from", "distilled and then trained (tokenlearn-style) from").replace(
