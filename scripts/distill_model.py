@@ -151,7 +151,8 @@ def check_no_paths(out: Path, teacher: Path) -> None:
                     sys.exit(f"{path.name} still contains the local path {needle}")
 
 
-def write_model_dir(model, out: Path, teacher: Path, notice: str, card: str) -> int:
+def write_model_dir(model, out: Path, teacher: Path, notice: str, card: str,
+                    max_bytes: int = MAX_BYTES) -> int:
     """Save `model` (a model2vec StaticModel) with its NOTICE and card as `out`; its size.
 
     Built beside the target and swapped in, so a failed run never leaves a half-written
@@ -174,8 +175,8 @@ def write_model_dir(model, out: Path, teacher: Path, notice: str, card: str) -> 
         for path in staging.iterdir():
             path.chmod(0o644)  # safetensors writes 0600; installed package data must be readable
         total = sum(p.stat().st_size for p in staging.rglob("*") if p.is_file())
-        if total > MAX_BYTES:
-            sys.exit(f"model is {total} bytes, over the {MAX_BYTES}-byte budget (docs/design.md)")
+        if total > max_bytes:
+            sys.exit(f"model is {total} bytes, over the {max_bytes}-byte budget (docs/design.md)")
         if out.exists():
             shutil.rmtree(out)
         staging.rename(out)

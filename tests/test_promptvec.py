@@ -55,6 +55,46 @@ def test_prompt_vectors_are_the_bundled_models():
         encoder.close()
 
 
+@pytest.mark.model
+def test_prompt_vectors_of_a_float16_model(tmp_path):
+    """A model stored as float16 rows with no per-token weights (train_model.py's
+    `--dtype float16`) is read by the prompt encoder as by the index: the bundled model's rows
+    times their scales, rewritten as float16 in a copy."""
+    import shutil
+
+    import numpy as np
+
+    from kenning.index.embed import BundledEmbedder, _read_safetensors
+
+    source = promptvec.MODEL_DIR
+    for name in ("config.json", "tokenizer.json", promptvec.VOCABULARY):
+        shutil.copy(f"{source}/{name}", tmp_path / name)
+    with open(f"{source}/model.safetensors", "rb") as handle:
+        tensors = _read_safetensors(handle.read())
+    rows = (tensors["embeddings"].astype(np.float32)
+            * tensors["weights"][:, None]).astype(np.float16)
+    header = json.dumps({"embeddings": {"dtype": "F16", "shape": list(rows.shape),
+                                        "data_offsets": [0, rows.nbytes]}}).encode()
+    header += b" " * (-len(header) % 8)
+    (tmp_path / "model.safetensors").write_bytes(
+        len(header).to_bytes(8, "little") + header + rows.tobytes())
+
+    index = BundledEmbedder(tmp_path)
+    assert index.dim == rows.shape[1] and index._weights is None
+    reference = index.encode(TEXTS)
+    int8 = BundledEmbedder().encode(TEXTS)
+    encoder = promptvec.PromptEncoder(str(tmp_path))
+    try:
+        assert encoder.dim == rows.shape[1]
+        for text, expected, before in zip(TEXTS, reference, int8, strict=True):
+            got = encoder.encode(text)
+            assert got is not None, text
+            assert sum(a * float(b) for a, b in zip(got, expected, strict=True)) > 0.9999, text
+            assert float(expected @ before) > 0.999, text  # the same model, rounded apart
+    finally:
+        encoder.close()
+
+
 def test_wordpiece_splits_greedily_and_drops_unknown_words():
     known = {"play": 1, "##ing": 2, "##s": 3, "un": 4}
     assert promptvec._wordpiece("playing", known) == [1, 2]

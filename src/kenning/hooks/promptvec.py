@@ -7,13 +7,14 @@ model2vec model directly: BERT normalisation and pre-tokenisation (`index.bertwo
 index's own reading of a text), WordPiece against a
 vocabulary table shipped beside the model (`model/vocab.sqlite`, built from tokenizer.json
 by `build_vocabulary`; tests/test_promptvec.py checks both against `BundledEmbedder`), and the
-int8 rows of the distinct tokens read from model.safetensors at their offsets. For a prompt
-and thirty facts that is about a millisecond.
+int8 (or float16) rows of the distinct tokens read from model.safetensors at their offsets.
+For a prompt and thirty facts that is about a millisecond.
 """
 
 from __future__ import annotations
 
 import os
+import struct
 
 try:
     import _sqlite3 as sqlite3
@@ -30,6 +31,8 @@ VOCABULARY = "vocab.sqlite"
 MAX_TOKENS = 512
 MAX_CHARS = 512 * 6
 MAX_WORD_CHARS = 100  # WordPiece: a longer word is the unknown token
+# safetensors dtype -> struct code and bytes per value, for the embedding rows.
+_ROW_FORMATS = {"I8": ("b", 1), "F16": ("e", 2)}
 
 
 def token_ids(conn: sqlite3.Connection, text: str) -> list[int]:
@@ -90,9 +93,12 @@ class PromptEncoder:
         header = json.loads(self._file.read(size))
         base = 8 + size
         emb = header["embeddings"]
-        if emb["dtype"] != "I8":
-            raise ValueError("the prompt encoder reads int8 embeddings only")
+        if emb["dtype"] not in _ROW_FORMATS:
+            raise ValueError("the prompt encoder reads int8 or float16 embeddings only")
         self.dim = int(emb["shape"][1])
+        code, size = _ROW_FORMATS[emb["dtype"]]
+        self._row = struct.Struct(f"<{self.dim}{code}")
+        self._row_bytes = self.dim * size
         self._rows = base + emb["data_offsets"][0]
         weights = header.get("weights")
         self._weights = None if weights is None else base + weights["data_offsets"][0]
@@ -117,8 +123,8 @@ class PromptEncoder:
             counts[i] = counts.get(i, 0) + 1
         total = [0.0] * self.dim
         for i, n in sorted(counts.items()):
-            self._file.seek(self._rows + i * self.dim)
-            row = array("b", self._file.read(self.dim))
+            self._file.seek(self._rows + i * self._row_bytes)
+            row = self._row.unpack(self._file.read(self._row_bytes))
             factor = float(n)
             if self._weights is not None:
                 self._file.seek(self._weights + i * 4)
