@@ -189,6 +189,38 @@ def test_a_commit_whose_body_says_the_change_and_why_is_a_decision(tmp_path):
     # the window (2019, more than 4 years before the newest commit)
 
 
+
+def merge(root: Path, branch: str, message: str, when: str) -> None:
+    """A branch with one commit, merged into main with `message` (a merge commit)."""
+    git(root, "checkout", "-qb", branch)
+    commit(root, f"work on {branch}", when)
+    git(root, "checkout", "-q", "-")
+    env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+    subprocess.run(["git", "-C", str(root), "merge", "-q", "--no-ff", "-m", message, branch],
+                   env=env, check=True, capture_output=True)
+
+
+def test_a_merge_commit_titled_by_its_pull_request_is_read_and_a_scoped_fix_is_no_decision(
+        tmp_path):
+    # beets (seed development data) merges with GitHub's "pull request title and description"
+    # message: the merge commit holds the decision and its reason, as a squash would.
+    root = init_repo(tmp_path / "r")
+    commit(root, "Start", "2025-01-01T00:00:00")
+    merge(root, "safe", "Safely handle source plugin errors (#6102)\n\nInstead of failing the "
+                        "whole import, errors from one source plugin are now caught and logged. "
+                        "This ensures the tagger goes on with the other sources.",
+          "2025-02-01T00:00:00")
+    merge(root, "web", "Plugins/web: fix the values endpoint (#6200)\n\nThe endpoint now "
+                       "returns the values instead of the field name. This lets clients list "
+                       "the album artists.", "2025-03-01T00:00:00")
+    merge(root, "other", "Merge branch 'other'\n\nThe cache is now kept on disk instead of in "
+                         "memory. This ensures it survives a restart.", "2025-04-01T00:00:00")
+    found = [p.text.rsplit(" (commit ", 1)[0]
+             for p in commits.proposals(commits.read_log(root)) if p.rule == "commit-why"]
+    assert found == ["Safely handle source plugin errors: Instead of failing the whole import, "
+                     "errors from one source plugin are now caught and logged. This ensures "
+                     "the tagger goes on with the other sources"], found
+
 GUIDELINES = """\
 Contributing
 ============

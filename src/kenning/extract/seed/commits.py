@@ -275,7 +275,10 @@ def proposals(commits: list[Commit], has_changelog: bool = False) -> list[Propos
         if _MERGE_PR.match(subject):
             subject = (c.body.splitlines() or [""])[0].strip()
             body = "\n".join(c.body.splitlines()[1:])
-        elif c.merge:
+        elif c.merge and not _PR_SUFFIX.search(subject):
+            # a merge commit titled by its pull request ("Remove logging import sideeffect
+            # (#6755)", GitHub's "pull request title and description" message) is read as a
+            # squashed one; any other merge says only what was merged
             continue
         else:
             body = c.body
@@ -409,12 +412,13 @@ def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | No
 # restrictions are now implemented as SQL filters using INTERSECT rather than as deny/allow
 # permission rules.") and, right after it, why that is the way ("This ensures restrictions act
 # as hard limits that cannot be overridden …"). Not from a fix, an addition or a refactor (its
-# subject says which), nor a reason about the code's own tidiness ("simpler", "faster").
+# subject says which, after a scope too: "Plugins/web: fix …"), nor a reason about the code's
+# own tidiness ("simpler", "faster").
 _NOW = re.compile(r"\b(?:now|instead of|rather than|regardless of|no longer|always|never)\b",
                   re.I)
 _THIS_ENSURES = re.compile(r"^(?:This|That) (?:ensures|means|makes|keeps|guarantees|lets"
                            r"|allows|avoids|prevents|way)\b")
-_NOT_DECISION = re.compile(r"^(?:\w+(?:\([\w-]+\))?!?:\s*)?(?:fix|add|handle|simplif|refactor"
+_NOT_DECISION = re.compile(r"^(?:[\w/.-]+(?:\([\w-]+\))?!?:\s*)?(?:fix|add|handle|simplif|refactor"
                            r"|clean|tidy|improve|moderni[sz]|tweak|update|bump|document|docs?\b"
                            r"|tests?\b|revert|merge|initial|implement(?:ed|s)? (?:a |an |the )?"
                            r"(?:basic|initial)|wip)", re.I)
