@@ -62,11 +62,11 @@ TYPE_WORD_FACTOR = 1.15
 # A query that documents parameters, as a docstring's parameter list does ("Args: func (str
 # or callable): Name of the condition-checking callable", ":param path: The base path"),
 # describes a function that declares them: one whose signature has every parameter the query
-# names gains this. 30 of the 1,764 Python development queries have such a list (transitions
+# names gains this. 22 of the 1,334 Python development queries have such a list (transitions
 # 14, jedi 6, sqlite_utils 2). Chosen from 1.3 / 1.6 / 2 / 3 / 4 / 6 on those three corpora
 # (the gain stops growing at 3-4; no query ranked lower at any value; SPLITS.md, issue 18's
 # twelfth code round): large, as a signature that declares every named parameter is strong
-# evidence, and the factor moves only functions both legs already found.
+# evidence, and the factor moves only functions a leg already found.
 PARAMS_FACTOR = 3.0
 # A chunk named by the query (`parse_args`, `RetryPolicy`) gains a #1 rank's worth, one whose
 # file stem the query names (`coalesce` -> coalesce.rs) a quarter of it (RRF scale, k = 60).
