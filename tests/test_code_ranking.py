@@ -11,14 +11,17 @@ from conftest import commit_file, git
 from kenning.index.chunking import chunk_file
 from kenning.index.scan import generated_reason
 from kenning.search.coderank import (
+    PARAMS_FACTOR,
     RECEIVER_FACTOR,
     TYPE_WORD_FACTOR,
     boosts,
     chunk_type,
     described,
+    documented_params,
     factors,
     intent,
     role,
+    signature_params,
 )
 from kenning.search.fusion import RRF_K, fuse, rrf_term
 
@@ -380,4 +383,52 @@ def test_a_query_saying_a_rust_types_last_word_finds_that_types_method_first(rep
     assert [h.symbol for h in hits[:2]] == ["HashMap.len", "HashSet.len"]
     assert "its type's last word named" in hits[0].why
     assert "code keyword #1" in hits[1].why and "code semantic #1" in hits[1].why
+    memory.close()
+
+
+def test_a_docstring_parameter_list_in_the_query_names_parameters():
+    """Sphinx's `:param name:` and Google's `Args:` entries (`name (type):`, `**kwargs:`)
+    name parameters; a sentence with a colon does not."""
+    assert documented_params(":param path: The base path for this project.") == {"path"}
+    assert documented_params(":param str only_modules: Whether ...") == {"only_modules"}
+    assert documented_params(
+        "Sets the styling of an edge Args: src (str): Name of the source state "
+        "dst (str): Name of the destination") == {"src", "dst"}
+    assert documented_params("Args: **kwargs: If kwargs contains `tags`, assign them.") == \
+        {"kwargs"}
+    assert documented_params("Returns the value: a list of names.") == frozenset()
+    assert signature_params("def __init__(self, func, target=True, *args, **kwargs):") == \
+        {"self", "func", "target", "args", "kwargs"}
+    assert signature_params("def f(a: Dict[str, int] = {}, b=(1, 2), *, c) -> X:") == \
+        {"a", "b", "c"}
+    want = intent("Args: func (str or callable): Name of the callable target (bool): ...")
+    assert factors("code", "core.py", "Condition.__init__", want, "method", "python",
+                   frozenset({"self", "func", "target"})) == \
+        [("its parameters documented", PARAMS_FACTOR)]
+    assert factors("code", "core.py", "Condition.check", want, "method", "python",
+                   frozenset({"self", "func"})) == []  # every named parameter, or none
+    assert factors("code", "core.py", "Condition", want, "class", "python",
+                   frozenset({"func", "target"})) == [("a type, not a function", 0.6)]
+
+
+def test_a_query_documenting_parameters_finds_the_function_that_declares_them(repo):
+    """Both legs put `Condition.check` first (its body says "name" and "callable"); the
+    query's parameter list names `func` and `target`, which only `Condition.__init__`
+    declares."""
+    from kenning.core.paths import current_project
+    from kenning.memory import Memory
+
+    commit_file(repo, "conditions.py", (
+        "class Condition:\n"
+        "    def check(self, name, callable_name):\n"
+        "        return self.callable_name(name) == callable_name\n\n"
+        "    def __init__(self, func, target=True):\n"
+        "        self.func = func\n        self.target = target\n"), "conditions")
+    memory = Memory(current_project(repo), "fake")
+    memory.index_code()
+    query = "Args: func (str): Name of the callable target (bool): the result to expect"
+    hits = memory.search(query, types=("code",), record=None)
+    assert [h.symbol for h in hits[:2]] == ["Condition.__init__", "Condition.check"]
+    assert "its parameters documented" in hits[0].why
+    assert "its parameters documented" not in hits[1].why
     memory.close()

@@ -92,6 +92,12 @@ class ChunkSearcher:
         return {r[0]: ChunkRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]))
                 for r in rows}
 
+    def texts(self, ids: list[int]) -> dict[int, str]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        return dict(self.conn.execute(f"SELECT id, text FROM chunks WHERE id IN ({marks})", ids))
+
     def text(self, chunk_id: int) -> str:
         """A chunk's text, fetched only for the hits that are shown."""
         row = self.conn.execute("SELECT text FROM chunks WHERE id = ?", (chunk_id,)).fetchone()

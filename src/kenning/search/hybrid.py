@@ -17,7 +17,14 @@ from kenning.core.records import Hit
 from kenning.core.textutil import fact_query_terms, fts_or_query, query_terms
 from kenning.search.chunks import CHUNK_LEGS, ChunkSide
 from kenning.search.code import ChunkFilter, ChunkRow
-from kenning.search.coderank import CHUNK_TYPES, factors, intent
+from kenning.search.coderank import (
+    CHUNK_TYPES,
+    FUNCTION_KINDS,
+    QueryIntent,
+    factors,
+    intent,
+    signature_params,
+)
 from kenning.search.coderank import boosts as code_boosts
 from kenning.search.fusion import LEG_DEPTH, boosts_for, fuse, fuse_facts
 from kenning.search.topk import nearest
@@ -138,20 +145,28 @@ class Search:
                 pass  # a full disk or an unwritable log: the answer still stands
         return hits
 
-    def _chunk_boosts(self, legs: dict[str, list[str]], chunks: dict[int, ChunkRow], want: str
+    def _chunk_boosts(self, legs: dict[str, list[str]], chunks: dict[int, ChunkRow],
+                      want: QueryIntent
                       ) -> tuple[dict[str, list[tuple[str, float]]], dict[str, float]]:
         """Each ranked chunk's additive boosts and its ranking factor."""
         boosts: dict[str, list[tuple[str, float]]] = {}
         scale: dict[str, float] = {}
         version = self.facts.usage_version
-        for key in set().union(*legs.values()) if legs else ():
+        keys = set().union(*legs.values()) if legs else set()
+        signatures: dict[int, frozenset[str]] = {}
+        if want.params:  # a parameter list in the query: read the ranked functions' signatures
+            functions = [int(k[2:]) for k in keys
+                         if not k.startswith("f:") and chunks[int(k[2:])].kind in FUNCTION_KINDS]
+            signatures = {cid: signature_params(text)
+                          for cid, text in self.chunks.searcher().texts(functions).items()}
+        for key in keys:
             if not key.startswith("f:"):
                 chunk = chunks[int(key[2:])]
                 boosts[key] = [("recent activity",
                                 self.chunks.activity_boost(chunk, version) * CHUNK_BOOST_SCALE),
                                *code_boosts(chunk.path, chunk.symbol, want)]
                 scale[key] = factors(chunk.type, chunk.path, chunk.symbol, want, chunk.kind,
-                                     chunk.lang)
+                                     chunk.lang, signatures.get(chunk.id, frozenset()))
         return boosts, scale
 
     def _record(self, query: str, hits: list[Hit], record: str, session: str | None) -> None:
