@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kenning.core.errors import KenningError
+from kenning.index import BUNDLED_NAME, BUNDLED_WEIGHTS, embedder_key
 from kenning.index.embed import (
     BundledEmbedder,
     Embedder,
@@ -307,3 +308,34 @@ def test_the_bundled_median_token_length_is_the_vocabularys() -> None:
 
     spec = json.loads((bundled_model_dir() / "tokenizer.json").read_text(encoding="utf-8"))
     assert median_token_length(spec["model"]["vocab"]) == BUNDLED_MEDIAN_TOKEN_LENGTH
+
+
+def test_the_bundled_weights_are_pinned_where_indexes_record_them() -> None:
+    # A release that ships other weights must change BUNDLED_WEIGHTS: stores then re-embed.
+    import hashlib
+
+    data = (bundled_model_dir() / "model.safetensors").read_bytes()
+    assert hashlib.sha256(data).hexdigest()[:12] == BUNDLED_WEIGHTS
+    assert embedder_key("bundled") == f"bundled:{BUNDLED_NAME}:{BUNDLED_WEIGHTS}"
+    assert embedder_key("fake-32") == "fake-32"
+
+
+def test_a_store_embedded_by_other_bundled_weights_is_embedded_again(kenning, repo,
+                                                                      offline: None) -> None:
+    from kenning.core.paths import current_project
+    from kenning.index.db import set_meta
+    from kenning.memory import Memory
+
+    kenning("add", "Release 2.3.0 removed the legacy sync command.")
+    kenning("add", "Run the linter with make lint before pushing.")
+    memory = Memory(current_project(repo), "bundled")
+    memory.sync()
+    assert memory.index.meta("embedder") == embedder_key("bundled")
+    set_meta(memory.index.conn, "embedder", "bundled")  # what kenning before the pin recorded
+    memory.close()
+    memory = Memory(current_project(repo), "bundled")
+    report = memory.sync()
+    hits = memory.search("how do I lint before a push", types=("fact",))
+    memory.close()
+    assert report.embedded == 2
+    assert hits and "make lint" in hits[0].snippet

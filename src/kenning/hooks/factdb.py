@@ -25,6 +25,7 @@ from kenning.core.textutil import (
     version_terms,
     words,
 )
+from kenning.index import embedder_key
 from kenning.index.fts import FACT_BM25
 from kenning.lifecycle import decay as lifecycle
 
@@ -386,7 +387,7 @@ def add_cosines(conn: sqlite3.Connection, prompt: str, rows: list[Candidate]) ->
         meta = conn.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
     except sqlite3.Error:
         return False
-    if not meta or meta[0] != "bundled":
+    if not meta or meta[0] != embedder_key("bundled"):
         return False
     from kenning.hooks.promptvec import PromptEncoder, cosines
 

@@ -68,12 +68,13 @@ def cosine_rows(ctx: Ctx, conn: sqlite3.Connection, prompt: str, now: int,
     site.main()  # the launcher runs with -S; numpy lives in site-packages
     import numpy as np
 
+    from kenning.index import embedder_key
     from kenning.index.embed import load_embedder
     from kenning.index.reader import load_fact_vectors
 
     name = embedder_name(ctx)
     meta = conn.execute("SELECT value FROM meta WHERE key = 'embedder'").fetchone()
-    if not meta or meta[0] != name:
+    if not meta or meta[0] != embedder_key(name):
         return []
     ids, matrix = load_fact_vectors(conn)
     if not ids:

@@ -14,3 +14,16 @@ import os
 # before numpy, so BLAS is pinned to one thread here, unless the user chose otherwise.
 for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_name, "1")
+
+# The bundled model, and its weights pinned (a test hashes model.safetensors against them). An
+# index records them with the embedder's name (`embedder_key`), so a release shipping other
+# weights re-embeds every store once rather than comparing new query vectors with old ones.
+# Here, not in `embed`, because the prompt hooks check the record without loading an embedder.
+BUNDLED_NAME = "minilm-l6-pca256-int8"
+BUNDLED_WEIGHTS = "239b495a34e7"
+
+
+def embedder_key(name: str) -> str:
+    """What an index records as the source of its vectors: the configured name, and for the
+    bundled model the version of its weights."""
+    return f"bundled:{BUNDLED_NAME}:{BUNDLED_WEIGHTS}" if name == "bundled" else name

@@ -68,7 +68,7 @@ class CodeIndex:
         deadline = time.monotonic() + time_limit if time_limit else None
         tick = progress(len(changed), len(files)) if progress else None
         rechunk = {f.path for f in changed} if rechunk_all else dirty
-        report = index_files(conn, self.project.root, changed, removed, self.embedder.name,
+        report = index_files(conn, self.project.root, changed, removed, self.embedder.key,
                              self.embedder, deadline=deadline, progress=tick, rechunk=rechunk)
         if rescrub and not report.stopped_early:
             mark_scrubbed(conn)

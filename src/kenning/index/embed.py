@@ -23,11 +23,11 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from kenning.core.errors import KenningError
 from kenning.core.textutil import strip_suffix
+from kenning.index import BUNDLED_NAME, embedder_key
 
 if TYPE_CHECKING:
     import numpy as np
 
-BUNDLED_NAME = "minilm-l6-pca256-int8"
 BUNDLED_MEDIAN_TOKEN_LENGTH = 6  # characters, of the bundled tokenizer's vocabulary
 # Bounds peak memory when indexing: one batch gathers up to batch × max_length token rows.
 _BATCH_SIZE = 256
@@ -66,6 +66,7 @@ class LazyEmbedder:
 
     def __init__(self, name: str = "bundled"):
         self.name = name
+        self.key = embedder_key(name)  # what the index records (`embedder_key`)
         self._embedder: Embedder | None = None
 
     def __call__(self) -> Embedder:

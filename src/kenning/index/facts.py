@@ -111,7 +111,7 @@ class FactIndex:
         signature = fact_dir_signature(self.project)
         report = SyncReport()
         if force or signature != self._signature:
-            report = sync_facts(conn, self.project, self.embedder.name, self.embedder,
+            report = sync_facts(conn, self.project, self.embedder.key, self.embedder,
                                 force_signature=force)
             self._signature = signature
         report.usage_events = self._fold_events()

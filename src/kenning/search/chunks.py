@@ -79,7 +79,7 @@ class ChunkSide:
                                                      thread_name_prefix="kenning-vectors")
         nearest_chunks = None
         depth = LEG_DEPTH if flt.is_open else LEG_DEPTH * 4  # filters need a deeper pool
-        if self.index.meta("code_embedder") == self.embedder.name:
+        if self.index.meta("code_embedder") == self.embedder.key:
             searcher = self.searcher()
             qvec = searcher.query_vector(query, self.embedder())
             if qvec is not None:

@@ -291,7 +291,7 @@ class Search:
     def _semantic_leg(
         self, query: str, allowed: Callable[[str], bool]
     ) -> list[tuple[str, float]]:
-        if not query_terms(query) or self.index.meta("embedder") != self.embedder.name:
+        if not query_terms(query) or self.index.meta("embedder") != self.embedder.key:
             return []
         ids, matrix = self.facts.vectors()
         if not ids:
