@@ -58,7 +58,10 @@ Environment (heavy; never needed at run time), the same as distill_model.py:
     HF_HUB_OFFLINE=1 /tmp/distill-venv/bin/python scripts/train_model.py all
 
 The corpus is whatever is installed on the machine, so a rebuild elsewhere gives a close but
-not byte-identical model; the corpus file's sha256 is recorded in NOTICE.
+not byte-identical model; the corpus file's sha256 is recorded in NOTICE. A model shipped in
+place of the bundled one needs `kenning.index.BUNDLED_WEIGHTS` set to the first 12 hex digits of
+its model.safetensors' sha256 (tests/test_embed.py checks): that is how existing stores learn
+to re-embed.
 """
 
 from __future__ import annotations
