@@ -192,11 +192,11 @@ def _correction(s: str, corrected: bool, previous: Sequence[str]) -> _Result | N
     return None
 
 
-# The verb may be a command in backticks: "Never ``print`` informational messages; use …".
-_ALWAYS = re.compile(r"^(?:always|never)\s+(?P<verb>[a-z]+\b|`{1,2}[\w.-]+`{1,2})(?P<rest>.*)$",
-                     _I)
-_DONT = re.compile(r"^(?:don'?t|do not|avoid)\s+(?P<verb>[a-z]+\b|`{1,2}[\w.-]+`{1,2})"
-                   r"(?P<rest>.*)$", _I)
+# The verb, or a command in backticks where it stands: "Never ``print`` informational
+# messages; use …".
+_VERB_THEN_REST = r"(?P<verb>[a-z]+\b|`{1,2}[\w.-]+`{1,2})(?P<rest>.*)$"
+_ALWAYS = re.compile(r"^(?:always|never)\s+" + _VERB_THEN_REST, _I)
+_DONT = re.compile(r"^(?:don'?t|do not|avoid)\s+" + _VERB_THEN_REST, _I)
 _PREFER = re.compile(r"^prefer\s+(?P<rest>.+)$", _I)
 _WE_ADVERB = re.compile(
     r"^we\s+(?:always|never|usually|generally|only|don'?t|do not)\s+(?P<verb>[a-z-]+)\b"

@@ -93,6 +93,7 @@ class ChunkSearcher:
                 for r in rows}
 
     def texts(self, ids: list[int]) -> dict[int, str]:
+        """Several chunks' texts in one query (their signatures, for a parameter list)."""
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))

@@ -106,13 +106,13 @@ _IDENTIFIER = re.compile(
     r"|\b(_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*"
     r"|[A-Za-z]+[0-9]+[A-Za-z0-9]*)\b"
 )
-# A type's name as prose cites it: capitalised, not all capitals, not a call (`Foo(`).
 # A parameter list as docstrings write it: Sphinx's `:param [type] name:`, Google's and
 # NumPy's `Args:` / `Parameters:` sections (`name (type): ...`, `**kwargs: ...`).
 _SPHINX_PARAM = re.compile(r":param\s+(?:[\w\[\], .|]+\s+)?\*{0,2}([A-Za-z_]\w*)\s*:")
 _PARAM_SECTION = re.compile(r"\b(?:Args|Arguments|Parameters|Params|Keyword [Aa]rgs)\s*:\s*(.*)",
                             re.S)
 _SECTION_PARAM = re.compile(r"(?:^|\s)\*{0,2}([A-Za-z_]\w*)(?:\s+\([^()]*\))?\s*:(?!\S)")
+# A type's name as prose cites it: capitalised, not all capitals, not a call (`Foo(`).
 _TYPE_NAME = re.compile(r"(?<![A-Za-z0-9_])([A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)*)(?![A-Za-z0-9_(])")
 
 

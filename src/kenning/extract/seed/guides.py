@@ -163,8 +163,7 @@ _BACK = re.compile(r"^(?:if|when|unless|since) (?:it|this|that|they|so|not)\b|^(
                    r"|^(?:by default|currently|normally|usually|typically),? (?:it|they)\b"
                    r"(?!'s|\s+(?:is|was)\b)"
                    # "The default output is `format_item`": the default of what?
-                   r"|^the default (?:output|format)s?"
-                   r" (?:is|are)\b",
+                   r"|^the default (?:output|format)s? (?:is|are)\b",
                    re.I)
 # Code that reached the text (an indented block the paragraph rules missed): not a sentence.
 _SOURCE_CODE = re.compile(r'"""|\)\s*:|\bdef \w+\(|\bclass \w+\(|\s==?\s|\[\s*$|\s#\s|'

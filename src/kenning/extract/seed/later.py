@@ -26,7 +26,7 @@ UNRELEASED: Order = (10**9,)
 _NUMBER = r"v?\d+(?:\.\d+)*(?:\.x)?"
 _SUPPORT_WORDS = re.compile(r"\bsupport|\brequire|\bminimum\b|\bfloor\b"
                             r"|\b(?:has been|have been|is|are|was|were) dropped\b", re.I)
-_SUPPORT_WORD = re.compile(r"(?:support|require|minimum|floor|dropped)", re.I)
+_SUPPORT_STEM = re.compile(r"(?:support|require|minimum|floor|dropped)", re.I)
 _NEAR = 4  # words between a support word and the runtime it moves
 _NOT_NAMES = {"for", "and", "or", "of", "support", "supports", "version", "versions", "to",
               "than", "from", "drop", "dropped", "drops", "remove", "removed", "on", "with",
@@ -109,7 +109,7 @@ def support_subject(text: str) -> str | None:
     # The support word says the versions of what it stands beside: in "`brotli` and Zstandard
     # support (the `compression.zstd` module on Python 3.14 and higher) are now required"
     # Python's versions are not what moved.
-    said = [k for k, w in enumerate(words) if _SUPPORT_WORD.match(w)]
+    said = [k for k, w in enumerate(words) if _SUPPORT_STEM.match(w)]
     for k, word in enumerate(words):
         if not re.fullmatch(_NUMBER, word):
             continue
