@@ -379,6 +379,8 @@ def _relied_on(p: Proposal) -> set[str]:
 
 def _holds(p: Proposal, head: Head, checked: str | None) -> bool:
     text = _subject(p)
+    if p.rule == "changelog-python-floor":
+        return True  # the floor itself, with the release that set it
     if below_floor(text, head.floor) or (p.source in ("changelog", "commits") and (
             least_below_floor(text, head.floor) or announced_reached(text, head.floor)
             or pythons_dropped(text, head.floor))):
@@ -468,7 +470,52 @@ def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
     head = read_head(root, [*names.values(), *relied])
     if head is None:
         return found
+    found = _floor_with_history(found, head.floor)
     return [_warning(p, head) for p in found if _holds(p, head, names.get(p.key))]
+
+
+def _floor_with_history(found: list[Proposal], floor: tuple[int, int] | None
+                        ) -> list[Proposal]:
+    """The Python floor said with the release that set it: the newest changelog entry that
+    drops the Python just below HEAD's floor ("Dropped support for Python 3.9." under
+    `requires-python = ">=3.10"`) carries the floor ("… scrapy supports Python >=3.10
+    (`requires-python` in pyproject.toml)."), in place of the floor said alone. Every other
+    entry dropping Pythons at or below the floor is history (`pythons_dropped`). The reader
+    asking which Pythons to use learns both the floor and since when."""
+    said = next((p for p in found if p.rule == "pyproject-requires-python"), None)
+    if floor is None or said is None:
+        return found
+    below = (floor[0], floor[1] - 1)
+    setting = next((p for p in found if p.source == "changelog"
+                    and pythons_dropped(_with_verb(p), floor) and below in _cpythons(_subject(p))),
+                   None)
+    if setting is None:
+        return found
+    name, _, statement = said.text.partition(" (")
+    statement = statement.partition("): ")[2]
+    spec = re.sub(r"\s*\(`([^`=]+?)\s*=.*$", "", statement)  # "Supports Python >=3.10"
+    where = said.provenance.rsplit(":", 1)[0]
+    text = f"{setting.text.rstrip()} {name} {spec[0].lower()}{spec[1:]} " \
+           f"(`{'requires-python' if 'requires-python' in statement else 'python'}` " \
+           f"in {where})."
+    merged = replace(setting, text=text, rule="changelog-python-floor", old=False)
+    return [merged if p is setting else p for p in found if p is not said]
+
+
+def _with_verb(p: Proposal) -> str:
+    """A changelog entry's words with the verb its section gave it: "Removed in structlog
+    26.1.0 (CHANGELOG.md): Python 3.8 and 3.9 support." says "Removed Python 3.8 and 3.9
+    support."."""
+    verb = re.match(r"(Removed|Deprecated) in ", p.text)
+    return f"{verb.group(1)} {_subject(p)}" if verb else _subject(p)
+
+
+def _cpythons(text: str) -> set[tuple[int, int]]:
+    """The CPython versions `text` names ("Python 3.9", "Drop 3.8"); a PyPy is not one."""
+    plain = re.sub(r"\bpypy\s*-?\s*v?[\d.]+", "", text, flags=re.I)
+    named = re.findall(r"\b(?:c?python|py)\s*-?\s*v?([23])\.(\d+)", plain, re.I) \
+        + re.findall(r"(?<![\w.])([23])\.(\d+)(?!\w|\.\d)", plain)
+    return {(int(a), int(b)) for a, b in named}
 
 
 def _warning(p: Proposal, head: Head) -> Proposal:
