@@ -47,3 +47,51 @@ def test_the_floor_stands_alone_when_no_entry_dropped_the_python_below_it(kennin
     floor = [i["text"] for i in proposed(seed_json(kenning, "--dry-run")) if "Python" in i["text"]]
     assert floor == ['demo (pyproject.toml): Supports Python >=3.10 (`requires-python = '
                      '">=3.10"`).']
+
+
+NOTICES = """Changelog
+=========
+
+2.4.0 (2026-06-01)
+------------------
+
+New features
+~~~~~~~~~~~~
+
+- :doc:`plugins/musicbrainz`: The autotagger has been moved to a separate plugin. If you've
+  customized your ``plugins`` list, you'll need to add ``musicbrainz`` to it.
+- Add a ``--force`` option to ``beet fetch``.
+
+Bug fixes
+~~~~~~~~~
+
+- ``beet update`` no longer crashes on a flexible attribute.
+
+For plugin developers
+~~~~~~~~~~~~~~~~~~~~~
+
+- ``plugins.find_plugins`` function does not anymore load plugins. You need to explicitly
+  call ``plugins.load_plugins()`` to load them.
+- ``plugins.load_plugins`` function does not anymore accept the list of plugins to load.
+- If you maintain a metadata source plugin that populates ``composer``, update it to
+  populate ``composers`` instead.
+- A new plugin event, ``album_matched``, is sent when an album has been matched.
+"""
+
+
+def test_a_notice_saying_what_those_who_build_on_the_project_must_now_do_is_proposed():
+    from kenning.extract.seed import changelogs
+
+    found = [(p.rule, p.text.split(": ", 1)[1])
+             for p in changelogs.proposals(NOTICES, "docs/changelog.rst", "beets")]
+    assert found == [
+        ("changelog-notice", "Plugins/musicbrainz: The autotagger has been moved to a separate "
+         "plugin. If you've customized your `plugins` list, you'll need to add `musicbrainz` to "
+         "it."),
+        ("changelog-notice", "`plugins.find_plugins` function does not anymore load plugins. "
+         "You need to explicitly call `plugins.load_plugins()` to load them."),
+        # "does not anymore" says "no longer"
+        ("changelog-breaking", "`plugins.load_plugins` function does not anymore accept the "
+         "list of plugins to load."),
+        ("changelog-notice", "If you maintain a metadata source plugin that populates "
+         "`composer`, update it to populate `composers` instead.")]
