@@ -95,3 +95,44 @@ def test_a_notice_saying_what_those_who_build_on_the_project_must_now_do_is_prop
          "list of plugins to load."),
         ("changelog-notice", "If you maintain a metadata source plugin that populates "
          "`composer`, update it to populate `composers` instead.")]
+
+
+GUIDE = """Contributing
+============
+
+How to Submit Your Work
+-----------------------
+
+1. Fork the repository and clone it to create a workspace.
+2. Add tests. If you've fixed a bug, write a test for it.
+3. Add a changelog entry to ``docs/changelog.rst`` near the top of the document.
+4. Run the tests and style checker.
+
+Writing Tests
+-------------
+
+Since we are currently migrating the tests from unittest_ to pytest_, new tests should be
+written using pytest_.
+
+Documentation updates that cover new or modified features must use Sphinx's
+``versionadded`` directive.
+
+If in doubt, tests should be nice.
+"""
+
+
+def test_a_step_naming_a_file_and_a_convention_after_its_reason_are_proposed(tmp_path):
+    from kenning.extract.seed import contributing, documents
+
+    steps = [p.text for p in documents.contributing_steps(GUIDE, "CONTRIBUTING.rst")]
+    # a step naming where each contribution writes; "Add tests." names no file
+    assert steps == ["CONTRIBUTING.rst: Add a changelog entry to `docs/changelog.rst` near the "
+                     "top of the document."]
+    said = [p.text.split("): ", 1)[1] for p in contributing.convention_proposals(
+        GUIDE, "CONTRIBUTING.rst", "widget")]
+    # after what it follows from ("Since …, new tests should …"), its links by name read as
+    # names; a subject 40 to 60 letters long; "If in doubt," is no reason
+    assert said == ["Since we are currently migrating the tests from unittest to pytest, new "
+                    "tests should be written using pytest.",
+                    "Documentation updates that cover new or modified features must use Sphinx's "
+                    "`versionadded` directive."], said
