@@ -136,3 +136,62 @@ def test_a_step_naming_a_file_and_a_convention_after_its_reason_are_proposed(tmp
                     "tests should be written using pytest.",
                     "Documentation updates that cover new or modified features must use Sphinx's "
                     "`versionadded` directive."], said
+
+
+def test_a_fix_said_with_we_an_entry_opening_on_the_one_before_and_one_pointing_above():
+    from kenning.extract.seed import changelogs
+
+    text = """## 2.0.0
+
+### Changed
+
+- We fixed a flaky test named `test_album_art` that some distributions had disabled.
+  Disabling this test should no longer be necessary.
+- `beets.util.confit` is no longer used; use `confuse` instead.
+- Similarly, `beets.util.pipe` is no longer used; import `pipeline` instead.
+- Fields of `File` are computed on demand. Only the three above attributes are primary ones,
+  and you need to clear the attribute first.
+"""
+    found = [p.text.split(": ", 1)[1] for p in changelogs.proposals(text, "CHANGES.md", "demo")]
+    assert found == ["`beets.util.confit` is no longer used; use `confuse` instead."], found
+
+
+def test_a_typing_commit_a_cut_sentence_and_a_narrower_tool_swap_are_left_out(tmp_path):
+    import os
+    import subprocess
+
+    from conftest import init_repo
+    from kenning.extract.seed import commits, current
+
+    def commit(root, message, when):
+        (root / "log.txt").write_text(message, encoding="utf-8")
+        git(root, "add", "-A")
+        env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+        subprocess.run(["git", "-C", str(root), "commit", "-qm", message], env=env,
+                       check=True, capture_output=True)
+
+    root = init_repo(tmp_path / "r")
+    commit(root, "Typing: make dbcore.db.Results a Sequence\n\nResults is now typed as a "
+                 "Sequence rather than an Iterable. This means callers can index it.",
+           "2026-01-01T00:00:00")
+    commit(root, "Used provided deduplicate function for keep_allowed\n\ngeneration, instead "
+                 "of a simple set(). This way we keep the original order of genres.",
+           "2026-01-02T00:00:00")
+    commit(root, "Make aliases opt-in\n\nAliases are now used only when enabled rather than "
+                 "always. This means a sync no longer overwrites artist credits.",
+           "2026-01-03T00:00:00")
+    found = [p.text.rsplit(" (commit ", 1)[0] for p in commits.proposals(commits.read_log(root))
+             if p.rule == "commit-why"]
+    assert found == ["Make aliases opt-in: Aliases are now used only when enabled rather than "
+                     "always. This means a sync no longer overwrites artist credits"], found
+
+    from kenning.extract.seed.model import Proposal
+
+    def swap(text, sha):
+        return Proposal(source="commits", kind="decision", text=f"{text} (commit {sha}, "
+                        "2024-09-21).", provenance=f"commit {sha}", rule="commit-tool-swap")
+    wide = swap("Migrated from isort/Black/Flake8 to Ruff", "c3")
+    narrow = [swap("Replaced isort and black by ruff format", "c2"),
+              swap("Replaced flake8 by ruff", "c1")]
+    other = swap("Replaced mkautodoc by mkdocstrings", "c0")
+    assert current._swaps_once([wide, *narrow, other]) == [wide, other]

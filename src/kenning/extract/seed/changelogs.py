@@ -254,7 +254,8 @@ _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci
                     r"|^\W*(?:\w+ ){0,3}internal(?:ly)?\b"
                     r"|(?:since|as|because) (?:it|they) (?:is|are|was|were) (?:no longer|not"
                     r"|never) (?:used|needed))"
-                    r"|^\W*(?:fix(?:e[sd])?|bug ?fix(?:e[sd])?|hot ?fix(?:e[sd])?|add(?:s|ed)?"
+                    r"|^\W*(?:we(?:'ve| have)? )?(?:fix(?:e[sd])?|bug ?fix(?:e[sd])?"
+                    r"|hot ?fix(?:e[sd])?|add(?:s|ed)?"
                     r"|improve[sd]?|document(?:s|ed)?)\b"
                     r"|\bwould (?:crash|fail|hang|raise|error|break)\b"
                     r"|>>>|```|^\.\. |\bstray\b|\b(?:incorrect|wrong)(?:ly)?\b|\bregression\b"
@@ -687,7 +688,13 @@ _LEANS = re.compile(r"\b(?:too|as well|also|likewise|the same)\W*(?:#\d+\W*)*$"
                     r"|\bsee (?:above|below)\b|\b(?:above|below) for (?:details|more)\b"
                     # other entries: "See respective entries above." ("the four listed
                     # above" may be the entry's own)
-                    r"|\b(?:entries|entry|notes?|sections?|items?|changes)\s+(?:above|below)\b",
+                    r"|\b(?:entries|entry|notes?|sections?|items?|changes)\s+(?:above|below)\b"
+                    # "Only the three above attributes are primary ones"
+                    r"|\babove (?:\w+ )?(?:attributes?|items?|options?|names?|methods?"
+                    r"|functions?|classes|changes|entries|settings?|fields?|parameters?)\b"
+                    # one that opens on the entry before: "Similarly, we've replaced …"
+                    r"|^\W*(?:similarly|likewise|also|additionally|in addition|as a result"
+                    r"|consequently|as a consequence|furthermore|moreover|accordingly)\b",
                     re.I)
 
 

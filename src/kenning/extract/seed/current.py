@@ -452,6 +452,23 @@ def _swap_holds(said: tuple[str, tuple[str, ...]] | None, in_use: frozenset[str]
     return pick in in_use and not any(g in in_use for g in gone)
 
 
+def _swaps_once(found: list[Proposal]) -> list[Proposal]:
+    """One choice of a tool said by several commits once: a swap whose tool another commit
+    chose in place of more ("Replaced flake8 by ruff" beside "Migrated from isort/Black/Flake8
+    to Ruff …"), or of the same, said by a newer commit (the log is newest first), is left
+    out: the wider one says it."""
+    from kenning.extract.seed.commits import swap
+
+    swaps = [(k, s) for k, p in enumerate(found)
+             if p.rule in ("commit-tool-swap", "commit-switch")
+             and (s := swap(re.sub(r"^(?:Uses|Prefers|Used)\b", "Use", _subject(p))))]
+    dropped = {k for k, (pick, gone) in swaps
+               if any(k2 != k and pick2 == pick and (set(gone2) > set(gone)
+                                                     or set(gone2) == set(gone) and k2 < k)
+                      for k2, (pick2, gone2) in swaps)}
+    return [p for k, p in enumerate(found) if k not in dropped]
+
+
 def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
     """`found` less what HEAD no longer bears out: a deprecation HEAD's code no longer warns
     about, a name the text relies on that HEAD lacks, a Python floor HEAD has passed, a tool
@@ -465,6 +482,7 @@ def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
         in_use = tools_in_use(root, {n for s in said.values() if s for n in (s[0], *s[1])})
         found = [p for p in found
                  if p.rule != "commit-tool-swap" or _swap_holds(said[p.key], in_use)]
+    found = _swaps_once(found)
     names = {p.key: n for p in found if (n := _checked(p))}
     relied = {n for p in found for n in _relied_on(p)}
     head = read_head(root, [*names.values(), *relied])
