@@ -195,3 +195,48 @@ def test_a_typing_commit_a_cut_sentence_and_a_narrower_tool_swap_are_left_out(tm
               swap("Replaced flake8 by ruff", "c1")]
     other = swap("Replaced mkautodoc by mkdocstrings", "c0")
     assert current._swaps_once([wide, *narrow, other]) == [wide, other]
+
+
+def test_a_removal_told_with_how_the_code_now_behaves_and_why_is_a_decision(tmp_path):
+    import os
+    import subprocess
+
+    from conftest import init_repo
+    from kenning.extract.seed import commits
+
+    root = init_repo(tmp_path / "r")
+    for message, when in (
+            ("Remove logging import sideeffect (#6755)\n\nLogging is no longer implicitly "
+             "configured as a side effect of import; it is now initialized explicitly during UI "
+             "startup. This allows library users to fully control logging configuration "
+             "themselves.", "2026-06-30T00:00:00"),
+            ("Remove the `old_api` module", "2026-07-01T00:00:00")):
+        (root / "log.txt").write_text(message, encoding="utf-8")
+        git(root, "add", "-A")
+        env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+        subprocess.run(["git", "-C", str(root), "commit", "-qm", message], env=env,
+                       check=True, capture_output=True)
+    found = [p.text.rsplit(" (commit ", 1)[0]
+             for p in commits.proposals(commits.read_log(root), has_changelog=True)]
+    # with a changelog, a bare removal is left to it; one told with its reason is not
+    assert found == ["Removed logging import sideeffect: Logging is no longer implicitly "
+                     "configured as a side effect of import; it is now initialized explicitly "
+                     "during UI startup. This allows library users to fully control logging "
+                     "configuration themselves"], found
+
+
+def test_what_now_happens_by_default_is_a_change_of_behaviour():
+    from kenning.extract.seed import changelogs
+
+    text = """## 3.20.0 (2026-01-01)
+
+- Use `OrderedSet` as default `set_class`. Schemas are now ordered by default.
+
+### Fixed
+
+- `ConsoleRenderer` now uses no colors by default, if `colorama` is not available.
+"""
+    found = [(p.rule, p.text.split(": ", 1)[1])
+             for p in changelogs.proposals(text, "CHANGES.md", "demo")]
+    assert found == [("changelog-behaviour", "Uses `OrderedSet` as default `set_class`. Schemas "
+                      "are now ordered by default.")], found

@@ -192,7 +192,10 @@ _RULES = (
         r"|\b(?:can|may|should) now be found (?:at|in|under)\b"
         r"|\bnow (?:lives?|resides?) (?:in|at|under)\b"
         # what a call or a page now asks for: "… now require a `data_source` argument"
-        r"|\bnow requires?\b", re.I)),
+        r"|\bnow requires?\b"
+        # what now happens unless told otherwise: "The asyncio reactor is now enabled by
+        # default." (a change of behaviour, news while recent, unlike a changed default's value)
+        r"|\bnow\b[^.;]{0,60}\bby default\b", re.I)),
     ("instead", re.compile(r"^(?:use[sd]?|switch(?:ed)? to|migrate[sd]? to|move[sd]? to)\b.*"
                            r"\b(?:instead of|rather than)\b|^replace[sd]? .+ with\b", re.I)),
     # a notice to those who build on the project, saying what they must now do ("You need to

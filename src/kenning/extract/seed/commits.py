@@ -294,7 +294,9 @@ def proposals(commits: list[Commit], has_changelog: bool = False) -> list[Propos
         if found is None or subject.lower() in seen or _overtaken(found, subject, commits[:k]) \
                 or _pythons_way(subject):
             continue
-        if has_changelog and takes_away(found):
+        # a removal told with how the code now behaves and why ("Remove logging import
+        # sideeffect: Logging is no longer … This allows library users to …") is a decision
+        if has_changelog and takes_away(found) and found.rule != "commit-why":
             if found.rule != "commit-deprecate":
                 continue
             # The changelog may not say it: proposed only while HEAD's code still warns.
