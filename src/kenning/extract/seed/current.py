@@ -5,7 +5,8 @@ Y" only while X is. One `git ls-tree` and one `git grep` over HEAD answer for ev
 proposal of a run (no subprocess per proposal). Documentation files are not looked in: a
 changelog or a guide mentions names long after the code dropped them. The Python floor
 HEAD's packaging metadata declares (`requires-python`, Poetry's `python`, `python_requires`)
-retires every "drop Python 3.x" (or PyPy 3.x) at or below it, and every other statement
+retires every "drop Python 3.x" (or PyPy 3.x) at or below it (the newest drop of the Python just
+below it carries the floor: `_floor_with_history`), and every other statement
 tied to a Python below that floor ("on Python 3.9+ use `collections.abc`" when HEAD requires
 3.10). A development tool chosen
 ("uses PDM instead of Poetry") is history once HEAD shows no trace of it: no file of its own
@@ -504,11 +505,15 @@ def _floor_with_history(found: list[Proposal], floor: tuple[int, int] | None
     if floor is None or said is None:
         return found
     below = (floor[0], floor[1] - 1)
-    setting = next((p for p in found if p.source == "changelog"
-                    and pythons_dropped(_with_verb(p), floor) and below in _cpythons(_subject(p))),
-                   None)
-    if setting is None:
+    setting = [p for p in found if p.source == "changelog"
+               and pythons_dropped(_with_verb(p), floor) and below in _cpythons(_subject(p))]
+    if not setting:
         return found
+    # of the newest release's (a highlight "Dropped support for Python 3.9 and PyPy 3.10" over
+    # its section's own entry "Dropped support for Python 3.9."), the one that says least
+    release = setting[0].text.split(" (", 1)[0]
+    setting = min((p for p in setting if p.text.split(" (", 1)[0] == release),
+                  key=lambda p: len(p.text))
     name, _, statement = said.text.partition(" (")
     statement = statement.partition("): ")[2]
     spec = re.sub(r"\s*\(`([^`=]+?)\s*=.*$", "", statement)  # "Supports Python >=3.10"
