@@ -138,7 +138,7 @@ def test_a_step_naming_a_file_and_a_convention_after_its_reason_are_proposed(tmp
                     "`versionadded` directive."], said
 
 
-def test_a_fix_said_with_we_an_entry_opening_on_the_one_before_and_one_pointing_above():
+def test_a_fix_said_with_we_an_entry_leaning_or_pointing_above_and_one_of_no_impact():
     from kenning.extract.seed import changelogs
 
     text = """## 2.0.0
@@ -151,6 +151,7 @@ def test_a_fix_said_with_we_an_entry_opening_on_the_one_before_and_one_pointing_
 - Similarly, `beets.util.pipe` is no longer used; import `pipeline` instead.
 - Fields of `File` are computed on demand. Only the three above attributes are primary ones,
   and you need to clear the attribute first.
+- Dropped `janus` as a dependency. This should not have any impact on plugin developers.
 """
     found = [p.text.split(": ", 1)[1] for p in changelogs.proposals(text, "CHANGES.md", "demo")]
     assert found == ["`beets.util.confit` is no longer used; use `confuse` instead."], found

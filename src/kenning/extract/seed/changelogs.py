@@ -271,6 +271,10 @@ _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci
                     # classifier was removed from setup.cfg", "Removes obsolete Makefile
                     # targets", "Python-Markdown was unpinned", "in pager implementation"
                     r"|\bclassifiers?\b|\b(?:un)?pinned\b"
+                    # what says itself it changes nothing for users: "This should not have any
+                    # impact on plugin developers or end-users."
+                    r"|\b(?:should|will|does) not (?:have )?(?:any |an )?(?:impact|effect) on\b"
+                    r"|\bno (?:user[- ]facing|functional|behaviou?ral) changes?\b"
                     r"|^\W*(?:remove[sd]?|drop(?:s|ped)?|delete[sd]?) (?:the |an? |some )?"
                     r"(?:obsolete|unneeded)\b|\bin (?:the |its |our )?[\w-]+ implementation\b",
                     re.I)
