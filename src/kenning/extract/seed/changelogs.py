@@ -192,9 +192,21 @@ _RULES = (
         r"|\b(?:can|may|should) now be found (?:at|in|under)\b"
         r"|\bnow (?:lives?|resides?) (?:in|at|under)\b"
         # what a call or a page now asks for: "… now require a `data_source` argument"
-        r"|\bnow requires?\b", re.I)),
+        r"|\bnow requires?\b"
+        # what now happens unless told otherwise: "The asyncio reactor is now enabled by
+        # default." (a change of behaviour, news while recent, unlike a changed default's value)
+        r"|\bnow\b[^.;]{0,60}\bby default\b", re.I)),
     ("instead", re.compile(r"^(?:use[sd]?|switch(?:ed)? to|migrate[sd]? to|move[sd]? to)\b.*"
                            r"\b(?:instead of|rather than)\b|^replace[sd]? .+ with\b", re.I)),
+    # a notice to those who build on the project, saying what they must now do ("You need to
+    # explicitly call `plugins.load_plugins()` to load them.", "please update it to populate a
+    # list of `genres` instead", "otherwise your plugin will stop working with the next major
+    # release"): news while recent, like a change
+    ("notice", re.compile(r"\byou(?:'ll| will)? (?:now )?(?:need|have) to\b|\byou must\b"
+                          r"|\bplease (?:update|change|migrate|switch|use)\b"
+                          r"|\b(?:update|migrate|change) (?:it|them|your \w+(?: \w+)?) to\b"
+                          r"|\bwill stop working\b|\bmust (?:now )?be (?:updated|changed"
+                          r"|migrated|ported)\b", re.I)),
 )
 _RULE_PATTERNS = dict(_RULES)
 _INSTEAD = _RULE_PATTERNS["instead"]
@@ -245,7 +257,8 @@ _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci
                     r"|^\W*(?:\w+ ){0,3}internal(?:ly)?\b"
                     r"|(?:since|as|because) (?:it|they) (?:is|are|was|were) (?:no longer|not"
                     r"|never) (?:used|needed))"
-                    r"|^\W*(?:fix(?:e[sd])?|bug ?fix(?:e[sd])?|hot ?fix(?:e[sd])?|add(?:s|ed)?"
+                    r"|^\W*(?:we(?:'ve| have)? )?(?:fix(?:e[sd])?|bug ?fix(?:e[sd])?"
+                    r"|hot ?fix(?:e[sd])?|add(?:s|ed)?"
                     r"|improve[sd]?|document(?:s|ed)?)\b"
                     r"|\bwould (?:crash|fail|hang|raise|error|break)\b"
                     r"|>>>|```|^\.\. |\bstray\b|\b(?:incorrect|wrong)(?:ly)?\b|\bregression\b"
@@ -258,13 +271,17 @@ _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci
                     # classifier was removed from setup.cfg", "Removes obsolete Makefile
                     # targets", "Python-Markdown was unpinned", "in pager implementation"
                     r"|\bclassifiers?\b|\b(?:un)?pinned\b"
+                    # what says itself it changes nothing for users: "This should not have any
+                    # impact on plugin developers or end-users."
+                    r"|\b(?:should|will|does) not (?:have )?(?:any |an )?(?:impact|effect) on\b"
+                    r"|\bno (?:user[- ]facing|functional|behaviou?ral) changes?\b"
                     r"|^\W*(?:remove[sd]?|drop(?:s|ped)?|delete[sd]?) (?:the |an? |some )?"
                     r"(?:obsolete|unneeded)\b|\bin (?:the |its |our )?[\w-]+ implementation\b",
                     re.I)
 MAX_ENTRY = 600
 # What a paragraph of a release's prose is proposed for: what replaces what, what the code now
 # does, a default, a deprecation.
-_PROSE_RULES = ("change", "behaviour", "default", "deprecation")
+_PROSE_RULES = ("change", "behaviour", "default", "deprecation", "notice")
 # What a change of behaviour that is a fix says: what it replaces is a server error or a crash
 # ("now return `400` instead of `500`"), or it catches up with what the rest already did.
 _FIXED = re.compile(r"\binstead of (?:an? |the )?(?:`?5\d\d`?|(?:internal )?server error|crash"
@@ -563,6 +580,8 @@ def classify(entry: Entry) -> str | None:
     # a headline ("Improved flag handling:") over a list of details is not one fact.
     said = plain(entry.head) if entry.head else text
     said = re.sub(r"^`[^`]+`:\s+", "", said)  # "`MultiPartParser`: Rename `a` to `b`"
+    # "`find_plugins` does not anymore load plugins" says "no longer"
+    said = _ANYMORE.sub("no longer ", said)
     # "… has been deprecated since 18.2.0" tells what came of a deprecation, not of one.
     live = " ".join(s for s in re.split(r"(?<=[.!?])\s+", said) if not historical(s))
     # An aside is not the entry's news: "Sets a user agent when retrieving remote references
@@ -576,7 +595,9 @@ def classify(entry: Entry) -> str | None:
             # what a security fix now refuses ("values such as `0x01` are no longer supported").
             if skipped and not (name == "default" and pattern.search(_headline(said))
                                 or name == "breaking" and _SECURITY.search(section)):
-                return None
+                # Nor is what a notice tells those who build on the project to do now ("… has
+                # been moved to a separate plugin. … you'll need to explicitly add `x`").
+                return "notice" if _RULE_PATTERNS["notice"].search(said) else None
             return name
     if skipped or entry.prose:  # a paragraph says its change in its own words, not its section's
         return None
@@ -592,6 +613,7 @@ def classify(entry: Entry) -> str | None:
 
 
 _CODE_SPAN = re.compile(r"`([^`]+)`")
+_ANYMORE = re.compile(r"\b(?:does|do|did|will|would|can|is|are)(?: not|n't) anymore ", re.I)
 # A remark in brackets ("(which was never officially supported and may work incorrectly)"),
 # not a call's "()".
 _BRACKETED = re.compile(r"\s*\((?=[^()]*\s)[^()]*\)")
@@ -673,7 +695,13 @@ _LEANS = re.compile(r"\b(?:too|as well|also|likewise|the same)\W*(?:#\d+\W*)*$"
                     r"|\bsee (?:above|below)\b|\b(?:above|below) for (?:details|more)\b"
                     # other entries: "See respective entries above." ("the four listed
                     # above" may be the entry's own)
-                    r"|\b(?:entries|entry|notes?|sections?|items?|changes)\s+(?:above|below)\b",
+                    r"|\b(?:entries|entry|notes?|sections?|items?|changes)\s+(?:above|below)\b"
+                    # "Only the three above attributes are primary ones"
+                    r"|\babove (?:\w+ )?(?:attributes?|items?|options?|names?|methods?"
+                    r"|functions?|classes|changes|entries|settings?|fields?|parameters?)\b"
+                    # one that opens on the entry before: "Similarly, we've replaced …"
+                    r"|^\W*(?:similarly|likewise|also|additionally|in addition|as a result"
+                    r"|consequently|as a consequence|furthermore|moreover|accordingly)\b",
                     re.I)
 
 
@@ -919,7 +947,8 @@ def proposals(text: str, rel: str, project: str | None = None,
         # A choice ("use X instead of Y") from past the window holds while HEAD still uses X.
         chose = rule == "instead" or bool(_INSTEAD.search(words))
         old = history(entry) and (chose or (
-            rule in ("deprecation", "removal", "requirement", "rename", "change", "behaviour")
+            rule in ("deprecation", "removal", "requirement", "rename", "change", "behaviour",
+                     "notice")
             or (rule == "breaking" and bool(_TAKES_AWAY.search(_headline(words)))
                 and not _SECURITY.search(entry.section or ""))))  # what it refuses, it still does
         if old and rule != "deprecation" and not chose:

@@ -294,7 +294,9 @@ def proposals(commits: list[Commit], has_changelog: bool = False) -> list[Propos
         if found is None or subject.lower() in seen or _overtaken(found, subject, commits[:k]) \
                 or _pythons_way(subject):
             continue
-        if has_changelog and takes_away(found):
+        # a removal told with how the code now behaves and why ("Remove logging import
+        # sideeffect: Logging is no longer … This allows library users to …") is a decision
+        if has_changelog and takes_away(found) and found.rule != "commit-why":
             if found.rule != "commit-deprecate":
                 continue
             # The changelog may not say it: proposed only while HEAD's code still warns.
@@ -424,6 +426,10 @@ _NOT_DECISION = re.compile(r"^(?:[\w/.-]+(?:\([\w-]+\))?!?:\s*)?(?:fix|add|handl
                            r"(?:basic|initial)|wip)", re.I)
 _TIDINESS = re.compile(r"\b(?:simpler|cleaner|efficient|faster|performance|readab\w+"
                        r"|maintainab\w+|workarounds?|us to)\b", re.I)
+# A commit scoped to how the code is typed, tested, linted or documented ("Typing: make
+# `dbcore.db.Results` a Sequence"): its reason is about the code's insides, not a decision.
+_PLUMBING = re.compile(r"^(?:typing|types?|type hints?|mypy|pyright|tests?|docs?|ci|lint|style"
+                       r"|chore|refactor)\s*(?:\([\w-]+\))?:", re.I)
 # A sentence about what the one before it names ("Applies this to `execute-sql`, …").
 _LEANS = re.compile(r"^(?:\w+\s+)?(?:this|it|these|those|they|them|that)\b", re.I)
 MAX_WHY = 450
@@ -442,7 +448,7 @@ def why(c: Commit, subject: str, body: str) -> Proposal | None:
     """A decision whose reason is in the body (see `_THIS_ENSURES`), said as the subject, the
     sentence saying the change and the reason: "New `PermissionSQL.restriction_sql` mechanism
     …: Actor restrictions are now … rather than …. This ensures …"."""
-    if _NOT_DECISION.match(subject) or _QUOTED.search(subject):
+    if _NOT_DECISION.match(subject) or _QUOTED.search(subject) or _PLUMBING.match(subject):
         return None
     sentences = _paragraph_sentences(body)
     pairs = list(zip(sentences, sentences[1:], strict=False))
@@ -451,8 +457,9 @@ def why(c: Commit, subject: str, body: str) -> Proposal | None:
     for said, reason in pairs:
         if not _NOW.search(said) or not _THIS_ENSURES.match(reason) or _TIDINESS.search(reason) \
                 or _SYMPTOM.search(reason) or said.endswith(":") or len(said.split()) < 6 \
-                or _LEANS.match(said):
-            continue
+                or _LEANS.match(said) or said[:1].islower():
+            continue  # a sentence in lower case goes on from the subject ("Used X for y" +
+            # "generation, instead of a simple set()."): cut, it does not read alone
         date = c.when.strftime("%Y-%m-%d")
         text = plain(f"{_past(subject)}: {said} {reason}" if said != subject
                      else f"{_past(subject)}. {reason}")

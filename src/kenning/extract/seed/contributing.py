@@ -307,10 +307,13 @@ _UNDERLINE = re.compile(r"^([=\-~^\"'#*+])\1{2,}\s*$")
 # with a discussion", "All code changes must be accompanied by unit tests", "Each PR should
 # address just one issue": a contribution's artefact as the subject, and a modal close after.
 _CONVENTION = re.compile(
-    r"^(?:(?:all|every|each|any|new|your|the|a|our)\s+)*(?:contributions?|pull[- ]requests?"
+    # after what it follows from, if any: "Since we are migrating the tests from unittest to
+    # pytest, new tests should be written using pytest."
+    r"^(?:(?:since|as|because|when|once|while)\b[^,.;:]{3,100},\s+)?"
+    r"(?:(?:all|every|each|any|new|your|the|a|our)\s+)*(?:contributions?|pull[- ]requests?"
     r"|PRs?|patch(?:es)?|commits?|commit messages?|(?:code )?changes|bug reports?|issues?"
     r"|feature requests?|tests?|(?:new )?(?:features?|code|functionality)|documentation|docs"
-    r"|changelog(?: entries| entry)?)\b[^.;:,]{0,40}?,?\s*\b(?:should|must|need to|needs to"
+    r"|changelog(?: entries| entry)?)\b[^.;:,]{0,60}?,?\s*\b(?:should|must|need to|needs to"
     r"|are expected to|is expected to|are required to|is required to|are not accepted"
     r"|is not accepted)\b", re.I)
 # A guideline list's item led by its subject in bold ("* **New plugin hooks** should only be
@@ -358,6 +361,10 @@ def _prose(lines: list[str]) -> list[tuple[int, str]]:
     return out
 
 
+# An RST link by a bare name ("unittest_"), outside code: the name.
+_RST_NAMED_LINK = re.compile(r"(?<![`\w])([A-Za-z][\w-]*)_(?=[\s.,;:!?)]|$)")
+
+
 def convention_proposals(text: str, rel: str, project: str) -> list[Proposal]:
     """What the guide at `rel` asks of every contribution (see `_CONVENTION`), with the next
     sentence when it goes on about the same and reads alone; at most `PER_FILE`."""
@@ -365,6 +372,7 @@ def convention_proposals(text: str, rel: str, project: str) -> list[Proposal]:
     out: list[Proposal] = []
     for start, para in _prose(lines):
         para = re.sub(r"`([^`<]+)`_+(?!\w)", r"\1", re.sub(r"\*\*", "", para))
+        para = _RST_NAMED_LINK.sub(r"\1", para)  # "from unittest_ to pytest_"
         said = re.split(r"(?<=[.!?])\s+(?=[A-Z*`\"])", plain(para))
         guideline = bool(_GUIDELINE.match(lines[start]))
         for k, sentence in enumerate(said):

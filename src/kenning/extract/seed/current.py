@@ -5,7 +5,8 @@ Y" only while X is. One `git ls-tree` and one `git grep` over HEAD answer for ev
 proposal of a run (no subprocess per proposal). Documentation files are not looked in: a
 changelog or a guide mentions names long after the code dropped them. The Python floor
 HEAD's packaging metadata declares (`requires-python`, Poetry's `python`, `python_requires`)
-retires every "drop Python 3.x" (or PyPy 3.x) at or below it, and every other statement
+retires every "drop Python 3.x" (or PyPy 3.x) at or below it (the newest drop of the Python just
+below it carries the floor: `_floor_with_history`), and every other statement
 tied to a Python below that floor ("on Python 3.9+ use `collections.abc`" when HEAD requires
 3.10). A development tool chosen
 ("uses PDM instead of Poetry") is history once HEAD shows no trace of it: no file of its own
@@ -379,6 +380,8 @@ def _relied_on(p: Proposal) -> set[str]:
 
 def _holds(p: Proposal, head: Head, checked: str | None) -> bool:
     text = _subject(p)
+    if p.rule == "changelog-python-floor":
+        return True  # the floor itself, with the release that set it
     if below_floor(text, head.floor) or (p.source in ("changelog", "commits") and (
             least_below_floor(text, head.floor) or announced_reached(text, head.floor)
             or pythons_dropped(text, head.floor))):
@@ -450,6 +453,23 @@ def _swap_holds(said: tuple[str, tuple[str, ...]] | None, in_use: frozenset[str]
     return pick in in_use and not any(g in in_use for g in gone)
 
 
+def _swaps_once(found: list[Proposal]) -> list[Proposal]:
+    """One choice of a tool said by several commits once: a swap whose tool another commit
+    chose in place of more ("Replaced flake8 by ruff" beside "Migrated from isort/Black/Flake8
+    to Ruff …"), or of the same, said by a newer commit (the log is newest first), is left
+    out: the wider one says it."""
+    from kenning.extract.seed.commits import swap
+
+    swaps = [(k, s) for k, p in enumerate(found)
+             if p.rule in ("commit-tool-swap", "commit-switch")
+             and (s := swap(re.sub(r"^(?:Uses|Prefers|Used)\b", "Use", _subject(p))))]
+    dropped = {k for k, (pick, gone) in swaps
+               if any(k2 != k and pick2 == pick and (set(gone2) > set(gone)
+                                                     or set(gone2) == set(gone) and k2 < k)
+                      for k2, (pick2, gone2) in swaps)}
+    return [p for k, p in enumerate(found) if k not in dropped]
+
+
 def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
     """`found` less what HEAD no longer bears out: a deprecation HEAD's code no longer warns
     about, a name the text relies on that HEAD lacks, a Python floor HEAD has passed, a tool
@@ -463,12 +483,62 @@ def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
         in_use = tools_in_use(root, {n for s in said.values() if s for n in (s[0], *s[1])})
         found = [p for p in found
                  if p.rule != "commit-tool-swap" or _swap_holds(said[p.key], in_use)]
+    found = _swaps_once(found)
     names = {p.key: n for p in found if (n := _checked(p))}
     relied = {n for p in found for n in _relied_on(p)}
     head = read_head(root, [*names.values(), *relied])
     if head is None:
         return found
+    found = _floor_with_history(found, head.floor)
     return [_warning(p, head) for p in found if _holds(p, head, names.get(p.key))]
+
+
+def _floor_with_history(found: list[Proposal], floor: tuple[int, int] | None
+                        ) -> list[Proposal]:
+    """The Python floor said with the release that set it: the newest changelog entry that
+    drops the Python just below HEAD's floor ("Dropped support for Python 3.9." under
+    `requires-python = ">=3.10"`) carries the floor ("… scrapy supports Python >=3.10
+    (`requires-python` in pyproject.toml)."), in place of the floor said alone. Every other
+    entry dropping Pythons at or below the floor is history (`pythons_dropped`). The reader
+    asking which Pythons to use learns both the floor and since when."""
+    said = next((p for p in found if p.rule == "pyproject-requires-python"), None)
+    if floor is None or said is None:
+        return found
+    below = (floor[0], floor[1] - 1)
+    setting = [p for p in found if p.source == "changelog"
+               and pythons_dropped(_with_verb(p), floor) and below in _cpythons(_subject(p))]
+    if not setting:
+        return found
+    # of the newest release's (a highlight "Dropped support for Python 3.9 and PyPy 3.10" over
+    # its section's own entry "Dropped support for Python 3.9."), the one that says least
+    release = setting[0].text.split(" (", 1)[0]
+    setting = min((p for p in setting if p.text.split(" (", 1)[0] == release),
+                  key=lambda p: len(p.text))
+    name, _, statement = said.text.partition(" (")
+    statement = statement.partition("): ")[2]
+    spec = re.sub(r"\s*\(`([^`=]+?)\s*=.*$", "", statement)  # "Supports Python >=3.10"
+    where = said.provenance.rsplit(":", 1)[0]
+    text = f"{setting.text.rstrip()} {name} {spec[0].lower()}{spec[1:]} " \
+           f"(`{'requires-python' if 'requires-python' in statement else 'python'}` " \
+           f"in {where})."
+    merged = replace(setting, text=text, rule="changelog-python-floor", old=False)
+    return [merged if p is setting else p for p in found if p is not said]
+
+
+def _with_verb(p: Proposal) -> str:
+    """A changelog entry's words with the verb its section gave it: "Removed in structlog
+    26.1.0 (CHANGELOG.md): Python 3.8 and 3.9 support." says "Removed Python 3.8 and 3.9
+    support."."""
+    verb = re.match(r"(Removed|Deprecated) in ", p.text)
+    return f"{verb.group(1)} {_subject(p)}" if verb else _subject(p)
+
+
+def _cpythons(text: str) -> set[tuple[int, int]]:
+    """The CPython versions `text` names ("Python 3.9", "Drop 3.8"); a PyPy is not one."""
+    plain = re.sub(r"\bpypy\s*-?\s*v?[\d.]+", "", text, flags=re.I)
+    named = re.findall(r"\b(?:c?python|py)\s*-?\s*v?([23])\.(\d+)", plain, re.I) \
+        + re.findall(r"(?<![\w.])([23])\.(\d+)(?!\w|\.\d)", plain)
+    return {(int(a), int(b)) for a, b in named}
 
 
 def _warning(p: Proposal, head: Head) -> Proposal:

@@ -202,15 +202,21 @@ def _lead_in(lines: list[str], n: int, body: str) -> str | None:
 _COMMON = {"code", "project", "repository", "repo", "user", "users", "file", "files", "docs"}
 
 
-_STEP = re.compile(r"^\s*\d+[.)]\s+(?=(?:run|install|execute)\b)(?P<text>.+)$", re.I)
+_STEP = re.compile(r"^\s*\d+[.)]\s+(?=(?:run|install|execute|add|update|edit|write|record)\b)"
+                   r"(?P<text>.+)$", re.I)
+# A file or folder of the project a step names ("Add a changelog entry to
+# `docs/changelog.rst` near the top of the document."): where every contribution writes.
+_PATH = re.compile(r"`[\w.-]*(?:/[\w.-]+)+/?`|`[\w-]+\.(?:rst|md|txt|toml|cfg|ini|ya?ml|py)`")
 # A command, not a name: words ("`make test`", "`pip install -e .[dev]`") or a runner.
 _COMMAND = re.compile(r"`(?:[^`\s]+\s+[^`]+|(?:make|tox|nox|pytest|pre-commit|just)\b[^`]*)`")
 
 
 def contributing_steps(text: str, rel: str) -> list[Proposal]:
     """A contributing guide's numbered steps that run or install something with a command,
-    each by its first sentence: how a contributor sets up and tests the project. Steps said
-    without a command ("Set up a virtualenv") name nothing to do."""
+    or add to a file of the project it names, each by its first sentence: how a contributor
+    sets up and tests the project, and where each contribution writes ("Add a changelog entry
+    to `docs/changelog.rst` near the top of the document."). Steps said without a command
+    or a file ("Set up a virtualenv", "Add tests.") name nothing to do."""
     if not re.match(r"contributing\.", rel.rsplit("/", 1)[-1], re.I):
         return []
     lines = text.splitlines()
@@ -225,7 +231,8 @@ def contributing_steps(text: str, rel: str) -> list[Proposal]:
                 break
             item.append(more.strip())
         first = re.split(r"(?<=[.!?])\s+(?=[A-Z`])", plain(" ".join(item)))[0]
-        if _COMMAND.search(first) and len(first) <= 300:
+        runs = re.match(r"(?:run|install|execute)\b", first, re.I)
+        if (_COMMAND.search(first) if runs else _PATH.search(first)) and len(first) <= 300:
             out.append(Proposal(source="docs", kind="codebase", text=f"{rel}: {first}",
                                 provenance=lines_label(rel, n, n), rule="contributing-step"))
     return out

@@ -1,0 +1,243 @@
+"""`kenning seed`: the Python floor said with the release that set it, and a changelog's notices
+to those who build on the project (what they must now do, what no longer happens)."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import git
+
+
+def seed_json(kenning, *args: str) -> dict:
+    result = kenning("seed", "--json", *args)
+    assert result.code == 0, result.err
+    return json.loads(result.out)
+
+
+def proposed(out: dict) -> list[dict]:
+    return [i for i in out["items"] if i["action"] == "proposed"]
+
+
+def test_the_python_floor_is_said_with_the_release_that_set_it(kenning, repo):
+    (repo / "pyproject.toml").write_text(
+        '[project]\nname = "demo"\nversion = "2.1.0"\nrequires-python = ">=3.10"\n',
+        encoding="utf-8")
+    (repo / "CHANGES.md").write_text(
+        "## 2.1.0\n\n### Removed\n\n- Python 3.8 and 3.9 support.\n\n"
+        "## 1.4.0\n\n- Dropped support for Python 3.7.\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "release")
+    items = proposed(seed_json(kenning, "--dry-run"))
+    floor = [i for i in items if "Python" in i["text"]]
+    # one fact: the floor, where it came from; not the floor alone, nor 1.4.0's older drop
+    assert [(i["text"], i["provenance"]) for i in floor] == [
+        ("Removed in demo 2.1.0 (CHANGES.md): Python 3.8 and 3.9 support. demo supports "
+         "Python >=3.10 (`requires-python` in pyproject.toml).", "CHANGES.md:5")]
+
+
+def test_the_floor_stands_alone_when_no_entry_dropped_the_python_below_it(kenning, repo):
+    (repo / "pyproject.toml").write_text(
+        '[project]\nname = "demo"\nversion = "2.1.0"\nrequires-python = ">=3.10"\n',
+        encoding="utf-8")
+    (repo / "CHANGES.md").write_text(
+        "## 2.1.0\n\n- Dropped support for Python 3.8.\n- Dropped support for PyPy 3.9.\n",
+        encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "release")
+    floor = [i["text"] for i in proposed(seed_json(kenning, "--dry-run")) if "Python" in i["text"]]
+    assert floor == ['demo (pyproject.toml): Supports Python >=3.10 (`requires-python = '
+                     '">=3.10"`).']
+
+
+NOTICES = """Changelog
+=========
+
+2.4.0 (2026-06-01)
+------------------
+
+New features
+~~~~~~~~~~~~
+
+- :doc:`plugins/musicbrainz`: The autotagger has been moved to a separate plugin. If you've
+  customized your ``plugins`` list, you'll need to add ``musicbrainz`` to it.
+- Add a ``--force`` option to ``beet fetch``.
+
+Bug fixes
+~~~~~~~~~
+
+- ``beet update`` no longer crashes on a flexible attribute.
+
+For plugin developers
+~~~~~~~~~~~~~~~~~~~~~
+
+- ``plugins.find_plugins`` function does not anymore load plugins. You need to explicitly
+  call ``plugins.load_plugins()`` to load them.
+- ``plugins.load_plugins`` function does not anymore accept the list of plugins to load.
+- If you maintain a metadata source plugin that populates ``composer``, update it to
+  populate ``composers`` instead.
+- A new plugin event, ``album_matched``, is sent when an album has been matched.
+"""
+
+
+def test_a_notice_saying_what_those_who_build_on_the_project_must_now_do_is_proposed():
+    from kenning.extract.seed import changelogs
+
+    found = [(p.rule, p.text.split(": ", 1)[1])
+             for p in changelogs.proposals(NOTICES, "docs/changelog.rst", "beets")]
+    assert found == [
+        ("changelog-notice", "Plugins/musicbrainz: The autotagger has been moved to a separate "
+         "plugin. If you've customized your `plugins` list, you'll need to add `musicbrainz` to "
+         "it."),
+        ("changelog-notice", "`plugins.find_plugins` function does not anymore load plugins. "
+         "You need to explicitly call `plugins.load_plugins()` to load them."),
+        # "does not anymore" says "no longer"
+        ("changelog-breaking", "`plugins.load_plugins` function does not anymore accept the "
+         "list of plugins to load."),
+        ("changelog-notice", "If you maintain a metadata source plugin that populates "
+         "`composer`, update it to populate `composers` instead.")]
+
+
+GUIDE = """Contributing
+============
+
+How to Submit Your Work
+-----------------------
+
+1. Fork the repository and clone it to create a workspace.
+2. Add tests. If you've fixed a bug, write a test for it.
+3. Add a changelog entry to ``docs/changelog.rst`` near the top of the document.
+4. Run the tests and style checker.
+
+Writing Tests
+-------------
+
+Since we are currently migrating the tests from unittest_ to pytest_, new tests should be
+written using pytest_.
+
+Documentation updates that cover new or modified features must use Sphinx's
+``versionadded`` directive.
+
+If in doubt, tests should be nice.
+"""
+
+
+def test_a_step_naming_a_file_and_a_convention_after_its_reason_are_proposed(tmp_path):
+    from kenning.extract.seed import contributing, documents
+
+    steps = [p.text for p in documents.contributing_steps(GUIDE, "CONTRIBUTING.rst")]
+    # a step naming where each contribution writes; "Add tests." names no file
+    assert steps == ["CONTRIBUTING.rst: Add a changelog entry to `docs/changelog.rst` near the "
+                     "top of the document."]
+    said = [p.text.split("): ", 1)[1] for p in contributing.convention_proposals(
+        GUIDE, "CONTRIBUTING.rst", "widget")]
+    # after what it follows from ("Since …, new tests should …"), its links by name read as
+    # names; a subject 40 to 60 letters long; "If in doubt," is no reason
+    assert said == ["Since we are currently migrating the tests from unittest to pytest, new "
+                    "tests should be written using pytest.",
+                    "Documentation updates that cover new or modified features must use Sphinx's "
+                    "`versionadded` directive."], said
+
+
+def test_a_fix_said_with_we_an_entry_leaning_or_pointing_above_and_one_of_no_impact():
+    from kenning.extract.seed import changelogs
+
+    text = """## 2.0.0
+
+### Changed
+
+- We fixed a flaky test named `test_album_art` that some distributions had disabled.
+  Disabling this test should no longer be necessary.
+- `beets.util.confit` is no longer used; use `confuse` instead.
+- Similarly, `beets.util.pipe` is no longer used; import `pipeline` instead.
+- Fields of `File` are computed on demand. Only the three above attributes are primary ones,
+  and you need to clear the attribute first.
+- Dropped `janus` as a dependency. This should not have any impact on plugin developers.
+"""
+    found = [p.text.split(": ", 1)[1] for p in changelogs.proposals(text, "CHANGES.md", "demo")]
+    assert found == ["`beets.util.confit` is no longer used; use `confuse` instead."], found
+
+
+def test_a_typing_commit_a_cut_sentence_and_a_narrower_tool_swap_are_left_out(tmp_path):
+    import os
+    import subprocess
+
+    from conftest import init_repo
+    from kenning.extract.seed import commits, current
+
+    def commit(root, message, when):
+        (root / "log.txt").write_text(message, encoding="utf-8")
+        git(root, "add", "-A")
+        env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+        subprocess.run(["git", "-C", str(root), "commit", "-qm", message], env=env,
+                       check=True, capture_output=True)
+
+    root = init_repo(tmp_path / "r")
+    commit(root, "Typing: make dbcore.db.Results a Sequence\n\nResults is now typed as a "
+                 "Sequence rather than an Iterable. This means callers can index it.",
+           "2026-01-01T00:00:00")
+    commit(root, "Used provided deduplicate function for keep_allowed\n\ngeneration, instead "
+                 "of a simple set(). This way we keep the original order of genres.",
+           "2026-01-02T00:00:00")
+    commit(root, "Make aliases opt-in\n\nAliases are now used only when enabled rather than "
+                 "always. This means a sync no longer overwrites artist credits.",
+           "2026-01-03T00:00:00")
+    found = [p.text.rsplit(" (commit ", 1)[0] for p in commits.proposals(commits.read_log(root))
+             if p.rule == "commit-why"]
+    assert found == ["Make aliases opt-in: Aliases are now used only when enabled rather than "
+                     "always. This means a sync no longer overwrites artist credits"], found
+
+    from kenning.extract.seed.model import Proposal
+
+    def swap(text, sha):
+        return Proposal(source="commits", kind="decision", text=f"{text} (commit {sha}, "
+                        "2024-09-21).", provenance=f"commit {sha}", rule="commit-tool-swap")
+    wide = swap("Migrated from isort/Black/Flake8 to Ruff", "c3")
+    narrow = [swap("Replaced isort and black by ruff format", "c2"),
+              swap("Replaced flake8 by ruff", "c1")]
+    other = swap("Replaced mkautodoc by mkdocstrings", "c0")
+    assert current._swaps_once([wide, *narrow, other]) == [wide, other]
+
+
+def test_a_removal_told_with_how_the_code_now_behaves_and_why_is_a_decision(tmp_path):
+    import os
+    import subprocess
+
+    from conftest import init_repo
+    from kenning.extract.seed import commits
+
+    root = init_repo(tmp_path / "r")
+    for message, when in (
+            ("Remove logging import sideeffect (#6755)\n\nLogging is no longer implicitly "
+             "configured as a side effect of import; it is now initialized explicitly during UI "
+             "startup. This allows library users to fully control logging configuration "
+             "themselves.", "2026-06-30T00:00:00"),
+            ("Remove the `old_api` module", "2026-07-01T00:00:00")):
+        (root / "log.txt").write_text(message, encoding="utf-8")
+        git(root, "add", "-A")
+        env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+        subprocess.run(["git", "-C", str(root), "commit", "-qm", message], env=env,
+                       check=True, capture_output=True)
+    found = [p.text.rsplit(" (commit ", 1)[0]
+             for p in commits.proposals(commits.read_log(root), has_changelog=True)]
+    # with a changelog, a bare removal is left to it; one told with its reason is not
+    assert found == ["Removed logging import sideeffect: Logging is no longer implicitly "
+                     "configured as a side effect of import; it is now initialized explicitly "
+                     "during UI startup. This allows library users to fully control logging "
+                     "configuration themselves"], found
+
+
+def test_what_now_happens_by_default_is_a_change_of_behaviour():
+    from kenning.extract.seed import changelogs
+
+    text = """## 3.20.0 (2026-01-01)
+
+- Use `OrderedSet` as default `set_class`. Schemas are now ordered by default.
+
+### Fixed
+
+- `ConsoleRenderer` now uses no colors by default, if `colorama` is not available.
+"""
+    found = [(p.rule, p.text.split(": ", 1)[1])
+             for p in changelogs.proposals(text, "CHANGES.md", "demo")]
+    assert found == [("changelog-behaviour", "Uses `OrderedSet` as default `set_class`. Schemas "
+                      "are now ordered by default.")], found
