@@ -241,3 +241,57 @@ def test_what_now_happens_by_default_is_a_change_of_behaviour():
              for p in changelogs.proposals(text, "CHANGES.md", "demo")]
     assert found == [("changelog-behaviour", "Uses `OrderedSet` as default `set_class`. Schemas "
                       "are now ordered by default.")], found
+
+
+def test_a_sentence_pointing_at_the_list_after_it_is_not_proposed(kenning, repo):
+    (repo / "CONTRIBUTING.md").write_text(
+        "# Contributing\n\n"
+        "Never `print` informational messages; use the `demo.log` logger instead.\n\n"
+        "- Note that `make fix` will not catch the following:\n\n"
+        "  - Lines longer than 100 characters.\n  - Names shorter than two letters.\n",
+        encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "guide")
+    texts = [i["text"] for i in proposed(seed_json(kenning, "--dry-run"))]
+    assert any("`demo.log` logger" in t for t in texts)
+    assert not any("the following" in t for t in texts)
+
+
+TOWNCRIER_TITLES = """Release History
+===============
+
+v2.1.0 (2026-05-01)
+*******************
+
+Bug fixes - 2.1.0
+=================
+
+- `demo run` now exits with code 1 instead of -1 when an environment fails.
+
+Improved documentation - 2.1.0
+==============================
+
+- Replaces the archived Docker image recommendation with `docs/docker.rst`.
+
+Deprecations and Removals - 2.1.0
+=================================
+
+- The `legacy_mode` option is deprecated in favour of the `mode` option.
+"""
+
+
+def test_towncrier_section_titles_with_their_version_are_sections(kenning, repo):
+    # "Bug fixes - 2.1.0" is a section of 2.1.0, not a heading to ignore: its fixes and the
+    # documentation's edits are history, not facts; its deprecations section's entry stands.
+    (repo / "CHANGELOG.rst").write_text(TOWNCRIER_TITLES, encoding="utf-8")
+    (repo / "demo.py").write_text(
+        "import warnings\n\n\ndef configure(mode='new', legacy_mode=False):\n"
+        "    if legacy_mode:\n"
+        "        warnings.warn('legacy_mode is deprecated', DeprecationWarning)\n",
+        encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "release")
+    texts = [i["text"] for i in proposed(seed_json(kenning, "--dry-run"))
+             if "CHANGELOG" in i["provenance"]]
+    assert not any("exits with code" in t or "Docker" in t for t in texts)
+    assert any("`legacy_mode`" in t for t in texts)

@@ -103,6 +103,7 @@ _SECTION = re.compile(r"^#{2,6}\s*(?P<name>[A-Za-z][\w -]{2,40}?)\s*:?\s*$|"
                       r"Removed|Deprecated|Changed|Backwards[- ]incompatible changes?)"
                       r"(?:\*\*)?\s*:?\s*$", re.I)
 _TITLE = re.compile(r"[A-Za-z][\w ,&/'-]{2,40}")  # an underlined section title: "Bugfixes"
+_TITLE_VERSION = re.compile(r"\s+[-–—]\s+v?\d+(?:\.\d+)+\S*$")
 _PRE = re.compile(r"[-.]?(?:a|b|rc|alpha|beta|dev)\.?\d*$")
 _BOLD_LINE = re.compile(r"^\*\*(?P<name>[^*]{3,80}?)\*\*\s*:?\s*$")
 _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*+•]|\d+[.)])\s+(?P<text>\S.*)$")
@@ -529,7 +530,9 @@ class _Reader:
         bold = _BOLD_LINE.match(line.strip())
         # reStructuredText and setext: "Bugfixes" over "~~~~~~~~" (a version's was read above)
         following = self.lines[n] if n < len(self.lines) else ""
-        titled = _TITLE.fullmatch(line.strip()) if not line.startswith((" ", "\t")) \
+        # towncrier's "{section} - {version}" titles: "Bug fixes - 4.57.2" (tox's)
+        title = _TITLE_VERSION.sub("", line.strip())
+        titled = _TITLE.fullmatch(title) if not line.startswith((" ", "\t")) \
             and _UNDERLINE.match(following.strip()) else None
         if not (sec or bold or titled) or _BULLET.match(line):
             return False

@@ -34,9 +34,10 @@ from kenning.extract.seed import (
     documents,
     guides,
     later,
+    standalone,
     tooling,
 )
-from kenning.extract.seed.model import Proposal, project_name
+from kenning.extract.seed.model import Proposal, project_name, statement
 
 if TYPE_CHECKING:
     from kenning.lifecycle.writes import FactWriter
@@ -161,8 +162,8 @@ def scan(root: Path, state: dict[str, Any], sources: Iterable[str] = SOURCES,
             files_read.append(rel)
         found += reader(data.decode("utf-8", "replace"), rel)
         cursors["files"][rel] = digest
-    return current.still_true(root, _unlogged(_said_once(found), root)), cursors, \
-        read_commits, files_read
+    found = standalone.reads_alone(_said_once(found))
+    return current.still_true(root, _unlogged(found, root)), cursors, read_commits, files_read
 
 
 def _unlogged(found: list[Proposal], root: Path) -> list[Proposal]:
@@ -211,14 +212,6 @@ def _said_once(found: list[Proposal]) -> list[Proposal]:
             continue
         out.append(p)
     return out
-
-
-def statement(p: Proposal) -> str:
-    """What `p` says, without its source's label: "click 8.2.0 (CHANGES.md): ", "AGENTS.md: ",
-    " (commit 1a2b3c4, 2024-01-01)."."""
-    if p.source == "commits":
-        return p.text.split(" (commit ")[0]
-    return p.text.split(": ", 1)[-1]
 
 
 def _sentences(text: str) -> list[str]:
