@@ -7,7 +7,7 @@ documented functions from packages that no eval corpus uses, makes (query, code)
 bench/code_corpus.py makes its queries, and trains the bundled token vectors so that the query
 vector (as kenning embeds a query) lands near the code vector (as kenning embeds a chunk).
 
-Stages (each writes into --work and is skipped when its output exists, unless --force):
+Stages (each writes into --work; `pairs` is skipped when its output exists, unless --force):
 
     fetch   the pinned packages (PINS: name, version, sha256) into WORK/dl: PyPI wheels
             with `pip download`, npm tarballs with `npm pack`; Rust crates and Go modules as
@@ -28,16 +28,20 @@ Stages (each writes into --work and is skipped when its output exists, unless --
             package at a time (so the negatives are that package's other functions, as in a
             search of one repository), plus ANCHOR x the mean squared move of the token rows
             a batch touches from where they started (prose and fact search keep their
-            geometry). Adam, EPOCHS epochs; the epoch with the best held-out MRR (5% of the
-            packages, whole) is kept -> WORK/trained.npy.
+            geometry); at most LANG_CAP training pairs a language. Adam, EPOCHS epochs; the
+            epoch with the best held-out MRR (5% of the packages, whole) is kept ->
+            WORK/trained.npy. Defaults make SPLITS.md's "mc"; "m1" is `--lang-cap 0
+            --epochs 3`, "mb" `--lang-cap 0 --anchor 5`.
     export  int8 rows with one scale per token (as the bundled model stores them) into --out,
             a copy of the bundled model folder with model.safetensors replaced.
 
-Usage:
+Usage (torch from PyPI: `python -m venv /tmp/cv20-venv && /tmp/cv20-venv/bin/pip install
+torch==2.13.0 numpy`; 1-2.5 minutes an epoch on two cores):
 
+    apt-get install $DEBIAN_PACKAGES      # see below
     .venv/bin/python scripts/train_code_model.py fetch
     .venv/bin/python scripts/train_code_model.py pairs
-    /tmp/cv20-venv/bin/python scripts/train_code_model.py train     # pip install torch numpy
+    /tmp/cv20-venv/bin/python scripts/train_code_model.py train
     /tmp/cv20-venv/bin/python scripts/train_code_model.py export --out /tmp/code-model
 
 Measured and recorded in bench/data/SPLITS.md ("Issue 18: a code-tuned static model").
@@ -102,10 +106,11 @@ GOCODE = Path("/usr/share/gocode/src")
 
 TEMPERATURE = 0.05
 ANCHOR = 1.0
-EPOCHS = 4
+EPOCHS = 2
 BATCH = 128
 LR = 3e-3
 MAX_PER_PACKAGE = 3000  # no one package (sympy, django) dominates the training set
+LANG_CAP = 15_000  # training pairs a language at most: Python's would be 60% of them
 
 
 # --- fetch ------------------------------------------------------------------------------------
@@ -498,7 +503,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=EPOCHS)
     parser.add_argument("--lr", type=float, default=LR)
     parser.add_argument("--temperature", type=float, default=TEMPERATURE)
-    parser.add_argument("--lang-cap", type=int, default=0,
+    parser.add_argument("--lang-cap", type=int, default=LANG_CAP,
                         help="at most this many training pairs per language (0: all)")
     parser.add_argument("--tag", default="", help="suffix of trained*.npy (several trainings)")
     parser.add_argument("--force", action="store_true")
