@@ -243,16 +243,21 @@ def test_what_now_happens_by_default_is_a_change_of_behaviour():
                       "are now ordered by default.")], found
 
 
+def proposed_after_commit(kenning, repo, files: dict[str, str]) -> list[dict]:
+    """Commit `files` (name -> text) and return what `kenning seed --dry-run` proposes."""
+    for name, text in files.items():
+        (repo / name).write_text(text, encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "update")
+    return proposed(seed_json(kenning, "--dry-run"))
+
+
 def test_a_sentence_pointing_at_the_list_after_it_is_not_proposed(kenning, repo):
-    (repo / "CONTRIBUTING.md").write_text(
+    texts = [i["text"] for i in proposed_after_commit(kenning, repo, {"CONTRIBUTING.md": (
         "# Contributing\n\n"
         "Never `print` informational messages; use the `demo.log` logger instead.\n\n"
         "- Note that `make fix` will not catch the following:\n\n"
-        "  - Lines longer than 100 characters.\n  - Names shorter than two letters.\n",
-        encoding="utf-8")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "guide")
-    texts = [i["text"] for i in proposed(seed_json(kenning, "--dry-run"))]
+        "  - Lines longer than 100 characters.\n  - Names shorter than two letters.\n")})]
     assert any("`demo.log` logger" in t for t in texts)
     assert not any("the following" in t for t in texts)
 
@@ -283,15 +288,11 @@ Deprecations and Removals - 2.1.0
 def test_towncrier_section_titles_with_their_version_are_sections(kenning, repo):
     # "Bug fixes - 2.1.0" is a section of 2.1.0, not a heading to ignore: its fixes and the
     # documentation's edits are history, not facts; its deprecations section's entry stands.
-    (repo / "CHANGELOG.rst").write_text(TOWNCRIER_TITLES, encoding="utf-8")
-    (repo / "demo.py").write_text(
-        "import warnings\n\n\ndef configure(mode='new', legacy_mode=False):\n"
-        "    if legacy_mode:\n"
-        "        warnings.warn('legacy_mode is deprecated', DeprecationWarning)\n",
-        encoding="utf-8")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "release")
-    texts = [i["text"] for i in proposed(seed_json(kenning, "--dry-run"))
-             if "CHANGELOG" in i["provenance"]]
+    demo = ("import warnings\n\n\ndef configure(mode='new', legacy_mode=False):\n"
+            "    if legacy_mode:\n"
+            "        warnings.warn('legacy_mode is deprecated', DeprecationWarning)\n")
+    items = proposed_after_commit(kenning, repo, {"CHANGELOG.rst": TOWNCRIER_TITLES,
+                                                  "demo.py": demo})
+    texts = [i["text"] for i in items if "CHANGELOG" in i["provenance"]]
     assert not any("exits with code" in t or "Docker" in t for t in texts)
     assert any("`legacy_mode`" in t for t in texts)
