@@ -57,16 +57,17 @@ class Search:
     """Hybrid search over one project's facts, code and docs."""
 
     def __init__(self, project: Project, index: Index, facts: FactIndex,
-                 embedder: LazyEmbedder,
+                 embedder: LazyEmbedder, code_embedder: LazyEmbedder | None = None,
                  cluster_peers: Callable[[], dict[str, frozenset[str]]] = dict):
-        """`cluster_peers()` reads the co-access clusters (file -> its peers) from the event
+        """`code_embedder` embeds queries against chunks (default: `embedder`, the facts').
+        `cluster_peers()` reads the co-access clusters (file -> its peers) from the event
         log: a lifecycle rule, passed in by the composition root."""
         self.project = project
         self._load_peers = cluster_peers
         self.index = index
         self.facts = facts
         self.embedder = embedder
-        self.chunks = ChunkSide(project, index, embedder, facts.clock)
+        self.chunks = ChunkSide(project, index, code_embedder or embedder, facts.clock)
         self._clusters: tuple[float, dict[str, frozenset[str]]] | None = None
         self._anchor_map: tuple[dict, dict[str, list[tuple[str | None, str]]]] | None = None
 
