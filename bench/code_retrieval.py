@@ -226,7 +226,7 @@ def kenning_rankers(root: Path, home: Path) -> tuple[list[Callable], Callable[[]
     code_only = ChunkFilter(frozenset({"code"}))
 
     def vectors(query: str) -> list[Span]:
-        ranked = [cid for cid, _ in searcher.semantic(query, memory.embedder(), CUTOFF * 4,
+        ranked = [cid for cid, _ in searcher.semantic(query, memory.code_embedder(), CUTOFF * 4,
                                                       generation)]
         ids, rows = filtered(ranked, searcher.rows, code_only, CUTOFF)
         return [(rows[i].path, rows[i].start_line, rows[i].end_line) for i in ids]

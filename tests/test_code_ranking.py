@@ -24,6 +24,7 @@ from kenning.search.coderank import (
     signature_params,
 )
 from kenning.search.fusion import RRF_K, fuse, rrf_term
+from kenning.search.hybrid import chunk_leg_weights
 
 
 def test_test_example_and_bench_code_is_told_by_path_and_language_convention():
@@ -109,6 +110,26 @@ def test_a_clear_semantic_first_beats_chunks_both_legs_rank_thirteenth():
     steep = [r.key for r in fuse(legs, leg_k={"code keyword": 10, "code semantic": 10})]
     assert steep.index("c:sure") < steep.index("c:both")
 
+
+
+def test_a_code_chunks_vector_leg_outweighs_its_keyword_leg_but_not_in_javascript():
+    # keyword #1 and vectors #5 against vectors #1 alone (keyword #12): equal legs put the
+    # chunk both legs found first; a Python chunk's vector leg (2.5 to 1) puts the vectors' #1
+    # first; JavaScript's near-equal legs (1.1 to 1) do not; every pair of weights sums to 2.
+    legs = {"code keyword": ["c:both"] + [f"c:{i}" for i in range(100, 110)] + ["c:vec"],
+            "code semantic": ["c:vec", "c:x", "c:y", "c:z", "c:both"]}
+    leg_k = {"code keyword": 10, "code semantic": 10}
+
+    def first(lang: str | None, code: bool = True) -> str:
+        weights = {key: chunk_leg_weights(lang, code) for key in ("c:both", "c:vec")}
+        return fuse(legs, leg_k=leg_k, key_weights=weights)[0].key
+
+    assert fuse(legs, leg_k=leg_k)[0].key == "c:both"
+    assert first("python") == first("rust") == "c:vec"
+    assert first("javascript") == first("typescript") == "c:both"
+    assert first("markdown", code=False) == "c:both"  # prose keeps equal legs
+    for lang in ("python", "javascript", None):
+        assert abs(sum(chunk_leg_weights(lang, True).values()) - 2) < 1e-12
 
 @given(st.integers(1, 200), st.integers(1, 200), st.integers(1, 100))
 def test_a_leg_k_keeps_rank_one_worth_the_same_and_falls_off_monotonically(rank, leg_k, k):

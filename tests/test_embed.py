@@ -320,6 +320,27 @@ def test_the_bundled_weights_are_pinned_where_indexes_record_them() -> None:
     assert embedder_key("fake-32") == "fake-32"
 
 
+@pytest.mark.model
+def test_the_code_model_is_pinned_and_shares_the_bundled_tokenizer() -> None:
+    # Chunks are embedded with it (Memory.code_embedder); new weights must change CODE_WEIGHTS.
+    import hashlib
+
+    from kenning.index import BUNDLED_CODE, CODE_NAME, CODE_WEIGHTS
+    from kenning.index.embed import code_model_dir, load_embedder
+
+    data = (code_model_dir() / "model.safetensors").read_bytes()
+    assert hashlib.sha256(data).hexdigest()[:12] == CODE_WEIGHTS
+    assert embedder_key(BUNDLED_CODE) == f"bundled:{CODE_NAME}:{CODE_WEIGHTS}"
+    assert (code_model_dir() / "tokenizer.json").read_bytes() == \
+        (bundled_model_dir() / "tokenizer.json").read_bytes()
+    assert sum(p.stat().st_size for p in code_model_dir().iterdir()) <= 10 * 1024 * 1024
+    code, prose = load_embedder(BUNDLED_CODE), load_embedder("bundled")
+    assert code.id == f"bundled:{CODE_NAME}:{CODE_WEIGHTS}" and code.id != prose.id
+    # Trained from the bundled vectors, not apart from them: the same text stays close.
+    text = ["Return the completions under the cursor."]
+    assert float(code.encode(text)[0] @ prose.encode(text)[0]) > 0.5
+
+
 def test_a_store_embedded_by_other_bundled_weights_is_embedded_again(kenning, repo,
                                                                       offline: None) -> None:
     from kenning.core.paths import current_project

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from kenning.core import clock
 from kenning.core.paths import Project
+from kenning.index import code_embedder_name
 from kenning.index.codeindex import CodeIndex
 from kenning.index.connection import Index
 from kenning.index.embed import LazyEmbedder
@@ -56,10 +57,13 @@ class Memory:
         self.project = project
         self.clock = clock
         self.embedder = LazyEmbedder(embedder_name)
+        # Chunks are embedded and searched with the code-tuned copy of the bundled model
+        # (the same model as facts for any other configured embedder).
+        self.code_embedder = LazyEmbedder(code_embedder_name(embedder_name))
         self.index = Index(project.index_path)
         self.fact_index = FactIndex(project, self.index, self.embedder, clock,
                                     on_change=self.refresh_anchor_map)
-        self.code = CodeIndex(project, self.index, self.embedder,
+        self.code = CodeIndex(project, self.index, self.code_embedder,
                               on_change=self.refresh_anchor_map)
         self._writer: FactWriter | None = None
         self._searcher: Search | None = None
@@ -80,7 +84,7 @@ class Memory:
             from kenning.search.hybrid import Search
 
             self._searcher = Search(self.project, self.index, self.fact_index, self.embedder,
-                                    cluster_peers=self._cluster_peers)
+                                    self.code_embedder, cluster_peers=self._cluster_peers)
         return self._searcher
 
     @property

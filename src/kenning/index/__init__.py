@@ -23,7 +23,25 @@ BUNDLED_NAME = "minilm-l6-pca256-int8"
 BUNDLED_WEIGHTS = "239b495a34e7"
 
 
+# The code-tuned copy of the bundled model (scripts/train_code_model.py), pinned the same way:
+# with the bundled model configured, chunks (code and docs) and the query vector searching them
+# come from it; facts keep the bundled model (bench/data/SPLITS.md, issue 18).
+CODE_NAME = "minilm-l6-code-pca256-int8"
+CODE_WEIGHTS = "b4d97bf73585"
+BUNDLED_CODE = "bundled-code"
+
+
 def embedder_key(name: str) -> str:
     """What an index records as the source of its vectors: the configured name, and for the
-    bundled model the version of its weights."""
-    return f"bundled:{BUNDLED_NAME}:{BUNDLED_WEIGHTS}" if name == "bundled" else name
+    bundled models the version of their weights."""
+    if name == "bundled":
+        return f"bundled:{BUNDLED_NAME}:{BUNDLED_WEIGHTS}"
+    if name == BUNDLED_CODE:
+        return f"bundled:{CODE_NAME}:{CODE_WEIGHTS}"
+    return name
+
+
+def code_embedder_name(name: str) -> str:
+    """The embedder for chunks given the configured one: the bundled model's code-tuned copy
+    for the bundled model, else the configured model itself (a user's model, the fake)."""
+    return BUNDLED_CODE if name == "bundled" else name

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from kenning.core.errors import KenningError
 from kenning.core.textutil import strip_suffix
-from kenning.index import BUNDLED_NAME, embedder_key
+from kenning.index import BUNDLED_CODE, BUNDLED_NAME, CODE_NAME, embedder_key
 
 if TYPE_CHECKING:
     import numpy as np
@@ -80,15 +80,23 @@ def bundled_model_dir() -> Path:
     return Path(__file__).parent.parent / "model"
 
 
+def code_model_dir() -> Path:
+    """The bundled model's code-tuned copy (same tokenizer), which embeds chunks."""
+    return Path(__file__).parent.parent / "model_code"
+
+
 def load_embedder(name: str | None = None) -> Embedder:
     """Turn a configured model name into an embedder.
 
     None or "bundled" is the packaged model (loaded once per process, since hooks and the
-    indexer ask repeatedly); "fake" or "fake-<dim>" is the weightless test embedder; anything
-    else is a path to a local model2vec model.
+    indexer ask repeatedly); "bundled-code" its code-tuned copy (for chunks); "fake" or
+    "fake-<dim>" is the weightless test embedder; anything else is a path to a local model2vec
+    model.
     """
     if name is None or name == "bundled":
         return _bundled_embedder()
+    if name == BUNDLED_CODE:
+        return _bundled_code_embedder()
     fake = re.fullmatch(r"fake(?:-(\d+))?", name)
     if fake:
         return FakeEmbedder(int(fake.group(1)) if fake.group(1) else 64)
@@ -98,6 +106,11 @@ def load_embedder(name: str | None = None) -> Embedder:
 @lru_cache(maxsize=1)
 def _bundled_embedder() -> BundledEmbedder:
     return BundledEmbedder()
+
+
+@lru_cache(maxsize=1)
+def _bundled_code_embedder() -> BundledEmbedder:
+    return BundledEmbedder(code_model_dir(), name=CODE_NAME)
 
 
 def _l2_normalise(matrix: np.ndarray) -> np.ndarray:
@@ -202,7 +215,7 @@ class BundledEmbedder:
     A test checks the output against model2vec itself.
     """
 
-    def __init__(self, model_dir: Path | None = None) -> None:
+    def __init__(self, model_dir: Path | None = None, name: str = BUNDLED_NAME) -> None:
         import numpy as np
 
         from kenning.index.wordpiece import WordPiece
@@ -233,7 +246,8 @@ class BundledEmbedder:
         # Known for the bundled tokenizer (a test recomputes it): listing a vocabulary of 30k
         # tokens cost 20-70 ms of every indexing run.
         self._median_token_length: int | None = (
-            BUNDLED_MEDIAN_TOKEN_LENGTH if self.model_dir == bundled_model_dir() else None)
+            BUNDLED_MEDIAN_TOKEN_LENGTH
+            if self.model_dir in (bundled_model_dir(), code_model_dir()) else None)
         # Texts are tokenised in Python (kenning.index.wordpiece); `tokenizers` is loaded
         # only for a text that module leaves to it, or for a tokenizer it does not reproduce.
         self._wordpiece = WordPiece.from_spec(spec)
@@ -243,6 +257,7 @@ class BundledEmbedder:
 
         self.dim = int(self._vectors.shape[1])
         self._data = data  # the tensors are views of it; hashed for `id` on first need
+        self._name = name
         self._id: str | None = None
 
     @property
@@ -250,7 +265,7 @@ class BundledEmbedder:
         """Names the model's weights (a retrained model gets another id); hashing 8 MB was
         a tenth of a small project's indexing, which stores only the embedder's name."""
         if self._id is None:
-            self._id = f"bundled:{BUNDLED_NAME}:{hashlib.sha256(self._data).hexdigest()[:12]}"
+            self._id = f"bundled:{self._name}:{hashlib.sha256(self._data).hexdigest()[:12]}"
         return self._id
 
     def _char_limit(self) -> int | None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from kenning.core.paths import Project
 
@@ -29,14 +30,12 @@ def run_checks(project: Project) -> Iterator[tuple[str, bool, str]]:
         yield "sqlite fts5", True, sqlite3.sqlite_version
     except sqlite3.OperationalError as exc:
         yield "sqlite fts5", False, str(exc)
-    try:
-        from kenning.index.embed import bundled_model_dir, load_embedder
+    from kenning.index import BUNDLED_CODE
+    from kenning.index.embed import bundled_model_dir, code_model_dir
 
-        embedder = load_embedder("bundled")
-        size = sum(p.stat().st_size for p in bundled_model_dir().rglob("*") if p.is_file())
-        yield "embedding model", True, f"{embedder.id}, {size / 1e6:.1f} MB, offline"
-    except Exception as exc:  # noqa: BLE001
-        yield "embedding model", False, f"{type(exc).__name__}: {exc}"
+    for check, name, folder in (("embedding model", "bundled", bundled_model_dir),
+                                ("code embedding model", BUNDLED_CODE, code_model_dir)):
+        yield _model_check(check, name, folder)
     home = project.home
     try:
         home.mkdir(parents=True, exist_ok=True)
@@ -46,6 +45,17 @@ def run_checks(project: Project) -> Iterator[tuple[str, bool, str]]:
     yield "project", True, f"{project.root} (" + (
         "initialised" if project.initialised else "personal store only") + ")"
     yield from _file_checks(project)
+
+
+def _model_check(check: str, name: str, folder: Callable[[], Path]) -> tuple[str, bool, str]:
+    try:
+        from kenning.index.embed import load_embedder
+
+        embedder = load_embedder(name)
+        size = sum(p.stat().st_size for p in folder().rglob("*") if p.is_file())
+        return check, True, f"{embedder.id}, {size / 1e6:.1f} MB, offline"
+    except Exception as exc:  # noqa: BLE001
+        return check, False, f"{type(exc).__name__}: {exc}"
 
 
 def _file_checks(project: Project) -> Iterator[tuple[str, bool, str]]:

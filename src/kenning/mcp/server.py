@@ -44,7 +44,8 @@ def open_memory(cwd: str | None = None):
 def warm(memory: Any) -> None:
     try:
         memory.sync()
-        memory.embedder()  # warm: the first search should not pay for the model load
+        memory.embedder()  # warm: the first search should not pay for the model loads
+        memory.code_embedder()
     except Exception as exc:  # noqa: BLE001 - serve anyway; each tool reports its errors
         print(f"kenning: index not ready ({type(exc).__name__}: {exc})", file=sys.stderr)
 

@@ -57,24 +57,28 @@ def fuse(
     *,
     leg_k: Mapping[str, int] | None = None,
     scale: Mapping[str, Sequence[tuple[str, float]]] | None = None,
+    key_weights: Mapping[str, Mapping[str, float]] | None = None,
 ) -> list[Ranked]:
     """Reciprocal Rank Fusion of the legs plus named boosts; ties broken by key for stability.
 
     `notes[key][leg]` adds detail to that leg's part of `why` (e.g. the cosine).
     `weights[leg]` (default 1) scales a leg: the facts' one fused leg stands for two legs.
     `leg_k[leg]` gives a leg its own k (see `rrf_term`); `scale[key]` multiplies a key's fused
-    score by named factors (a test file's demotion) before the additive boosts. Legs and keys
-    not named in them fuse as plain RRF.
+    score by named factors (a test file's demotion) before the additive boosts;
+    `key_weights[key][leg]` stands for `weights[leg]` for that key alone. Legs and keys not
+    named in them fuse as plain RRF.
     """
     boosts = boosts or {}
     notes = notes or {}
     weights = weights or {}
     leg_k = leg_k or {}
     scale = scale or {}
+    key_weights = key_weights or {}
     ranked: list[Ranked] = []
     for key, per_leg in rrf_contributions(legs, k).items():
-        score = sum(weights.get(leg, 1.0) * (rrf_term(rank, leg_k[leg], k) if leg in leg_k
-                                             else 1.0 / (k + rank))
+        own = key_weights.get(key, weights)
+        score = sum(own.get(leg, weights.get(leg, 1.0))
+                    * (rrf_term(rank, leg_k[leg], k) if leg in leg_k else 1.0 / (k + rank))
                     for leg, rank in per_leg.items())
         reasons = []
         for leg, rank in per_leg.items():
