@@ -246,6 +246,7 @@ def test_what_now_happens_by_default_is_a_change_of_behaviour():
 def proposed_after_commit(kenning, repo, files: dict[str, str]) -> list[dict]:
     """Commit `files` (name -> text) and return what `kenning seed --dry-run` proposes."""
     for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
         (repo / name).write_text(text, encoding="utf-8")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "update")
@@ -296,3 +297,36 @@ def test_towncrier_section_titles_with_their_version_are_sections(kenning, repo)
     texts = [i["text"] for i in items if "CHANGELOG" in i["provenance"]]
     assert not any("exits with code" in t or "Docker" in t for t in texts)
     assert any("`legacy_mode`" in t for t in texts)
+
+
+SECURITY = """# Security Policy
+
+## Supported Versions
+
+We follow calendar versioning. Therefore we only support the latest release of demo.
+
+| Version | Supported |
+| ------- | --------- |
+| 2.x     | yes       |
+
+## Reporting a Vulnerability
+
+> [!WARNING]
+> Please **do not** file a public GitHub issue for security reports.
+
+To report a security vulnerability, please send email to
+[the security team](mailto:sec@example.org).
+
+Alternatively, to report a security vulnerability, use the
+[security contact](https://example.org/security).
+"""
+
+
+def test_the_security_policy_says_how_to_report_and_what_is_supported(kenning, repo):
+    items = proposed_after_commit(kenning, repo, {".github/SECURITY.md": SECURITY})
+    said = {i["text"].split(": ", 1)[1] for i in items if "SECURITY" in i["provenance"]}
+    assert said == {
+        "We only support the latest release of demo.",
+        "Please do not file a public GitHub issue for security reports.",
+        "To report a security vulnerability, please send email to the security team."}
+    assert not any("example.org" in t for t in said)  # no one's mailbox, no second way

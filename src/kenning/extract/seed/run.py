@@ -34,6 +34,7 @@ from kenning.extract.seed import (
     documents,
     guides,
     later,
+    security,
     standalone,
     tooling,
 )
@@ -113,6 +114,8 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
             for p in contributing.contributing_files(root)]
     out += [("docs", p, lambda text, rel: guides.proposals(text, rel, own))
             for p in guides.guide_files(root)]
+    out += [("docs", p, lambda text, rel: security.proposals(text, rel, own))
+            for p in security.security_files(root)]
     return out
 
 
