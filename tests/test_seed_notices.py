@@ -330,6 +330,10 @@ def test_the_security_policy_says_how_to_report_and_what_is_supported(kenning, r
         "Please do not file a public GitHub issue for security reports.",
         "To report a security vulnerability, please send email to the security team."}
     assert not any("example.org" in t for t in said)  # no one's mailbox, no second way
+    # each cites the line its sentence starts on, not its paragraph's first line
+    assert {i["rule"]: i["provenance"] for i in items if "SECURITY" in i["provenance"]} == {
+        "security-supported": ".github/SECURITY.md:5", "security-public": ".github/SECURITY.md:14",
+        "security-report": ".github/SECURITY.md:16"}
 
 
 def test_a_rule_naming_these_things_it_never_listed_is_not_proposed(kenning, repo):

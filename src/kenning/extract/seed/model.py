@@ -42,13 +42,13 @@ class Proposal:
                    rationale=data.get("rationale"), old=bool(data.get("old", False)))
 
 
-
 def statement(p: Proposal) -> str:
     """What `p` says, without its source's label: "click 8.2.0 (CHANGES.md): ", "AGENTS.md: ",
     " (commit 1a2b3c4, 2024-01-01)."."""
     if p.source == "commits":
         return p.text.split(" (commit ")[0]
     return p.text.split(": ", 1)[-1]
+
 
 _RST_REF = re.compile(r"\s*:(?:pr|pull|issue|user|ghuser|bug|gh|commit|ticket|rev):`[^`]*`[,;]?")
 _MYST_REF = re.compile(r"\s*\{(?:pr|pull|issue|user|ghuser|bug|gh|commit)\}`[^`]*`[,;]?")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from kenning.extract.seed.documents import line_of
 from kenning.extract.seed.model import Proposal, lines_label, regular_file
 
 FILES = ("SECURITY.md", ".github/SECURITY.md", "docs/SECURITY.md", "SECURITY.rst")
@@ -58,16 +59,16 @@ def _plain(line: str) -> str:
 
 
 def _sentences(text: str) -> list[tuple[int, str]]:
-    """(line number, sentence) of each paragraph's sentences; headings, tables and list items
-    are no sentences."""
+    """(line number, sentence) of each paragraph's sentences, each on the line it starts on;
+    headings, tables and list items are no sentences."""
     out: list[tuple[int, str]] = []
     para: list[str] = []
     start = 0
     for n, line in enumerate([*text.splitlines(), ""], start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith(("#", "|", "```")) or _ITEM.match(stripped):
-            if para:
-                out += [(start, s) for s in _SENTENCE_END.split(_plain(" ".join(para)))]
+            out += [(start + line_of(s, para) - 1, s)
+                    for s in _SENTENCE_END.split(_plain(" ".join(para)))] if para else []
             para = []
             continue
         if not para:

@@ -19,8 +19,6 @@ from kenning.extract.seed.model import Proposal, statement
 # "… the following targets (tox environments).", "… will not catch the following.", "…:"
 _POINTS_AHEAD = re.compile(r"\b(?:the|these|those) following(?:\s+[\w()'-]+){0,3}\W*$|:\s*$",
                            re.I)
-
-
 # "these platforms": a plural its statement may or may not have named before ("those" points
 # inside a sentence more often than out of it: "Never edit `_version.py`; those files are …")
 _THESE = re.compile(r"\bthese\s+(?P<noun>[a-z]{3,}?)(?:es|s)\b", re.I)
@@ -44,5 +42,8 @@ def points_back(text: str) -> bool:
 
 def reads_alone(proposals: list[Proposal]) -> list[Proposal]:
     """`proposals` without those whose statement points ahead or back out of itself."""
-    return [p for p in proposals
-            if not points_ahead(statement(p)) and not points_back(statement(p))]
+    return [p for p in proposals if not _leaves_its_point(statement(p))]
+
+
+def _leaves_its_point(said: str) -> bool:
+    return points_ahead(said) or points_back(said)
