@@ -31,7 +31,7 @@ from kenning.extract.seed.later import (
     soft,
     support_subject,
 )
-from kenning.extract.seed.model import Proposal
+from kenning.extract.seed.model import Proposal, statement
 from kenning.extract.seed.trivia import BORROWED
 
 _DOCS = ("md", "rst", "txt", "markdown", "adoc", "rdoc")
@@ -514,12 +514,12 @@ def _floor_with_history(found: list[Proposal], floor: tuple[int, int] | None
     release = setting[0].text.split(" (", 1)[0]
     setting = min((p for p in setting if p.text.split(" (", 1)[0] == release),
                   key=lambda p: len(p.text))
-    name, _, statement = said.text.partition(" (")
-    statement = statement.partition("): ")[2]
-    spec = re.sub(r"\s*\(`([^`=]+?)\s*=.*$", "", statement)  # "Supports Python >=3.10"
+    name = said.text.partition(" (")[0]
+    floor_said = statement(said)  # "Supports Python >=3.10 (`requires-python = …`)."
+    spec = re.sub(r"\s*\(`([^`=]+?)\s*=.*$", "", floor_said)  # "Supports Python >=3.10"
     where = said.provenance.rsplit(":", 1)[0]
     text = f"{setting.text.rstrip()} {name} {spec[0].lower()}{spec[1:]} " \
-           f"(`{'requires-python' if 'requires-python' in statement else 'python'}` " \
+           f"(`{'requires-python' if 'requires-python' in floor_said else 'python'}` " \
            f"in {where})."
     merged = replace(setting, text=text, rule="changelog-python-floor", old=False)
     return [merged if p is setting else p for p in found if p is not said]
