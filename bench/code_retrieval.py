@@ -22,11 +22,11 @@ Usage: python bench/code_retrieval.py [codebase ...]
        python bench/code_retrieval.py --test
        python bench/code_retrieval.py --speed [codebase ...]   (index times only, no ranking)
 
-`--test` runs the fifth test split instead: two more codebases (transitions' source
-distribution with its docs, tests and examples, the Rust crate rkyv as Debian ships it),
-chosen and pinned before any run, never tuned on, run once at the end of a round
-(bench/data/SPLITS.md). It needs `apt-get install librust-rkyv-dev` (not in .ci/run: CI runs
-no test split). The first four test splits (boltons' source distribution, ramda,
+`--test` runs the seventh test split instead: three JavaScript packages (simple-statistics,
+lib0, yjs), chosen and pinned by counts only before any run, never tuned on, run once before
+and once after a round (bench/data/SPLITS.md). Of the fifth split, transitions' source
+distribution is development since the code model's round and the crate rkyv (it needs
+`apt-get install librust-rkyv-dev`) stays runnable by name; the sixth is pinned in SPLITS.md. The first four test splits (boltons' source distribution, ramda,
 regex-syntax; more-itertools' source distribution, luxon, hashbrown; jedi's source
 distribution, commander, petgraph; pint's source distribution, node-forge, chrono) are spent:
 each was run once and stays runnable by name (regex-syntax, hashbrown, petgraph and chrono
@@ -109,6 +109,15 @@ TRANSITIONS_SDIST = ("transitions", "0.9.3",
                      "881fb75bb1654ed55d86060bb067f2c716f8e155f57bb73fd444e53713aafec8")
 RKYV = ("rkyv", "0.7.39", "librust-rkyv-dev",
         "dc12401dd603eb9837b71187558b192622972544a088d3e53b0d747aa4268d4d")
+# Seventh test split (SPLITS.md), JavaScript only, chosen 2026-12-02 by counts only before any
+# run: ISC, MIT, MIT. None is in scripts/train_code_model.py's pins.
+SIMPLE_STATISTICS = ("simple-statistics@7.12.1",
+                     "4758b97379e160793f676bada37fdf3c5708314bf1e01f96a43629a1b7e8799f")
+SIMPLE_STATISTICS_EXCLUDE = re.compile(r"^(?!src/)|\.d\.ts$")
+LIB0 = ("lib0@0.2.120", "9ee371c6ff0dbd3330895b8abbd2452c8f590bebc2d0e7e9d9343f7d4eac04e6")
+LIB0_EXCLUDE = re.compile(r"^(?:dist|bin|tests?)/|\.test\.js$|\.d\.ts$")
+YJS = ("yjs@13.6.33", "cfd28813389c4204a6d1ae3db7847c8b47195523c9ef8e31a8a4b69a2b499f34")
+YJS_EXCLUDE = re.compile(r"^(?!src/)")
 STRICT_FACTOR = 3
 SPEED_ROUNDS = 5
 BENCH = Path(__file__).parent
@@ -160,18 +169,24 @@ def sources(name: str) -> dict[str, str]:
         return code_corpus.pypi_sdist(*TRANSITIONS_SDIST)
     if name == "rkyv":
         return code_corpus.cargo_crate(*RKYV)
+    if name == "simple-statistics":
+        return code_corpus.npm_package(*SIMPLE_STATISTICS, exclude=SIMPLE_STATISTICS_EXCLUDE)
+    if name == "lib0":
+        return code_corpus.npm_package(*LIB0, exclude=LIB0_EXCLUDE)
+    if name == "yjs":
+        return code_corpus.npm_package(*YJS, exclude=YJS_EXCLUDE)
     return code_corpus.python_package(name)
 
 
 CODEBASES = ("click", "sqlite_utils", "lodash", "rxjs", "click-sdist", "itertools", "bytes",
              "arrayvec", "gorilla-mux")
-TEST_CODEBASES = ("transitions-sdist", "rkyv")  # `--test` only
+TEST_CODEBASES = ("simple-statistics", "lib0", "yjs")  # `--test` only: the seventh split
 # The first four test splits, spent (each run once, 2026-12-01 and 2026-12-02; the first two
 # are development since issue 18's eighth code round, chrono since its ninth).
 SPENT_TEST_CODEBASES = ("boltons-sdist", "ramda", "regex-syntax",
                         "more-itertools-sdist", "luxon", "hashbrown",
                         "jedi-sdist", "commander", "petgraph",
-                        "pint-sdist", "node-forge", "chrono")
+                        "pint-sdist", "node-forge", "chrono", "transitions-sdist", "rkyv")
 
 
 def rank_of(target: code_corpus.Target, results: list[Span], strict: bool = False) -> int | None:
