@@ -295,3 +295,19 @@ def test_a_commits_decision_the_changelog_says_is_left_to_the_changelog():
              "permission system (commit 2c8e92a, 2025-10-26).",
         provenance="commit 2c8e92a0a0a0", rule="commit-why")
     assert run._said_once([entry, said, other]) == [entry, other]
+
+
+def test_a_long_entry_is_read_and_proposed_by_its_first_sentence():
+    # jsonschema 4.18.0 and trio 0.25.0 (development): an entry of many sentences, the change
+    # said first and its story after it.
+    story = " ".join(["The new library is more compliant than the old support and this is"
+                      " a culmination of a meaningful chunk of work."] * 12)
+    text = ("Changelog\n=========\n\n4.18.0 (2026-05-01)\n-------------------\n\n"
+            f"- ``widget.Resolver`` is now deprecated in favor of the ``referencing`` library."
+            f" {story}\n"
+            f"- Widgets render faster. {story}\n\n"
+            "4.0 (2026-01-01)\n----------------\n\n- Started the changelog.\n")
+    found = changelogs.proposals(text, "CHANGES.rst", "widget")
+    assert [(p.rule, t) for p, t in zip(found, said(found), strict=True)] == [
+        ("changelog-deprecation", "`widget.Resolver` is now deprecated in favor of the"
+                                  " `referencing` library.")], found

@@ -564,7 +564,14 @@ def classify(entry: Entry) -> str | None:
     An entry must name what it is about (code, a version, a proper name): "Remove previously
     deprecated code." says nothing on its own."""
     text = plain(entry.text)
-    if len(entry.text) > MAX_ENTRY * 2 or len(text.split()) < (3 if "`" in text else 4) \
+    if len(entry.text) > MAX_ENTRY * 2:
+        # A long entry tells its story after its first sentence ("`RefResolver` is now
+        # deprecated in favor of the new referencing library. `referencing` will begin in
+        # beta, …"): that sentence alone is read, and proposed alone (`proposals`).
+        first = _headline(text)
+        return classify(replace(entry, text=first, head=None)) \
+            if first != text and len(first) <= MAX_ENTRY else None
+    if len(text.split()) < (3 if "`" in text else 4) \
             or not _NAMED.search(text[1:]) or private(text):
         return None
     if _PREVIEW.search(entry.section or ""):
