@@ -334,3 +334,55 @@ def test_a_change_a_newer_entry_undoes_on_the_same_code_is_not_proposed():
     found = [p.text for p in changelogs.proposals(text, "CHANGES.rst", "widget")]
     assert found == ["widget 2.0 (CHANGES.rst): `/-/actions.json` now returns an object "
                      "instead of a top-level JSON array; this is a breaking change."], found
+
+
+RELEASES = """\
+=========
+Changelog
+=========
+
+- :release:`3.1.0 <2026-04-05>`
+- :support:`-` Dropped support for Python versions older than 3.9.
+- :bug:`742 major` ``Promise.join()`` no longer raises ``AttributeError`` when the
+  runner was disowned.
+- :feature:`947` ``widget.run()`` now defaults to ``warn=True``.
+- :release:`3.0.1 <2026-01-06>`
+- :support:`- backported` The ``widget.legacy`` module is now deprecated in favor of
+  ``widget.modern``.
+- :release:`3.0.0 <2025-12-02>`
+- :feature:`-` Add ``Context.remainder``.
+"""
+
+
+def test_a_releases_changelog_is_read_entry_by_entry_under_its_release_bullets():
+    # invoke's `sites/www/changelog.rst` (development): the `releases` Sphinx extension's list,
+    # a release bullet closing the entries under it, each entry's kind its section.
+    found = [(e.version, e.section, e.first, plain(e.text)) for e in changelogs.entries(RELEASES)]
+    assert found == [
+        ("3.1.0", "support", 6, "Dropped support for Python versions older than 3.9."),
+        ("3.1.0", "bug fixes", 7, "`Promise.join()` no longer raises `AttributeError` when the"
+                                  " runner was disowned."),
+        ("3.1.0", "features", 9, "`widget.run()` now defaults to `warn=True`."),
+        ("3.0.1", "support", 11, "The `widget.legacy` module is now deprecated in favor of"
+                                 " `widget.modern`."),
+        ("3.0.0", "features", 14, "Add `Context.remainder`.")], found
+    assert changelogs.release_dates(RELEASES) == {"3.1.0": date(2026, 4, 5),
+                                                  "3.0.1": date(2026, 1, 6),
+                                                  "3.0.0": date(2025, 12, 2)}
+    rules = [p.rule for p in changelogs.proposals(RELEASES, "CHANGES.rst", "widget")]
+    # the fix and the addition are not proposed; the changed default is, as under "Features"
+    assert rules == ["changelog-removal", "changelog-default", "changelog-deprecation"], rules
+
+
+def test_a_changelog_kept_deeper_in_the_tree_is_found_but_never_a_fixtures(repo):
+    (repo / "tests" / "fixtures").mkdir(parents=True)
+    (repo / "tests" / "fixtures" / "CHANGELOG.md").write_text("## 1.0\n\n- Removed `x`.\n",
+                                                              encoding="utf-8")
+    (repo / "vendor" / "lib").mkdir(parents=True)
+    (repo / "vendor" / "lib" / "CHANGES.rst").write_text(RELEASES, encoding="utf-8")
+    assert changelogs.changelog_files(repo) == []
+    (repo / "sites" / "www").mkdir(parents=True)
+    (repo / "sites" / "www" / "changelog.rst").write_text(RELEASES, encoding="utf-8")
+    assert changelogs.changelog_files(repo) == [repo / "sites" / "www" / "changelog.rst"]
+    (repo / "CHANGES.md").write_text("## 2.0\n\n- Removed `y`.\n", encoding="utf-8")
+    assert changelogs.changelog_files(repo) == [repo / "CHANGES.md"]  # the root's comes first

@@ -33,7 +33,9 @@ from pathlib import Path
 from kenning.extract.seed.formats import (
     POINTER_LINES,
     from_directives,
+    from_releases,
     is_directive_changelog,
+    is_releases_changelog,
     pointed_to,
 )
 from kenning.extract.seed.later import (
@@ -325,7 +327,9 @@ def changelog_files(root: Path) -> list[Path]:
     if not found and regular_dir(docs):
         found = [p for p in sorted(docs.iterdir()) if NAMES.match(p.name) and regular_file(p)]
     if not found:
-        return _changelog_pages(root)
+        found = _changelog_pages(root) or _nested(root)
+        if not found:
+            return []
     out: list[Path] = []
     for path in found:
         out += [p for p in _followed(path, root) if p not in out]
@@ -364,6 +368,29 @@ def _changelog_pages(root: Path) -> list[Path]:
     return whole or pages[:MAX_PAGES]
 
 
+# Folders whose changelogs are not the project's: tests' fixtures, vendored and installed
+# code, examples, build output.
+_NOT_THE_PROJECTS = re.compile(r"^(?:\.|_)|^(?:tests?|testing|fixtures?|testdata|vendor(?:ed)?"
+                               r"|third[-_]?party|external|node_modules|site-packages|examples?"
+                               r"|samples?|build|dist|target|venv|env)$", re.I)
+NESTED_DEPTH = 3
+
+
+def _nested(root: Path) -> list[Path]:
+    """A changelog file kept deeper in the tree when there is none at the root or in docs/:
+    a Sphinx site's `sites/www/changelog.rst`. The shallowest found, never under tests,
+    fixtures, vendored code or examples (their changelogs are someone else's)."""
+    found: list[tuple[int, Path]] = []
+    for here, dirs, files in os.walk(root):  # os.walk never follows a symlinked folder
+        depth = len(Path(here).relative_to(root).parts)
+        dirs[:] = sorted(d for d in dirs
+                         if depth < NESTED_DEPTH and not _NOT_THE_PROJECTS.search(d))
+        found += [(depth, Path(here) / f) for f in sorted(files)
+                  if NAMES.match(f) and regular_file(Path(here) / f)]
+    shallowest = min((d for d, _ in found), default=None)
+    return [p for d, p in found if d == shallowest]
+
+
 def entries(text: str) -> list[Entry]:
     """Every top-level bullet under a version heading, its wrapped lines and nested bullets
     joined ("Remove deprecated code: A: use X instead; B: use Y instead")."""
@@ -378,7 +405,12 @@ def release_dates(text: str) -> dict[str, date]:
 def _read(text: str) -> tuple[list[Entry], dict[str, date]]:
     """The entries and the date of each release that gives one."""
     lines = text.splitlines()
-    reader = _Reader(from_directives(lines) if is_directive_changelog(text) else lines)
+    sections: dict[int, str] = {}
+    if is_directive_changelog(text):
+        lines = from_directives(lines)
+    elif is_releases_changelog(text):
+        lines, sections = from_releases(lines)
+    reader = _Reader(lines, sections)
     for n, raw in enumerate(reader.lines, 1):
         reader.read(n, raw)
     reader.flush()
@@ -422,8 +454,9 @@ class _Reader:
     """The changelog walked line by line: the release and section it is in, the bullet being
     gathered (its wrapped lines and nested bullets), the releases marked as yanked."""
 
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], sections: Mapping[int, str] | None = None) -> None:
         self.lines = lines
+        self.sections = sections or {}  # a section a bullet opens itself (`from_releases`)
         self.out: list[Entry] = []
         self.version: str | None = None
         self.section: str | None = None
@@ -550,6 +583,7 @@ class _Reader:
             self.end = n
             return
         self.flush()
+        self.section = self.sections.get(n, self.section)
         self.base_indent = indent
         self.current = [bullet.group("text").strip()]
         self.start = self.end = n

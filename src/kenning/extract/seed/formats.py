@@ -12,6 +12,12 @@ rewritten line for line into the headings and bullets `changelogs` reads, so an 
 its own line numbers: a release heading with its date, a section named by the entry's tags,
 and the entry's first paragraph as one bullet (its later paragraphs, "Pull request courtesy …"
 and `.. seealso::` blocks are not what changed).
+
+The `releases` Sphinx extension's changelogs (paramiko's, invoke's, fabric's) are one list,
+newest first: a `- :release:`3.0.3 <2026-04-07>`` bullet closes a release over the entries
+below it, each a `- :bug:`742``, `- :feature:`-`` or `- :support:`- backported`` bullet. They
+are rewritten line for line too: the release bullet a heading, each entry a plain bullet with
+its kind as its section (a bug is a fix, as under a "Bug fixes" heading).
 """
 
 from __future__ import annotations
@@ -141,3 +147,31 @@ def _body(lines: list[str], out: list[str], k: int, indent: int) -> int:
         else:
             mode = "drop"
     return len(lines)
+
+
+_RELEASE_ROLE = re.compile(r"^\s*[-*]\s+:release:`(?P<version>[^`<]+?)\s*(?:<(?P<date>[^>`]*)>)?`"
+                           r"\s*$")
+_ENTRY_ROLE = re.compile(r"^(?P<indent>\s*)[-*]\s+:(?P<kind>bug|feature|support):`[^`]*`\s*"
+                         r"(?P<text>.*)$")
+# The section each kind of entry is read under.
+_RELEASES_KINDS = {"bug": "bug fixes", "feature": "features", "support": "support"}
+
+
+def is_releases_changelog(text: str) -> bool:
+    return len(re.findall(r"^\s*[-*]\s+:release:`", text, re.M)) >= 2
+
+
+def from_releases(lines: list[str]) -> tuple[list[str], dict[int, str]]:
+    """A `releases` changelog rewritten line for line: "- :release:`3.0.3 <2026-04-07>`" is
+    "## 3.0.3 (2026-04-07)", "- :bug:`742 major` Define …" is "- Define …"; with the section
+    each entry's bullet opens (by 1-based line number: "bug fixes", "features", "support")."""
+    out = list(lines)
+    sections: dict[int, str] = {}
+    for k, line in enumerate(lines):
+        if release := _RELEASE_ROLE.match(line):
+            version, when = release["version"].strip(), (release["date"] or "").strip()
+            out[k] = f"## {version} ({when})" if when else f"## {version}"
+        elif entry := _ENTRY_ROLE.match(line):
+            out[k] = f"{entry['indent']}- {entry['text']}"
+            sections[k + 1] = _RELEASES_KINDS[entry["kind"]]
+    return out, sections
