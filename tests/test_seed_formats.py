@@ -386,3 +386,29 @@ def test_a_changelog_kept_deeper_in_the_tree_is_found_but_never_a_fixtures(repo)
     assert changelogs.changelog_files(repo) == [repo / "sites" / "www" / "changelog.rst"]
     (repo / "CHANGES.md").write_text("## 2.0\n\n- Removed `y`.\n", encoding="utf-8")
     assert changelogs.changelog_files(repo) == [repo / "CHANGES.md"]  # the root's comes first
+
+
+def test_a_sphinx_site_outside_docs_is_read_as_the_docs_but_a_conf_module_is_not(repo):
+    # invoke's and paramiko's `sites/www` and `sites/docs` (invoke development)
+    from kenning.extract.seed import contributing, documents, guides
+    from kenning.extract.seed.model import site_dirs
+
+    www = repo / "sites" / "www"
+    www.mkdir(parents=True)
+    for name in ("conf.py", "index.rst"):
+        (www / name).write_text("", encoding="utf-8")
+    (www / "development.rst").write_text("Development\n===========\n\nRun ``inv test``.\n",
+                                         encoding="utf-8")
+    (www / "configuration.rst").write_text("Config\n======\n\nIt defaults to ``True``.\n",
+                                           encoding="utf-8")
+    (repo / "widget" / "utils").mkdir(parents=True)  # a package's own `conf.py` module
+    (repo / "widget" / "utils" / "conf.py").write_text("X = 1\n", encoding="utf-8")
+    for name in ("index.md", "__init__.py"):
+        (repo / "widget" / "utils" / name).write_text("", encoding="utf-8")
+    (repo / "tests" / "site").mkdir(parents=True)  # nor a test's site
+    for name in ("conf.py", "index.rst"):
+        (repo / "tests" / "site" / name).write_text("", encoding="utf-8")
+    assert site_dirs(repo) == ["sites/www"]
+    assert www / "configuration.rst" in guides.guide_files(repo)
+    assert www / "development.rst" in contributing.contributing_files(repo)
+    assert www / "development.rst" in documents.design_files(repo)

@@ -37,7 +37,14 @@ import shlex
 from pathlib import Path
 
 from kenning.extract.seed.documents import LEANS
-from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
+from kenning.extract.seed.model import (
+    Proposal,
+    lines_label,
+    plain,
+    regular_dir,
+    regular_file,
+    site_dirs,
+)
 from kenning.extract.seed.tooling import GENERIC, ROUTINE, TOOLS
 
 PER_FILE = 6
@@ -83,7 +90,7 @@ _YOU_CAN = re.compile(r"^you (?:can|may|should|need to|will need to|must)\s+(?:n
 def contributing_files(root: Path) -> list[Path]:
     """The contributing guides, shorter paths first, at most `MAX_PAGES`."""
     out: list[Path] = []
-    for place in _PLACES:
+    for place in (*_PLACES, *site_dirs(root)):
         folder = root / place if place else root
         if not regular_dir(folder):
             continue

@@ -18,7 +18,14 @@ import re
 from pathlib import Path
 
 from kenning.extract.documents import requirement_candidates
-from kenning.extract.seed.model import Proposal, lines_label, plain, regular_dir, regular_file
+from kenning.extract.seed.model import (
+    Proposal,
+    lines_label,
+    plain,
+    regular_dir,
+    regular_file,
+    site_dirs,
+)
 
 MAX_BYTES = 256 * 1024
 MAX_RULE_FILES = 200
@@ -70,7 +77,14 @@ def adr_files(root: Path) -> list[Path]:
 
 
 def design_files(root: Path) -> list[Path]:
-    return [root / rel for rel in DESIGN_FILES if regular_file(root / rel)]
+    """The design and contributing documents at their usual places, and a contributing or
+    development page of a Sphinx site kept outside docs/ (`model.site_dirs`)."""
+    places = [*DESIGN_FILES, *(f"{site}/{name}" for site in site_dirs(root)
+                               for name in _SITE_PAGES)]
+    return [root / rel for rel in places if regular_file(root / rel)]
+
+
+_SITE_PAGES = ("contributing.md", "contributing.rst", "development.md", "development.rst")
 
 
 def agent_files(root: Path) -> list[Path]:

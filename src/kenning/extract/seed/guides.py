@@ -39,12 +39,14 @@ from pathlib import Path
 from kenning.extract.seed.changelogs import PAGE_NAME
 from kenning.extract.seed.documents import LEANS, line_of
 from kenning.extract.seed.model import (
+    DOC_DIRS,
     Proposal,
     lines_label,
     plain,
     pythons_own,
     regular_dir,
     regular_file,
+    site_dirs,
 )
 
 MAX_BYTES = 256 * 1024
@@ -53,7 +55,6 @@ PER_PAGE = 5
 PER_SECTION = 2
 PER_SECTION_DEFAULTS = 1
 MAX_DEPTH = 3
-_DOC_DIRS = ("docs", "doc", "documentation")
 _README = ("README.md", "README.rst", "README", "README.markdown", "readme.md")
 _SKIP_NAME = re.compile(
     r"^(?:changes|changelog|history|news|release[-_ ]?notes?|releases?|contributing|"
@@ -193,7 +194,7 @@ def guide_files(root: Path) -> list[Path]:
     """The topic pages and the README, shorter paths first, at most `MAX_PAGES`."""
     out: list[Path] = [root / n for n in _README if regular_file(root / n)][:1]
     pages: list[Path] = []
-    for name in _DOC_DIRS:
+    for name in (*DOC_DIRS, *site_dirs(root)):
         top = root / name
         if not regular_dir(top):
             continue

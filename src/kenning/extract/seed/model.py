@@ -207,6 +207,27 @@ def regular_dir(path: Path) -> bool:
         return False
 
 
+DOC_DIRS = ("docs", "doc", "documentation")
+_NOT_DOCS = re.compile(r"^(?:\.|_)|^(?:tests?|testing|fixtures?|vendor(?:ed)?|third[-_]?party"
+                       r"|node_modules|examples?|build|dist|venv|env)$", re.I)
+
+
+def site_dirs(root: Path) -> list[str]:
+    """Documentation kept outside `DOC_DIRS`: each folder (two deep at most, relative to
+    `root`) holding a Sphinx site, its `conf.py` beside an `index.rst` / `index.md`
+    (invoke's and paramiko's `sites/www`, `sites/docs`); not a package's `conf.py` module
+    (an `__init__.py` beside it)."""
+    out: list[str] = []
+    for here, dirs, files in os.walk(root):  # os.walk never follows a symlinked folder
+        rel = Path(here).relative_to(root)
+        dirs[:] = sorted(d for d in dirs if len(rel.parts) < 2 and not _NOT_DOCS.search(d)
+                         and not (not rel.parts and d in DOC_DIRS))
+        if rel.parts and "conf.py" in files and ("index.rst" in files or "index.md" in files) \
+                and "__init__.py" not in files and regular_file(Path(here) / "conf.py"):
+            out.append(rel.as_posix())
+    return out
+
+
 def lines_label(path: str, first: int, last: int) -> str:
     return f"{path}:{first}" if first == last else f"{path}:{first}-{last}"
 
