@@ -169,3 +169,26 @@ def test_a_wrapped_checklist_item_is_read_whole_and_a_reference_is_never_cut() -
     assert plain("Remove nesting in ``A.b`` in (:pull:`1072`)") == "Remove nesting in `A.b`"
     assert least_below_floor("packaging now requires Python 3.9 or later.", (3, 10))
     assert not least_below_floor("packaging now requires Python 3.10 or later.", (3, 10))
+
+
+def test_the_same_settings_in_setup_cfg_tox_ini_and_flake8_files() -> None:
+    # beets' setup.cfg, invoke's .flake8 and urllib3's setup.cfg (development)
+    setup_cfg = ("[tool:pytest]\naddopts =\n    -ra\n    --strict-config\nfilterwarnings =\n"
+                 "    error\n    ignore::DeprecationWarning\n\n[flake8]\nmax-line-length: 99\n\n"
+                 "[mypy]\nstrict = True\n")
+    found = tooling.ini_proposals(setup_cfg, "setup.cfg", "tune")
+    assert [(p.provenance, p.text) for p in found] == [
+        ("setup.cfg:10", "tune (setup.cfg): Lints with flake8, line length 99 "
+                         "(`max-line-length` in [flake8])."),
+        ("setup.cfg:5", "tune (setup.cfg): pytest turns every warning into an error "
+                        "(`filterwarnings = error` in [tool:pytest])."),
+        ("setup.cfg:2", "tune (setup.cfg): pytest runs with `--strict-config` (addopts in "
+                        "[tool:pytest]): an unknown config key fails the run."),
+        ("setup.cfg:13", "tune (setup.cfg): Configures mypy in strict mode (`strict = True` in "
+                         "[mypy]).")], found
+    # pytest reads `[pytest]` only in tox.ini / pytest.ini; flake8 ignoring E501 sets no length
+    other = tooling.ini_proposals(setup_cfg.replace("tool:pytest", "pytest"), "setup.cfg", "t")
+    assert [p.rule for p in other] == ["ini-flake8", "ini-mypy-strict"], other
+    assert tooling.ini_proposals("[flake8]\nignore = E501,W503\nmax-line-length = 99\n",
+                                 ".flake8", "t") == []
+    assert tooling.ini_proposals("[flake8\nbroken", "tox.ini", "t") == []

@@ -105,6 +105,7 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
     out += [("agents", p, lambda text, rel: documents.rule_proposals(text, rel, "agents"))
             for p in documents.agent_files(root)]
     tools = ((tooling.pyproject_file, tooling.pyproject_proposals),
+             (tooling.ini_files, tooling.ini_proposals),
              (tooling.script_files, tooling.script_proposals),
              (tooling.pr_template_files, tooling.pr_template_proposals))
     own = project_name(root)

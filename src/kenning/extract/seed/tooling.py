@@ -1,10 +1,12 @@
 """What a contributor must know from the project's tooling: pyproject.toml settings, the
 commands its `scripts/` run, and its pull-request checklist. Stdlib only.
 
-pyproject.toml: the Python floor (`requires-python`), the coverage floor (`fail_under`),
-pytest turning warnings into errors (`filterwarnings = error`) and its strict flags, and the
-linter, formatter and type checker configured there with their strictness (ruff, black,
-isort, flake8 line length; mypy or pyright strict). Each setting is one proposal naming the
+pyproject.toml (and the same settings in setup.cfg, tox.ini, .flake8, pytest.ini and
+mypy.ini, where older projects keep them): the Python floor (`requires-python`), the coverage
+floor (`fail_under`), pytest turning warnings into errors (`filterwarnings = error`) and its
+strict flags, and the linter, formatter and type checker configured there with their
+strictness (ruff, black, isort, flake8 line length, not one flake8 ignores as E501; mypy or
+pyright strict). Each setting is one proposal naming the
 project, the file and the value, with the line it is set on. Nothing else in the file is read.
 
 `scripts/`: each script (a regular text file with a shebang or a `.sh` / `.py` name, at most
@@ -20,6 +22,7 @@ ones any project has (read the guide / the code of conduct, searched for duplica
 
 from __future__ import annotations
 
+import configparser
 import re
 import shlex
 import tomllib
@@ -85,7 +88,7 @@ def _key_line(lines: list[str], table: str, key: str) -> int | None:
         if re.match(r"^\s*\[", line):
             inside = bool(head.match(line))
             continue
-        if inside and re.match(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=", line):
+        if inside and re.match(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*[=:]", line):
             return n
     return None
 
@@ -134,15 +137,19 @@ def pyproject_proposals(text: str, rel: str, name: str) -> list[Proposal]:
 
 
 def _pytest(data: dict, add) -> None:
-    table = "tool.pytest.ini_options"
-    ini = _table(data, table)
+    _pytest_settings(_table(data, "tool.pytest.ini_options"), "tool.pytest.ini_options", add)
+
+
+def _pytest_settings(ini: dict, table: str, add) -> None:
+    """pytest's settings that fail a run (`ini`: its table in pyproject.toml, or its INI
+    section, whose values are strings)."""
     warnings = ini.get("filterwarnings")
     if isinstance(warnings, str):
-        warnings = [warnings]
+        warnings = warnings.splitlines() or [warnings]
     if isinstance(warnings, list) and any(isinstance(w, str) and w.strip() == "error"
                                           for w in warnings):
         add(table, "filterwarnings", "pytest turns every warning into an error "
-            "(`filterwarnings = error` in [tool.pytest.ini_options]).", "filterwarnings-error",
+            f"(`filterwarnings = error` in [{table}]).", "filterwarnings-error",
             "interaction")
     addopts = ini.get("addopts")
     opts = " ".join(addopts) if isinstance(addopts, list) else addopts
@@ -150,12 +157,13 @@ def _pytest(data: dict, add) -> None:
         strict = [o for o in ("--strict-markers", "--strict-config") if o in opts.split()]
         if strict:
             add(table, "addopts", f"pytest runs with {' and '.join(f'`{o}`' for o in strict)}"
-                " (addopts in [tool.pytest.ini_options]): an unregistered marker"
+                f" (addopts in [{table}]): an unregistered marker"
                 f"{' or an unknown config key' if len(strict) == 2 else ''} fails the run."
                 if "--strict-markers" in strict else
-                "pytest runs with `--strict-config` (addopts in [tool.pytest.ini_options]): "
+                f"pytest runs with `--strict-config` (addopts in [{table}]): "
                 "an unknown config key fails the run.", "pytest-strict", "interaction")
-    if ini.get("xfail_strict") is True:
+    if ini.get("xfail_strict") is True or str(ini.get("xfail_strict", "")).strip().lower() \
+            == "true":
         add(table, "xfail_strict", "pytest treats an unexpectedly passing xfail test as a "
             "failure (`xfail_strict = true`).", "xfail-strict", "interaction")
 
@@ -186,6 +194,55 @@ def _linters(data: dict, add) -> None:
     if mode in ("strict", "standard", "basic"):
         add("tool.pyright", "typeCheckingMode", f"Configures pyright in {mode} mode "
             f"(`typeCheckingMode = \"{mode}\"` in [tool.pyright]).", "pyright")
+
+
+# ---- setup.cfg, tox.ini, .flake8, pytest.ini, mypy.ini ---------------------------------------
+
+INI_FILES = ("setup.cfg", "tox.ini", ".flake8", "pytest.ini", "mypy.ini")
+# The section each tool reads, by file: pytest's is `[tool:pytest]` in setup.cfg only.
+_PYTEST_SECTION = {"setup.cfg": "tool:pytest", "tox.ini": "pytest", "pytest.ini": "pytest"}
+
+
+def ini_files(root: Path) -> list[Path]:
+    return [root / name for name in INI_FILES if regular_file(root / name)]
+
+
+def ini_proposals(text: str, rel: str, name: str) -> list[Proposal]:
+    """The same settings `pyproject_proposals` reads, where older projects keep them: flake8's
+    and isort's line length, pytest's settings that fail a run, mypy's strict mode."""
+    parser = configparser.RawConfigParser(strict=False, interpolation=None)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return []
+    lines = text.splitlines()
+    out: list[Proposal] = []
+
+    def add(section: str, key: str, sentence: str, rule: str, kind: str = "codebase") -> None:
+        n = _key_line(lines, section, key)
+        if n is None:
+            return
+        out.append(Proposal(source="docs", kind=kind, text=f"{name} ({rel}): {sentence}",
+                            provenance=lines_label(rel, n, n), rule=f"ini-{rule}"))
+
+    def section(title: str) -> dict:
+        return dict(parser.items(title)) if parser.has_section(title) else {}
+
+    for tool, verb in (("flake8", "Lints"), ("isort", "Sorts imports")):
+        found = section(tool)
+        key = next((k for k in ("max-line-length", "max_line_length", "line_length",
+                                "line-length") if k in found), None)
+        # flake8 ignoring E501 ("line too long") enforces no length, whatever it sets
+        ignored = " ".join(found.get(k, "") for k in ("ignore", "extend-ignore", "extend_ignore"))
+        if key and found[key].strip().isdigit() and "E501" not in ignored:
+            add(tool, key, f"{verb} with {tool}, line length {found[key].strip()} "
+                f"(`{key}` in [{tool}]).", tool)
+    if pytest := _PYTEST_SECTION.get(rel):
+        _pytest_settings(section(pytest), pytest, add)
+    if section("mypy").get("strict", "").strip().lower() == "true":
+        add("mypy", "strict", "Configures mypy in strict mode (`strict = True` in [mypy]).",
+            "mypy-strict")
+    return out
 
 
 # ---- scripts/ -------------------------------------------------------------------------------
