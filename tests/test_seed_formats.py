@@ -362,15 +362,15 @@ def test_a_releases_changelog_is_read_entry_by_entry_under_its_release_bullets()
         ("3.1.0", "support", 6, "Dropped support for Python versions older than 3.9."),
         ("3.1.0", "bug fixes", 7, "`Promise.join()` no longer raises `AttributeError` when the"
                                   " runner was disowned."),
-        ("3.1.0", "features", 9, "`widget.run()` now defaults to `warn=True`."),
+        ("3.1.0", "changes", 9, "`widget.run()` now defaults to `warn=True`."),
         ("3.0.1", "support", 11, "The `widget.legacy` module is now deprecated in favor of"
                                  " `widget.modern`."),
-        ("3.0.0", "features", 14, "Add `Context.remainder`.")], found
+        ("3.0.0", "changes", 14, "Add `Context.remainder`.")], found
     assert changelogs.release_dates(RELEASES) == {"3.1.0": date(2026, 4, 5),
                                                   "3.0.1": date(2026, 1, 6),
                                                   "3.0.0": date(2025, 12, 2)}
     rules = [p.rule for p in changelogs.proposals(RELEASES, "CHANGES.rst", "widget")]
-    # the fix and the addition are not proposed; the changed default is, as under "Features"
+    # the fix and the addition are not proposed; a feature is read by its own words
     assert rules == ["changelog-removal", "changelog-default", "changelog-deprecation"], rules
 
 

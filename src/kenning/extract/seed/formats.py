@@ -17,7 +17,9 @@ The `releases` Sphinx extension's changelogs (paramiko's, invoke's, fabric's) ar
 newest first: a `- :release:`3.0.3 <2026-04-07>`` bullet closes a release over the entries
 below it, each a `- :bug:`742``, `- :feature:`-`` or `- :support:`- backported`` bullet. They
 are rewritten line for line too: the release bullet a heading, each entry a plain bullet with
-its kind as its section (a bug is a fix, as under a "Bug fixes" heading).
+its kind as its section: a bug is a fix, as under a "Bug fixes" heading; a feature, which in
+this format also changes what exists ("Removes the subclass requirement around
+`Config.clone(into=...)`"), is read by its own words, as under a "Changes" heading.
 """
 
 from __future__ import annotations
@@ -154,7 +156,7 @@ _RELEASE_ROLE = re.compile(r"^\s*[-*]\s+:release:`(?P<version>[^`<]+?)\s*(?:<(?P
 _ENTRY_ROLE = re.compile(r"^(?P<indent>\s*)[-*]\s+:(?P<kind>bug|feature|support):`[^`]*`\s*"
                          r"(?P<text>.*)$")
 # The section each kind of entry is read under.
-_RELEASES_KINDS = {"bug": "bug fixes", "feature": "features", "support": "support"}
+_RELEASES_KINDS = {"bug": "bug fixes", "feature": "changes", "support": "support"}
 
 
 def is_releases_changelog(text: str) -> bool:
@@ -164,7 +166,7 @@ def is_releases_changelog(text: str) -> bool:
 def from_releases(lines: list[str]) -> tuple[list[str], dict[int, str]]:
     """A `releases` changelog rewritten line for line: "- :release:`3.0.3 <2026-04-07>`" is
     "## 3.0.3 (2026-04-07)", "- :bug:`742 major` Define …" is "- Define …"; with the section
-    each entry's bullet opens (by 1-based line number: "bug fixes", "features", "support")."""
+    each entry's bullet opens (by 1-based line number: "bug fixes", "changes", "support")."""
     out = list(lines)
     sections: dict[int, str] = {}
     for k, line in enumerate(lines):
