@@ -412,3 +412,53 @@ def test_a_sphinx_site_outside_docs_is_read_as_the_docs_but_a_conf_module_is_not
     assert www / "configuration.rst" in guides.guide_files(repo)
     assert www / "development.rst" in contributing.contributing_files(repo)
     assert www / "development.rst" in documents.design_files(repo)
+
+
+ADMIN = """\
+=========
+Changelog
+=========
+
+- :release:`4.0.0 <2025-08-03>`
+- :support:`-` Administrivia update:
+
+  - dropped support for Python <3.9
+  - removed the now-vestigial ``ed25519`` packaging 'extra'
+  - with those two changes, ``widget[all]`` has itself been axed
+
+- :support:`973` Removed support for the DSA key algorithm, as it has been badly outdated
+  and insecure for a decade.
+- :support:`-` Remove deprecated code:
+
+  - ``Widget.old()``: use ``Widget.new()``
+- :release:`3.0.0 <2025-01-03>`
+- :support:`-` Removes the now irrelevant ``widget.py3compat`` module.
+
+  .. warning::
+      This change is backwards incompatible.
+"""
+
+
+def test_a_headlines_nested_bullets_that_say_their_change_are_entries_of_their_own():
+    # paramiko 4.0.0 (development since its after-run): "Administrivia update:" over the
+    # release's removals; a reason "badly outdated" is no cleanup; a directive ends an entry
+    found = [(p.provenance, p.text.split("): ", 1)[1])
+             for p in changelogs.proposals(ADMIN, "CHANGES.rst", "widget")]
+    assert found == [
+        ("CHANGES.rst:8", "Dropped support for Python <3.9."),
+        ("CHANGES.rst:9", "Removed the now-vestigial `ed25519` packaging 'extra'."),
+        ("CHANGES.rst:12-13", "Removed support for the DSA key algorithm, as it has been badly"
+                              " outdated and insecure for a decade."),
+        ("CHANGES.rst:14-16", "Removes deprecated code: `Widget.old()`: use `Widget.new()`"),
+        ("CHANGES.rst:18-21", "Removes the now irrelevant `widget.py3compat` module.")], found
+    # the part under a headline that says its change is its detail, not a fact of its own;
+    # `entries` is still every top-level bullet
+    assert [e.first for e in changelogs.entries(ADMIN)] == [6, 12, 14, 18]
+
+
+def test_python_below_a_version_is_the_one_just_below_it():
+    from kenning.extract.seed.current import pythons_dropped
+
+    assert pythons_dropped("Dropped support for Python <3.9.", (3, 9))
+    assert pythons_dropped("Drop support for Python versions less than 3.6", (3, 9))
+    assert not pythons_dropped("Dropped support for Python <3.11.", (3, 9))  # above the floor

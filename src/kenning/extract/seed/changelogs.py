@@ -254,7 +254,11 @@ _PREVIEW = re.compile(r"\b(?:preview|experimental|unstable)\b", re.I)
 # they remove.
 _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci\b|workflow"
                     r"|pre-commit|dependabot|test suite|tests? (?:fix|for)|coverage"
-                    r"|version bump|bump(?:ed)? |unused|unnecessary|outdated|dead code|shim"
+                    r"|version bump|bump(?:ed)? |unused|unnecessary|dead code|shim"
+                    # "Remove outdated docs", not a reason: "as it has been badly outdated and
+                    # insecure for a decade"
+                    r"|(?<!\bbeen )(?<!\bis )(?<!\bwas )(?<!\bare )(?<!\bwere )\boutdated\b"
+                    r"(?! and\b| or\b)"
                     r"|leftover|remov(?:e|es|ed|ing) (?:the )?(?:usages?|uses?) of|useless"
                     r"|redundant|superfluous|refactor\w*|clean(?:s|ed)?[- ]?up\w*"
                     r"|^\W*(?:\w+ ){0,3}internal(?:ly)?\b"
@@ -309,6 +313,7 @@ class Entry:
     prose: bool = False  # a paragraph of the release's prose, not a bullet
     upcoming: str | None = None  # an unreleased entry's version-to-be ("Version 3.2.0\n
     # Unreleased")
+    part_of: int | None = None  # a nested bullet read on its own: its bullet's first line
 
 
 # A changelog kept as pages of the docs ("docs/content/2021-news.md", "doc/release-notes-2.x.rst"):
@@ -394,7 +399,7 @@ def _nested(root: Path) -> list[Path]:
 def entries(text: str) -> list[Entry]:
     """Every top-level bullet under a version heading, its wrapped lines and nested bullets
     joined ("Remove deprecated code: A: use X instead; B: use Y instead")."""
-    return _read(text)[0]
+    return [e for e in _read(text)[0] if e.part_of is None]
 
 
 def release_dates(text: str) -> dict[str, date]:
@@ -419,7 +424,9 @@ def _read(text: str) -> tuple[list[Entry], dict[str, date]]:
                  e.version or "", "")) for e in reader.out], reader.dates)
 
 
-_EXAMPLE = re.compile(r"```|\s\.\. (?:code-block|code|sourcecode)::|(?<=[\w`)\]])::(?=\s|$)")
+# An example, or any directive (".. warning::" and its text are the entry's aside, not its
+# words: "Removes the `py3compat` module. .. warning." otherwise)
+_EXAMPLE = re.compile(r"```|\s\.\. [\w:-]+::|(?<=[\w`)\]])::(?=\s|$)")
 # Lines that start no paragraph of prose: directives, field lists, tables, HTML, quotes,
 # fences, an underline.
 # A paragraph about the release itself, not one change ("This alpha introduces a major
@@ -462,6 +469,7 @@ class _Reader:
         self.section: str | None = None
         self.current: list[str] = []
         self.nested: list[str] = []
+        self.nested_at: list[tuple[int, int]] = []  # each nested bullet's first and last line
         self.start = self.end = self.base_indent = 0
         self.blank = False
         self.prose = False  # the entry being gathered is a paragraph, not a bullet
@@ -481,12 +489,17 @@ class _Reader:
                 body = f"{words}." if words[-1].isalnum() or words[-1] == "`" else words
             if self.nested:
                 body = body.rstrip(" .:") + ": " + "; ".join(n.rstrip(" .;") for n in self.nested)
+            upcoming = self.upcoming if self.version == "unreleased" else None
             self.out.append(Entry(self.version, self.section, body, self.start, self.end,
                                   head=" ".join(self.current) if self.nested else None,
-                                  prose=self.prose,
-                                  upcoming=self.upcoming if self.version == "unreleased"
-                                  else None))
-        self.current, self.nested, self.prose = [], [], False
+                                  prose=self.prose, upcoming=upcoming))
+            # each nested bullet on its own too, for a headline that says no change itself
+            # ("Administrivia update:" over "removed the `ed25519` extra", …): see `proposals`
+            self.out += [Entry(self.version, self.section, item, first, last, upcoming=upcoming,
+                               part_of=self.start)
+                         for item, (first, last) in zip(self.nested, self.nested_at,
+                                                        strict=True)]
+        self.current, self.nested, self.nested_at, self.prose = [], [], [], False
 
     def read(self, n: int, raw: str) -> None:
         line = raw.rstrip()
@@ -502,6 +515,7 @@ class _Reader:
                                                   or self.prose and not was_blank):
             if self.nested:
                 self.nested[-1] += " " + line.strip()
+                self.nested_at[-1] = (self.nested_at[-1][0], n)
             else:
                 self.current.append(line.strip())
             self.end = n
@@ -521,7 +535,7 @@ class _Reader:
                 # not "Released 2020-01-01", "YANKED: …", "This release focuses on …"
                 # a paragraph of a release's prose is an entry too ("Datasette's token-based
                 # CSRF protection has been replaced with …" under its own heading)
-                self.current, self.nested, self.prose = [line.strip()], [], True
+                self.current, self.nested, self.nested_at, self.prose = [line.strip()], [], [], True
                 self.start = self.end = n
                 self.base_indent = 0
 
@@ -580,6 +594,7 @@ class _Reader:
         if self.current and indent > self.base_indent and (
                 self.nested or not was_blank or indent > 0):
             self.nested.append(bullet.group("text").strip())
+            self.nested_at.append((n, n))
             self.end = n
             return
         self.flush()
@@ -657,6 +672,8 @@ def classify(entry: Entry) -> str | None:
 
 
 _CODE_SPAN = re.compile(r"`([^`]+)`")
+_CHANGE_FIRST = re.compile(r"^\W*(?:remov|drop|deprecat|renam|mov|replac|chang|switch|migrat)"
+                           r"\w*\b", re.I)
 _ANYMORE = re.compile(r"\b(?:does|do|did|will|would|can|is|are)(?: not|n't) anymore ", re.I)
 # A remark in brackets ("(which was never officially supported and may work incorrectly)"),
 # not a call's "()".
@@ -973,8 +990,15 @@ def proposals(text: str, rel: str, project: str | None = None,
     # overtake the released ones. So do entries no rule keeps ("`__lt__` does not consider
     # subclasses comparable anymore"), though they are not proposed.
     gone_all = overtaken([(order(e.version), plain(e.text), rule) for e, rule in every])
+    # A nested bullet is its own entry only under a headline no rule keeps ("Administrivia
+    # update:"); under one that says the change ("Remove deprecated code:") it is its detail.
+    # It must say its change itself, opening on the verb ("Dropped support for Python <3.9",
+    # "Renamed the `cancellable` argument …"), not go on with its headline's story or name a
+    # thing a list's lead-in says is deprecated ("`close()` (use …)").
+    said_whole = {e.first for e, rule in every if e.part_of is None and rule is not None}
     found = [(e, rule) for k, (e, rule) in enumerate(every)
-             if rule is not None and k not in gone_all]
+             if rule is not None and k not in gone_all and (e.part_of is None or (
+                 e.part_of not in said_whole and _CHANGE_FIRST.match(plain(e.text))))]
     history = _history([e for e, _ in every], dates)
     lines_since = _lines_since(e.version for e, _ in every)
     restored = _restored(every)

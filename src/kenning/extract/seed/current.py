@@ -293,12 +293,26 @@ _PY_DROPPED = re.compile(
 _ANY_PY = re.compile(r"\b(?:c?python|py|pypy)\s*-?\s*v?(\d)(?:\.(\d+))?\b", re.I)
 
 
+# "Python <3.9", "Python versions less than 3.6", "Python older than 3.9": the newest dropped
+# is the one just below (3.8, 3.5, 3.8).
+_BELOW = re.compile(r"\b(?P<name>c?python|py)(?:\s+versions?)?\s*(?:<\s*|less than\s+"
+                    r"|older than\s+|below\s+|prior to\s+)v?(?P<major>[23])\.(?P<minor>\d+)\b",
+                    re.I)
+
+
+def _just_below(text: str) -> str:
+    """`text` with "Python <3.9" said as the newest Python it drops, "Python 3.8"."""
+    return _BELOW.sub(lambda m: f"{m['name']} {m['major']}.{int(m['minor']) - 1}"
+                      if int(m["minor"]) > 0 else m.group(0), text)
+
+
 def pythons_dropped(text: str, floor: tuple[int, int] | None) -> bool:
     """`text` drops Pythons (or PyPys) HEAD's floor no longer accepts: the floor itself is
     the lasting fact ("Supports Python >=3.10"), a release's "Removed support for Python 3.9"
     only how it got there. A PyPy is named by the Python it implements: PyPy3.10 dropped
     under a 3.10 floor is the floor's news too. Every version it names must be at or below
     the floor (a drop above it is news the floor does not say yet)."""
+    text = _just_below(text)
     if floor is None or not _PY_DROPPED.search(text):
         return False
     versions = [(int(a), int(b) if b else 0) for a, b in _ANY_PY.findall(text)] \
@@ -535,7 +549,7 @@ def _with_verb(p: Proposal) -> str:
 
 def _cpythons(text: str) -> set[tuple[int, int]]:
     """The CPython versions `text` names ("Python 3.9", "Drop 3.8"); a PyPy is not one."""
-    plain = re.sub(r"\bpypy\s*-?\s*v?[\d.]+", "", text, flags=re.I)
+    plain = re.sub(r"\bpypy\s*-?\s*v?[\d.]+", "", _just_below(text), flags=re.I)
     named = re.findall(r"\b(?:c?python|py)\s*-?\s*v?([23])\.(\d+)", plain, re.I) \
         + re.findall(r"(?<![\w.])([23])\.(\d+)(?!\w|\.\d)", plain)
     return {(int(a), int(b)) for a, b in named}
