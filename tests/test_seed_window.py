@@ -3,6 +3,7 @@ a fact (acknowledgements, internal clean-ups, sentences that do not read alone).
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime
 
 from kenning.extract.seed import changelogs, commits, documents, later
@@ -381,3 +382,21 @@ def test_a_cut_sentence_that_points_at_what_was_cut_is_not_proposed():
     said = _said(changelogs.proposals(text, "docs/news.rst", "widget"))
     assert not any("listed below" in s for s in said)
     assert any("`widget.Item` now raises `TypeError`" in s for s in said)
+
+
+def test_a_dated_release_of_an_older_major_line_within_the_window_is_not_history():
+    # textual (development since its after-run): eight major lines in two years, so the
+    # major line before the newest says little of age; a release's date says it.
+    text = ("## [8.0.0] - 2026-05-01\n\n### Changed\n\n- Renamed `Select.BLANK` to `Select.NULL`."
+            "\n\n## [1.0.0] - 2024-12-12\n\n### Removed\n\n- Removed the `App.dark` reactive; use"
+            " `App.theme`.\n\n## [0.5.0] - 2021-01-10\n\n### Changed\n\n- Renamed `Widget.call_later`"
+            " to `Widget.call_after_refresh`.\n")
+    said = [p.text.split("): ", 1)[1] for p in changelogs.proposals(text, "CHANGELOG.md", "tui")]
+    assert said == ["Renamed `Select.BLANK` to `Select.NULL`.",
+                    "Removed the `App.dark` reactive; use `App.theme`."], said  # 0.5.0: past
+    # the window
+    # undated, the major line before the newest is still where history starts
+    undated = re.sub(r" - \d{4}-\d\d-\d\d", "", text)
+    said = [p.text.split("): ", 1)[1]
+            for p in changelogs.proposals(undated, "CHANGELOG.md", "tui")]
+    assert said == ["Renamed `Select.BLANK` to `Select.NULL`."], said

@@ -922,9 +922,10 @@ def _dated(versions: Iterable[str], dates: Mapping[str, date]) -> dict[str, date
 
 
 def _history(entries: list[Entry], dates: Mapping[str, date]) -> Callable[[Entry], bool]:
-    """Whether an entry's release is history: older than the major line before the newest
-    (see `recent_major`), or, when the changelog dates its releases, older than `WINDOW`
-    before the newest release (a long-lived major line holds a decade). A CalVer project's
+    """Whether an entry's release is history: when its release is dated (by the changelog or
+    its tag), older than `WINDOW` before the newest release, whatever its major line (a
+    long-lived major line holds a decade; textual shipped eight in two years); else older
+    than the major line before the newest (see `recent_major`). A CalVer project's
     first component is a year, not a line: its releases are windowed by date alone."""
     versions = [e.version for e in entries if e.version]
     dated = _dated(versions, dates)
@@ -939,8 +940,8 @@ def _history(entries: list[Entry], dates: Mapping[str, date]) -> Callable[[Entry
 
     def history(e: Entry) -> bool:
         when = dated.get(e.version or "")
-        if cutoff is not None and when is not None and when < cutoff:
-            return True
+        if cutoff is not None and when is not None:
+            return when < cutoff
         return not calver and order(e.version)[:len(oldest)] < oldest
     return history
 
