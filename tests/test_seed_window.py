@@ -400,3 +400,15 @@ def test_a_dated_release_of_an_older_major_line_within_the_window_is_not_history
     said = [p.text.split("): ", 1)[1]
             for p in changelogs.proposals(undated, "CHANGELOG.md", "tui")]
     assert said == ["Renamed `Select.BLANK` to `Select.NULL`."], said
+
+
+def test_a_choice_past_the_window_is_kept_but_not_one_a_decade_old():
+    # paramiko 1.11.6 (2013) and urllib3 1.2 (2012) (development): "Replaces PyCrypto's
+    # `Random` with `os.urandom`" is the project's history, whatever HEAD still uses
+    text = ("## 4.0.0 (2026-05-01)\n\n- Removed `old_api`; use `api`.\n\n"
+            "## 3.0.0 (2021-03-01)\n\n- Uses `LifoQueue` instead of `Queue` for pooling.\n\n"
+            "## 1.2.0 (2013-03-01)\n\n- Uses `os.urandom` instead of `Random` for keys.\n")
+    found = changelogs.proposals(text, "CHANGES.md", "ssh")
+    assert [(p.text.split("): ", 1)[1], p.old) for p in found] == [
+        ("Removed `old_api`; use `api`.", False),
+        ("Uses `LifoQueue` instead of `Queue` for pooling.", True)], found

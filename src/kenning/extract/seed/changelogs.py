@@ -946,6 +946,19 @@ def _history(entries: list[Entry], dates: Mapping[str, date]) -> Callable[[Entry
     return history
 
 
+def _dated_before(entries: list[Entry], dates: Mapping[str, date],
+                  window: timedelta) -> Callable[[Entry], bool]:
+    """Whether an entry's release is dated more than `window` before the newest release (an
+    undated one never is)."""
+    dated = _dated([e.version for e in entries if e.version], dates)
+    newest = max([*dated.values(), *dates.values()], default=None)
+
+    def before(e: Entry) -> bool:
+        when = dated.get(e.version or "")
+        return newest is not None and when is not None and when < newest - window
+    return before
+
+
 # A later entry giving back what an earlier one removed: "Restore previously removed
 # `HTTPResponse.getheaders()`", "Re-added `x`", "Reverted the removal of `y`".
 _RESTORES = re.compile(r"^\W*(?:restor|re-?add|re-?introduc|reinstat|brought back|bring(?:s)? back)"
@@ -1001,6 +1014,7 @@ def proposals(text: str, rel: str, project: str | None = None,
              if rule is not None and k not in gone_all and (e.part_of is None or (
                  e.part_of not in said_whole and _CHANGE_FIRST.match(plain(e.text))))]
     history = _history([e for e, _ in every], dates)
+    ancient = _dated_before([e for e, _ in every], dates, 2 * WINDOW)
     lines_since = _lines_since(e.version for e, _ in every)
     restored = _restored(every)
     newest = max(dates.values(), default=None)
@@ -1020,8 +1034,9 @@ def proposals(text: str, rel: str, project: str | None = None,
                      "notice")
             or (rule == "breaking" and bool(_TAKES_AWAY.search(_headline(words)))
                 and not _SECURITY.search(entry.section or ""))))  # what it refuses, it still does
-        if old and rule != "deprecation" and not chose:
-            continue  # old news, long settled
+        if old and rule != "deprecation" and (not chose or ancient(entry)):
+            continue  # old news, long settled; a choice a decade old is the project's history
+            # ("Replaces PyCrypto's `Random` with `os.urandom`", 2013), whatever HEAD still uses
         if history(entry) and not chose and rule != "deprecation" \
                 and lines_since(entry.version) >= SETTLED_LINES:
             continue  # a change of behaviour many feature releases back: settled history
