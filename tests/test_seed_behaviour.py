@@ -311,3 +311,13 @@ def test_a_long_entry_is_read_and_proposed_by_its_first_sentence():
     assert [(p.rule, t) for p, t in zip(found, said(found), strict=True)] == [
         ("changelog-deprecation", "`widget.Resolver` is now deprecated in favor of the"
                                   " `referencing` library.")], found
+
+
+def test_an_entry_saying_it_is_unlikely_to_affect_anyone_is_not_proposed():
+    # textual 0.20.0 (development; a blind judge: "nothing to act on")
+    text = ("Changelog\n=========\n\n4.18.0 (2026-05-01)\n-------------------\n\n"
+            "- Changed signature of ``Driver``. Technically a breaking change, but unlikely to"
+            " affect anyone.\n- ``Timer.start`` is now private, and returns ``None``. Breaking"
+            " change.\n\n4.0 (2026-01-01)\n----------------\n\n- Started the changelog.\n")
+    assert [p.text.split("): ", 1)[1] for p in changelogs.proposals(text, "CHANGES.rst", "w")] \
+        == ["`Timer.start` is now private, and returns `None`. Breaking change."]

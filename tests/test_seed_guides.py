@@ -346,3 +346,12 @@ def test_a_guides_must_or_should_is_not_proposed(kenning, isolated: Path):
     # A guide's must / should is not proposed, not even the project's own setting, the project
     # by name or a keyword its code defines (round 10: 8 good of 14 judged rules).
     assert said == []
+
+
+def test_a_headings_html_entities_are_said_as_their_characters():
+    # textual's CSS type pages (development): "# &lt;color&gt;"
+    text = ("# &lt;color&gt;\n\nThe `<color>` type.\n\n!!! warning\n\n    Not to be confused with"
+            " the `color` CSS rule that sets the color of text.\n")
+    found = [p.text for p in guides.proposals(text, "docs/css_types/color.md", "tui")]
+    assert found == ["tui docs (<color>): Not to be confused with the `color` CSS rule that sets"
+                     " the color of text."], found

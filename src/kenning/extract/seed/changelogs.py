@@ -281,6 +281,8 @@ _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci
                     # what says itself it changes nothing for users: "This should not have any
                     # impact on plugin developers or end-users."
                     r"|\b(?:should|will|does) not (?:have )?(?:any |an )?(?:impact|effect) on\b"
+                    # "Technically a breaking change, but unlikely to affect anyone."
+                    r"|\bunlikely to (?:affect|impact|break|matter to) (?:anyone|many|most|users)\b"
                     r"|\bno (?:user[- ]facing|functional|behaviou?ral) changes?\b"
                     r"|^\W*(?:remove[sd]?|drop(?:s|ped)?|delete[sd]?) (?:the |an? |some )?"
                     r"(?:obsolete|unneeded)\b|\bin (?:the |its |our )?[\w-]+ implementation\b",

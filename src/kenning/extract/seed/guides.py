@@ -30,6 +30,7 @@ pages, the shorter paths first.
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import sys
@@ -550,10 +551,13 @@ def _reads_alone(sentence: str) -> bool:
 
 
 def _lead(project: str, p: _Para, rel: str) -> str:
-    page = p.title or Path(rel).stem.replace("-", " ").replace("_", " ").title()
-    where = page if not p.section or p.section == page else f"{page} › {p.section}"
+    # a heading's HTML entities said as their characters: "&lt;color&gt;" is "<color>"
+    page = html.unescape(p.title) if p.title \
+        else Path(rel).stem.replace("-", " ").replace("_", " ").title()
+    section = html.unescape(p.section) if p.section else p.section
+    where = page if not section or section == page else f"{page} › {section}"
     return f"{project} docs ({where})" if not rel.lower().startswith("readme") \
-        else f"{project} README" + (f" ({p.section})" if p.section else "")
+        else f"{project} README" + (f" ({section})" if section else "")
 
 
 def proposals(text: str, rel: str, project: str) -> list[Proposal]:
