@@ -100,21 +100,28 @@ def _table(data: dict, dotted: str) -> dict:
     return here if isinstance(here, dict) else {}
 
 
-def pyproject_proposals(text: str, rel: str, name: str) -> list[Proposal]:
-    try:
-        data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, ValueError):
-        return []
+def _setting_adder(text: str, rel: str, name: str, family: str, out: list[Proposal]):
+    """`add(table, key, sentence, rule[, kind])`: one proposal into `out` for a setting of the
+    file `rel` (its `text`), cited by the line `key` is set on in `[table]`; nothing when the
+    key's line is not found."""
     lines = text.splitlines()
-    out: list[Proposal] = []
 
     def add(table: str, key: str, sentence: str, rule: str, kind: str = "codebase") -> None:
         n = _key_line(lines, table, key)
         if n is None:
             return
         out.append(Proposal(source="docs", kind=kind, text=f"{name} ({rel}): {sentence}",
-                            provenance=lines_label(rel, n, n), rule=f"pyproject-{rule}"))
+                            provenance=lines_label(rel, n, n), rule=f"{family}-{rule}"))
+    return add
 
+
+def pyproject_proposals(text: str, rel: str, name: str) -> list[Proposal]:
+    try:
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, ValueError):
+        return []
+    out: list[Proposal] = []
+    add = _setting_adder(text, rel, name, "pyproject", out)
     floor = _table(data, "project").get("requires-python")
     if isinstance(floor, str) and floor.strip():
         add("project", "requires-python",
@@ -215,16 +222,8 @@ def ini_proposals(text: str, rel: str, name: str) -> list[Proposal]:
         parser.read_string(text)
     except configparser.Error:
         return []
-    lines = text.splitlines()
     out: list[Proposal] = []
-
-    def add(section: str, key: str, sentence: str, rule: str, kind: str = "codebase") -> None:
-        n = _key_line(lines, section, key)
-        if n is None:
-            return
-        out.append(Proposal(source="docs", kind=kind, text=f"{name} ({rel}): {sentence}",
-                            provenance=lines_label(rel, n, n), rule=f"ini-{rule}"))
-
+    add = _setting_adder(text, rel, name, "ini", out)
     def section(title: str) -> dict:
         return dict(parser.items(title)) if parser.has_section(title) else {}
 
