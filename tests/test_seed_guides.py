@@ -355,3 +355,14 @@ def test_a_headings_html_entities_are_said_as_their_characters():
     found = [p.text for p in guides.proposals(text, "docs/css_types/color.md", "tui")]
     assert found == ["tui docs (<color>): Not to be confused with the `color` CSS rule that sets"
                      " the color of text."], found
+
+
+def test_a_heading_inside_an_admonition_heads_its_text_and_keeps_its_case():
+    # textual's getting started page (development; a blind judge: "reads as if every default
+    # terminal were limited to 256 colours")
+    text = ("# Getting started\n\n## Requirements\n\n!!! info \"Your platform\"\n\n"
+            "    ### :material-apple: macOS\n\n    The default terminal app is limited to 256"
+            " colors.\n\n## Installation\n\nRun the installer.\n")
+    found = [p.text for p in guides.proposals(text, "docs/getting_started.md", "tui")]
+    assert found == ["tui docs (Getting started › macOS): The default terminal app is limited"
+                     " to 256 colors."], found

@@ -80,6 +80,8 @@ _LIFECYCLE_KINDS = ("deprecated", "versionremoved")
 # A note is read as prose (its sentences must fire a rule); a warning is a warning.
 _NOTE_KINDS = ("note", "info", "tip", "hint")
 _MD_HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
+# MkDocs Material's icon shortcode before a heading's words (":material-apple: macOS")
+_ICON = re.compile(r"^:[a-z][\w-]*:\s*")
 _RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+])\1{2,}\s*$")
 _MK_ADMONITION = re.compile(r"^(?P<indent>\s*)(?:!!!|\?\?\?\+?)\s*(?P<kind>\w+)")
 _RST_DIRECTIVE = re.compile(r"^(?P<indent>\s*)\.\.\s+(?P<kind>[\w:-]+)::\s*(?P<rest>.*)$")
@@ -235,7 +237,9 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
 
     def heading(name: str, level: int, depth: int) -> None:
         nonlocal title, section
-        name = plain(name).rstrip(".")
+        words = plain(name).rstrip(".")
+        # a name that opens lower case keeps its case ("macOS", "npm")
+        name = words[:1].lower() + words[1:] if name.lstrip()[:1].islower() else words
         for deeper in [d for d in above if d >= depth]:
             del above[deeper]
         parent = next((above[d] for d in sorted(above, reverse=True) if above[d] != title), "")
@@ -319,9 +323,13 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
             continue
         if _RST_UNDERLINE.match(line):
             continue
-        if m := _MD_HEADING.match(line):
+        # a heading inside a MkDocs admonition's indented body ("    ### macOS" under "!!! info
+        # "Your platform"") heads what follows in it
+        inside = note_indent is not None or warn_indent is not None
+        if m := _MD_HEADING.match(line.lstrip() if inside else line):
             close()
-            heading(m.group("title"), len(m.group("hashes")), len(m.group("hashes")))
+            heading(_ICON.sub("", m.group("title")), len(m.group("hashes")),
+                    len(m.group("hashes")))
             continue
         if m := (_MK_ADMONITION.match(line) or _GH_ADMONITION.match(line)):
             close()
