@@ -462,3 +462,42 @@ def test_python_below_a_version_is_the_one_just_below_it():
     assert pythons_dropped("Dropped support for Python <3.9.", (3, 9))
     assert pythons_dropped("Drop support for Python versions less than 3.6", (3, 9))
     assert not pythons_dropped("Dropped support for Python <3.11.", (3, 9))  # above the floor
+
+
+def test_towncrier_news_fragments_are_the_upcoming_releases_entries(kenning, repo):
+    # aiohttp's `CHANGES/*.breaking.rst` on its main branch, attrs' `changelog.d/` (development)
+    news = repo / "CHANGES"
+    news.mkdir()
+    (news / "12501.breaking.rst").write_text(
+        "Removed ``BasicAuth`` and the ``auth`` parameter. Use ``encode_basic_auth()`` in a\n"
+        "header instead -- by :user:`someone`.\n", encoding="utf-8")
+    (news / "9109.breaking.rst").write_text("Changed default value of ``compress`` from ``None``"
+                                            " to ``False``.\n", encoding="utf-8")
+    (news / "12600.bugfix.rst").write_text("Fixed ``ClientSession.get()`` no longer raising on"
+                                           " a closed session.\n", encoding="utf-8")
+    (news / "README.rst").write_text("Put fragments here.\n", encoding="utf-8")
+    (news / ".gitignore").write_text("!.gitignore\n", encoding="utf-8")
+    (repo / "client.py").write_text("def encode_basic_auth(login):\n    ...\n\n\n"
+                                    "def request(url, compress=False):\n    ...\n",
+                                    encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "news")
+    items = json.loads(kenning("seed", "--dry-run", "--json", "--source", "changelog").out)
+    found = sorted((i["provenance"], i["text"].split("): ", 1)[1]) for i in items["items"])
+    assert found == [
+        ("CHANGES/12501.breaking.rst:1-2", "Removed `BasicAuth` and the `auth` parameter. Use "
+                                           "`encode_basic_auth()` in a header instead."),
+        ("CHANGES/9109.breaking.rst:1", "Changed default value of `compress` from `None` to "
+                                        "`False`.")], found  # the fix is not a fact
+    # towncrier's own configuration names the folder first
+    (repo / "changelog.d").mkdir()
+    (repo / "changelog.d" / "7.removal.md").write_text("Removed `old()`.\n", encoding="utf-8")
+    from kenning.extract.seed import fragments
+
+    assert fragments.fragment_folder(repo) == repo / "CHANGES"
+    (repo / "pyproject.toml").write_text('[tool.towncrier]\ndirectory = "changelog.d"\n',
+                                         encoding="utf-8")
+    assert fragments.fragment_folder(repo) == repo / "changelog.d"
+    assert [p.name for p in fragments.fragment_files(news)] == ["12501.breaking.rst",
+                                                                "12600.bugfix.rst",
+                                                                "9109.breaking.rst"]

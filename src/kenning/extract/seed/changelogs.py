@@ -104,7 +104,9 @@ _SECTION = re.compile(r"^#{2,6}\s*(?P<name>[A-Za-z][\w -]{2,40}?)\s*:?\s*$|"
                       r"^(?P<bold>\*\*)?(?P<plain>Breaking changes?|Deprecations?|Removals?|"
                       r"Removed|Deprecated|Changed|Backwards[- ]incompatible changes?)"
                       r"(?:\*\*)?\s*:?\s*$", re.I)
-_TITLE = re.compile(r"[A-Za-z][\w ,&/'-]{2,40}")  # an underlined section title: "Bugfixes"
+# An underlined section title: "Bugfixes", towncrier's "Deprecations (removal in next major
+# release)" and "Removals and backward incompatible breaking changes".
+_TITLE = re.compile(r"[A-Za-z][\w ,&/'()-]{2,60}")
 _TITLE_VERSION = re.compile(r"\s+[-–—]\s+v?\d+(?:\.\d+)+\S*$")
 _PRE = re.compile(r"[-.]?(?:a|b|rc|alpha|beta|dev)\.?\d*$")
 _BOLD_LINE = re.compile(r"^\*\*(?P<name>[^*]{3,80}?)\*\*\s*:?\s*$")
@@ -219,7 +221,7 @@ _BREAKING_LABEL = re.compile(r"^\W*(?:backwards?[- ]incompatible|breaking(?: cha
                              r"(?=[A-Z`])", re.I)
 # What a sentence cut from a long entry must say to be the change itself.
 _CHANGE_SAID = re.compile(r"\b(?:now|no longer|anymore|instead|renamed|removed|deprecated"
-                          r"|dropped|replaced|changed|default)\b", re.I)
+                          r"|dropped|replaced|changed|default|stopped)\b", re.I)
 # A cut sentence that points at what was cut ("The classes listed below are now abstract base
 # classes."): it does not read alone.
 _POINTS_ON = re.compile(r"\b(?:listed|shown|given|described|mentioned|named) below\b"
@@ -987,8 +989,22 @@ def _restored(every: list[tuple[Entry, str | None]]) -> Callable[[Entry], bool]:
     return restored
 
 
+def fragment_proposals(text: str, rel: str, section: str, project: str | None = None,
+                       tagged: Mapping[str, date] | None = None) -> list[Proposal]:
+    """A towncrier news fragment (`seed.fragments`): one entry of the upcoming release, its
+    type its section, read with the changelog's rules."""
+    lines = text.splitlines()
+    said = [n for n, line in enumerate(lines, 1) if line.strip()]
+    if not said:
+        return []
+    body = " ".join(re.sub(r"^\s*[-*]\s+", "", line).strip() for line in lines if line.strip())
+    entry = Entry("unreleased", section, body, said[0], said[-1])
+    return proposals(text, rel, project, tagged, read=([entry], {}))
+
+
 def proposals(text: str, rel: str, project: str | None = None,
-              tagged: Mapping[str, date] | None = None) -> list[Proposal]:
+              tagged: Mapping[str, date] | None = None,
+              read: tuple[list[Entry], dict[str, date]] | None = None) -> list[Proposal]:
     """The changelog at `rel` (its text) of `project`: one proposal per entry a rule keeps,
     unless a newer entry overtook it (see `later`), its release was yanked, or a newer release
     says the same words (a fix backported to two lines is one fact, said by the newest).
@@ -999,7 +1015,7 @@ def proposals(text: str, rel: str, project: str | None = None,
     and a choice said as "use X instead of Y", kept as `old` too (HEAD's code must still use
     X). A change of behaviour stays true until a
     later entry overtakes it, however old."""
-    read, dates = _read(text)
+    read, dates = read or _read(text)
     dates = {**(tagged or {}), **dates}  # the changelog's own date first, else its tag's
     every = [(e, classify(e)) for e in read if not e.yanked and e.version is not None]
     # Unreleased entries are what HEAD holds: proposed (as "3.2.0 (unreleased)"), and they

@@ -32,6 +32,7 @@ from kenning.extract.seed import (
     contributing,
     current,
     documents,
+    fragments,
     guides,
     later,
     security,
@@ -99,6 +100,11 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
             continue
     out += [("changelog", p, lambda text, rel: changelogs.proposals(text, rel, name, tagged))
             for p in logs]
+    folder = fragments.fragment_folder(root)
+    news = fragments.fragment_files(folder) if folder else []
+    name = name or (project_name(root) if news else None)
+    out += [("changelog", p, lambda text, rel: changelogs.fragment_proposals(
+        text, rel, fragments.section_of(Path(rel)) or "", name, tagged)) for p in news]
     out += [("docs", p, _adr) for p in documents.adr_files(root)]
     out += [("docs", p, lambda text, rel: documents.rule_proposals(text, rel, "docs")
              + documents.contributing_steps(text, rel)) for p in documents.design_files(root)]
