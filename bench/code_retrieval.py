@@ -26,9 +26,10 @@ Usage: python bench/code_retrieval.py [codebase ...]
 lib0, yjs), chosen and pinned by counts only before any run, never tuned on, run once before
 and once after a round (bench/data/SPLITS.md). Of the fifth split, transitions' source
 distribution is development since the code model's round and the crate rkyv (it needs
-`apt-get install librust-rkyv-dev`) stays runnable by name; the sixth is pinned in SPLITS.md. The first four test splits (boltons' source distribution, ramda,
-regex-syntax; more-itertools' source distribution, luxon, hashbrown; jedi's source
-distribution, commander, petgraph; pint's source distribution, node-forge, chrono) are spent:
+`apt-get install librust-rkyv-dev`) stays runnable by name; the sixth is pinned in
+SPLITS.md. The first four test splits (boltons' source distribution, ramda, regex-syntax;
+more-itertools' source distribution, luxon, hashbrown; jedi's source distribution,
+commander, petgraph; pint's source distribution, node-forge, chrono) are spent:
 each was run once and stays runnable by name (regex-syntax, hashbrown, petgraph and chrono
 need librust-regex-syntax-dev, librust-hashbrown-dev, librust-petgraph-dev and
 librust-chrono-dev). Neither bench/run.py nor .ci/run runs any test split.

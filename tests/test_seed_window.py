@@ -389,8 +389,8 @@ def test_a_dated_release_of_an_older_major_line_within_the_window_is_not_history
     # major line before the newest says little of age; a release's date says it.
     text = ("## [8.0.0] - 2026-05-01\n\n### Changed\n\n- Renamed `Select.BLANK` to `Select.NULL`."
             "\n\n## [1.0.0] - 2024-12-12\n\n### Removed\n\n- Removed the `App.dark` reactive; use"
-            " `App.theme`.\n\n## [0.5.0] - 2021-01-10\n\n### Changed\n\n- Renamed `Widget.call_later`"
-            " to `Widget.call_after_refresh`.\n")
+            " `App.theme`.\n\n## [0.5.0] - 2021-01-10\n\n### Changed\n\n- Renamed"
+            " `Widget.call_later` to `Widget.call_after_refresh`.\n")
     said = [p.text.split("): ", 1)[1] for p in changelogs.proposals(text, "CHANGELOG.md", "tui")]
     assert said == ["Renamed `Select.BLANK` to `Select.NULL`.",
                     "Removed the `App.dark` reactive; use `App.theme`."], said  # 0.5.0: past
