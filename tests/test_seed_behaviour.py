@@ -321,3 +321,14 @@ def test_an_entry_saying_it_is_unlikely_to_affect_anyone_is_not_proposed():
             " change.\n\n4.0 (2026-01-01)\n----------------\n\n- Started the changelog.\n")
     assert [p.text.split("): ", 1)[1] for p in changelogs.proposals(text, "CHANGES.rst", "w")] \
         == ["`Timer.start` is now private, and returns `None`. Breaking change."]
+
+
+def test_a_removal_naming_only_a_kind_of_thing_is_not_proposed():
+    # aiohttp's "Drops deprecated SSL client settings." (a blind judge: which ones?)
+    text = ("Changelog\n=========\n\n4.18.0 (2026-05-01)\n-------------------\n\n"
+            "- Drops deprecated SSL client settings; use ``ssl`` instead.\n"
+            "- Drops deprecated ``verify_ssl`` and ``ssl_context`` settings; use ``ssl``"
+            " instead.\n\n"
+            "4.0 (2026-01-01)\n----------------\n\n- Started the changelog.\n")
+    assert [p.text.split("): ", 1)[1] for p in changelogs.proposals(text, "CHANGES.rst", "w")] \
+        == ["Drops deprecated `verify_ssl` and `ssl_context` settings; use `ssl` instead."]

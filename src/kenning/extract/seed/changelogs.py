@@ -676,6 +676,16 @@ def classify(entry: Entry) -> str | None:
 
 
 _CODE_SPAN = re.compile(r"`([^`]+)`")
+# What a removal names by its kind alone ("deprecated SSL client settings", "some legacy
+# options"), and a name of code that would say which (`x`, a.b, x_y, f()).
+_UNNAMED_KIND = re.compile(r"\b(?:deprecated|legacy|old|obsolete|several|some|various|unused)"
+                           r"\s+(?:\w+\s+){0,3}(?:settings|options|parameters|arguments|params"
+                           r"|features|methods|functions|apis|attributes|properties|classes"
+                           r"|modules|helpers|aliases|names|flags|hooks|signals|keywords)\b",
+                           re.I)
+_CODE_NAME = re.compile(r"`[^`]+`|\w\.\w|\w_\w|\w\(\)")
+# Where a removal goes on to its replacement: "…; use `ssl` instead", ", in favour of …".
+_REPLACEMENT = re.compile(r";|,?\s+(?:use|in favou?r of|instead|replaced by|see)\b", re.I)
 _CHANGE_FIRST = re.compile(r"^\W*(?:remov|drop|deprecat|renam|mov|replac|chang|switch|migrat)"
                            r"\w*\b", re.I)
 _ANYMORE = re.compile(r"\b(?:does|do|did|will|would|can|is|are)(?: not|n't) anymore ", re.I)
@@ -1063,6 +1073,10 @@ def proposals(text: str, rel: str, project: str | None = None,
             # removal a newer release undid ("Restore previously removed `getheaders()`")
         if entry.prose and rule not in _PROSE_RULES:
             continue  # a paragraph's "breaking" or "removed" is often the release's story
+        removed = _REPLACEMENT.split(_headline(words), maxsplit=1)[0]
+        if rule in ("removal", "breaking") and _UNNAMED_KIND.search(removed) \
+                and not _CODE_NAME.search(removed):
+            continue  # "Drops deprecated SSL client settings": which ones? It names none
         if rule in ("removal", "breaking") and point_fix(entry.version, words):
             continue  # "Removes "!" from the unreserved characters in …" of a x.y.z release
         if rule == "behaviour" and (point_release(entry.version) or _TYPING.search(words)
