@@ -378,6 +378,9 @@ def test_a_changelog_kept_deeper_in_the_tree_is_found_but_never_a_fixtures(repo)
     (repo / "tests" / "fixtures").mkdir(parents=True)
     (repo / "tests" / "fixtures" / "CHANGELOG.md").write_text("## 1.0\n\n- Removed `x`.\n",
                                                               encoding="utf-8")
+    (repo / "debian").mkdir()
+    (repo / "debian" / "changelog").write_text("widget (1.0-1) unstable; urgency=low\n",
+                                               encoding="utf-8")
     (repo / "vendor" / "lib").mkdir(parents=True)
     (repo / "vendor" / "lib" / "CHANGES.rst").write_text(RELEASES, encoding="utf-8")
     assert changelogs.changelog_files(repo) == []

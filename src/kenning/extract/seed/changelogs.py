@@ -381,7 +381,9 @@ def _changelog_pages(root: Path) -> list[Path]:
 # code, examples, build output.
 _NOT_THE_PROJECTS = re.compile(r"^(?:\.|_)|^(?:tests?|testing|fixtures?|testdata|vendor(?:ed)?"
                                r"|third[-_]?party|external|node_modules|site-packages|examples?"
-                               r"|samples?|build|dist|target|venv|env)$", re.I)
+                               r"|samples?|build|dist|target|venv|env"
+                               # a distribution's packaging: `debian/changelog` is the package's
+                               r"|debian|rpm|packaging)$", re.I)
 NESTED_DEPTH = 3
 
 
