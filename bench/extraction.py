@@ -384,12 +384,18 @@ SPLITS = {
     # Round 8's test split: four planetfall-seed-signalkit sessions labelled blind by two
     # labellers (data/extraction_test3), committed before any run; files outside, as et2's.
     "test": ("et3-a", "et3-b"),
+    # Issue 16 round 11: the one long beads-tracked session in the repository (spotter
+    # 4d5611e5, the shape of the review's sessions), labelled blind by two labellers and
+    # committed before any run against the labels. Development: its transcript guided the
+    # `bd show` reading of round 2 and the tracker routine of round 11.
+    "spotter": ("spotter-a", "spotter-b"),
 }
 # Where the label folders kept apart from extraction_labels/ live.
 APART = {**{name: HERE / "data" / "extraction_test2" for name in SPLITS["et2"]},
          **{name: HERE / "data" / "extraction_test3" for name in SPLITS["test"]}}
 # The transcripts of a label folder, where several label folders share one project.
-TRANSCRIPTS = {"lws-a": "local-web-services__local-web-services",
+TRANSCRIPTS = {"spotter-a": "spotter", "spotter-b": "spotter",
+               "lws-a": "local-web-services__local-web-services",
                "lws-b": "local-web-services__local-web-services",
                "et2-a": "entireio__git-sync", "et2-b": "entireio__git-sync",
                "et2-c": "entireio__skills",

@@ -224,7 +224,7 @@ def test_an_issue_from_the_tracker_gives_its_constraints_with_its_title(tmp_path
     issue = (
         "○ spotter-dov [EPIC] · Unified transcript rendering   [● P1 · OPEN]\n"
         "Owner: M · Type: epic\n\nDESCRIPTION\n## Problem\nThe two views drift apart.\n"
-        "## Guardrails\n- Do not replace highlight.js with another\n  syntax highlighter.\n"
+        "## Notes\n- Do not replace highlight.js with another\n  syntax highlighter.\n"
         "- Session pages must render rows through the shared component.\n"
         "## Acceptance Tests\n- Rows must show 10 lines by default.\n"
         "- [ ] Never truncate silently\n"
@@ -238,6 +238,78 @@ def test_an_issue_from_the_tracker_gives_its_constraints_with_its_title(tmp_path
         "shared component.",
     ]
     assert {c.evidence for c in found} == {evidence}
+
+
+def test_an_issues_constraint_section_is_one_fact_whatever_its_items_say(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    issue = (
+        "○ app-7.2 · Upgrade the renderer   [● P1 · OPEN]\n\nDESCRIPTION\n"
+        "## Architecture Constraints\n"
+        "- Renderer remains a pure data transform module (no socket state).\n"
+        "- No copied markup between the two pages after this task.\n"
+        "## Definition Of Done\n- Renderer tests cover the new keys.\n"
+        "## No-gos\n- Do not add a second highlighter.\n"
+        "---\n"
+        "Architecture: Phoenix LiveView; UI work must follow the AGENTS.md Frontend guidance.\n"
+    )
+    _tool(t, "Bash", {"command": "bd show app-7.2"}, issue)
+    assert [c.text for c in _candidates(t.path) if c.rule.startswith("issue-")] == [
+        'Issue "Upgrade the renderer": Architecture Constraints: renderer remains a pure data '
+        "transform module (no socket state); no copied markup between the two pages.",
+        'Issue "Upgrade the renderer": No-gos: do not add a second highlighter.',
+        'Issue "Upgrade the renderer": UI work must follow the AGENTS.md Frontend guidance.',
+    ]
+
+
+def _tracked_task(t: Transcript, close_output: str = "✓ Closed app-7.1: done",
+                  close_error: bool = False) -> str:
+    t.user("Work on bead app-7")
+    t.bash("bd ready", "📋 Ready work (1 issue):\n1. [P1] app-7.1: Extract the component")
+    t.bash("bd show app-7.1", "○ app-7.1 · Extract the component   [● P1 · OPEN]")
+    t.bash("bd update app-7.1 --status in_progress", "✓ Updated issue: app-7.1")
+    t.bash("mix test 2>&1 | tail -5", "1 test, 1 failure")
+    t.bash("mix test 2>&1 | tail -5", "12 tests, 0 failures")
+    t.bash("mix credo --strict", "found no issues")
+    closed = t.bash('bd close app-7.1 --reason="Extracted the shared component"',
+                    close_output, error=close_error)
+    t.bash("bd sync --from-main", "ok")
+    t.bash('git add .beads/issues.jsonl && git commit -m "feat: shared component"',
+           "[app-7 1a2b3c] feat: shared component")
+    t.bash("git push", "To github.com:o/app.git")
+    return closed
+
+
+def test_a_closed_tracked_task_gives_the_routine_the_session_followed(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    closed = _tracked_task(t)
+    [c] = [c for c in _candidates(t.path) if c.rule == "tracker-routine"]
+    assert c.text == (
+        "Tracked tasks (beads, `bd`): find work with `bd ready`, read it with `bd show <id>`, "
+        "claim it with `bd update <id> --status in_progress`; `mix test` and `mix credo` must "
+        'pass before `bd close <id> --reason="…"`; then `bd sync --from-main`, commit, '
+        "`git push`.")
+    assert c.evidence == closed and c.kind == "interaction"
+
+
+def test_a_tracked_task_left_open_or_failing_to_close_gives_no_routine(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    _tracked_task(t, close_output="Exit code 1\nError: issue not found", close_error=True)
+    assert [c for c in _candidates(t.path) if c.rule == "tracker-routine"] == []
+    t = Transcript(tmp_path / "s2.jsonl")
+    t.bash("bd show app-7.1", "○ app-7.1 · Extract the component   [● P1 · OPEN]")
+    t.bash("bd update app-7.1 --status in_progress", "✓ Updated issue: app-7.1")
+    t.bash("mix test", "12 tests, 0 failures")
+    assert [c for c in _candidates(t.path) if c.rule == "tracker-routine"] == []
+
+
+def test_a_github_issue_closed_after_the_checks_gives_the_routine(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash("gh issue view 42", "title:\tCrash on empty input\nstate:\tOPEN")
+    t.bash("npm test", "ok")
+    t.bash("gh issue close 42 --comment 'Fixed in 1a2b3c'", "✓ Closed issue #42")
+    [c] = [c for c in _candidates(t.path) if c.rule == "tracker-routine"]
+    assert c.text == ("Tracked tasks (`gh issue`): read it with `gh issue view <id>`; `npm test` "
+                      "must pass before `gh issue close <id> --comment \"…\"`.")
 
 
 def test_agent_guides_and_skills_the_session_already_sees_are_not_copied(tmp_path: Path):

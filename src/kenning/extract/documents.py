@@ -51,6 +51,17 @@ _TASK_HEADING = re.compile(
     re.I,
 )
 _HEADING = re.compile(r"^\s*#+\s+\S")
+# Sections whose every item is a rule however it is phrased ("Renderer remains a pure data
+# transform module."): the author filed them as constraints. Shape Up pitches name them
+# "No-gos" and "Rabbit holes". Such a section is one fact, its heading first.
+_RULE_HEADING = re.compile(
+    r"^\s*#+\s*(?:(?:architecture|architectural|design|technical|hard)\s+)?(?:constraints?"
+    r"|no[- ]?gos?|guardrails?|invariants?|rabbit[- ]holes?|conventions|rules|principles"
+    r"|don'?ts|anti[- ]?patterns)\s*:?\s*$",
+    re.I,
+)
+# "… after this task": the rule holds from then on.
+_FROM_NOW = re.compile(r"\s*\b(?:after|from|since) this (?:task|change|issue|pr)\b", re.I)
 # Task-scoped: what to do in this task, not how the project works.
 _TASK_SCOPED = re.compile(
     r"\b(?:this (?:issue|ticket|task|pr|pull request|bug|story|epic|change|feature)"
@@ -117,9 +128,20 @@ def requirement_candidates(text: str, subject: str, kind_hint: str, evidence: st
     text = _strip_read_numbers(text)
     out: list[Candidate] = []
     groups: dict[int, list[str]] = {}  # lead-in paragraph number -> its rule items
+    sections: dict[str, list[str]] = {}  # rule section heading -> its items
     for unit in _paragraphs(text):
-        line = unit.text
+        line = _FROM_NOW.sub("", unit.text) if unit.section else unit.text
         if _CHECKBOX.match(line) or _TASK_SCOPED.search(line):
+            continue
+        if lists and unit.section:
+            items = sections.setdefault(unit.section, [])
+            if not items:  # the section's fact is written once, at its first item
+                out.append(Candidate(kind="codebase", text="", evidence=evidence,
+                                     rule=f"{kind_hint}-section", session=session,
+                                     rationale=unit.section))
+            line = re.sub(r"^(?:[-*•]|\d+[.)])\s+", "", line)
+            if len(line) <= 300:
+                items.append(_plain(line).rstrip("."))
             continue
         for sentence in split_sentences(line):
             if len(sentence) > 300 or _TASK_SCOPED.search(sentence):
@@ -127,7 +149,7 @@ def requirement_candidates(text: str, subject: str, kind_hint: str, evidence: st
             # Only explicit rules: a design doc's findings read by the test of
             # `conclusions.py` were tried and matched none of the labelled facts of the first
             # unseen sessions (issue 16, round 5), so they are out.
-            found = sentence_rules(sentence, previous)
+            found = sentence_rules(sentence, previous) or _clause_rule(sentence, previous)
             if not found:
                 continue
             kind, fact, rationale, rule = found
@@ -152,7 +174,14 @@ def requirement_candidates(text: str, subject: str, kind_hint: str, evidence: st
     leads = {n: u.text for n, u in enumerate(_paragraphs(text))}
     done = []
     for c in out:
-        if c.rule.endswith("-list"):
+        if c.rule.endswith("-section"):
+            items = [i for i in sections[str(c.rationale)] if i]
+            body = f"{_cap(subject)}: {c.rationale}: " + "; ".join(
+                i[:1].lower() + i[1:] if i[1:2].islower() else i for i in items) + "."
+            if len(body) > MAX_LIST_FACT:
+                body = body[:MAX_LIST_FACT].rsplit(";", 1)[0] + "."
+            c = replace(c, text=body, rationale=None)
+        elif c.rule.endswith("-list"):
             n = int(c.rationale or 0)
             head = _plain(leads.get(n, "")).rstrip(":").strip()
             body = f"{_cap(subject)}: {head}: " + "; ".join(groups[n]) + "."
@@ -163,6 +192,20 @@ def requirement_candidates(text: str, subject: str, kind_hint: str, evidence: st
     return done
 
 
+def _clause_rule(sentence: str, previous: Sequence[str]):
+    """The rules in the clauses of a "Label: a; b; c" line ("Architecture: Ash + Phoenix
+    LiveView; UI work must follow the AGENTS.md Frontend Tasks guidance."), as one."""
+    if "; " not in sentence:
+        return None
+    body = re.sub(r"^[A-Z][\w /-]{0,30}:\s+", "", sentence)
+    found = [f for f in (sentence_rules(c.strip(), previous) for c in body.split("; ")) if f]
+    if not found:
+        return None
+    kind, _, rationale, rule = found[0]
+    joined = "; ".join(f[1].rstrip(".") for f in found) + "."
+    return kind, joined, rationale, rule
+
+
 def _plain(text: str) -> str:
     return " ".join(_BOLD.sub("", text).split())
 
@@ -170,6 +213,7 @@ def _plain(text: str) -> str:
 class _Unit(NamedTuple):
     text: str
     lead: int | None  # the number of the lead-in paragraph of the list this item is in
+    section: str | None = None  # the rule section (`_RULE_HEADING`) this unit is in
 
 
 def _paragraphs(text: str) -> list[_Unit]:
@@ -181,20 +225,28 @@ def _paragraphs(text: str) -> list[_Unit]:
     current: list[str] = []
     bullet = False
     lead: int | None = None
+    section: str | None = None
 
     def close() -> None:
         nonlocal lead
         if current:
             joined = " ".join(current)
-            out.append(_Unit(joined, lead if bullet else None))
+            out.append(_Unit(joined, lead if bullet else None, section))
             if not bullet:
                 lead = len(out) - 1 if joined.rstrip().endswith(":") else None
         current.clear()
 
     for raw in text.splitlines():
         line = raw.strip()
+        if re.match(r"^(?:-{3,}|\*{3,}|_{3,})$", line):  # a rule line ends a section
+            close()
+            skipping, section, lead = False, None, None
+            continue
         if _HEADING.match(line):
+            close()
             skipping = bool(_TASK_HEADING.match(line))
+            rule = _RULE_HEADING.match(line)
+            section = line.lstrip("#").strip().rstrip(":") if rule else None
         is_bullet = bool(re.match(r"^(?:[-*•>]|\d+[.)])\s", line))
         starts = not line or _HEADING.match(line) or is_bullet
         if starts or line.startswith(("|", "```")):

@@ -47,6 +47,7 @@ from kenning.extract.notes import (
 from kenning.extract.overturned import still_unchallenged
 from kenning.extract.sentences import sentence_rules, split_sentences
 from kenning.extract.vocab import code_like
+from kenning.extract.tracker import tracker_routine
 from kenning.extract.workflow import enforced_rules, failure_fixes, verification_workflow
 
 _I = re.IGNORECASE
@@ -161,6 +162,7 @@ def extract_candidates(
     fixed = {c.evidence for c in fixes}
     out.extend(c for c in failure_fixes(turns, root_str) if c.evidence not in fixed)
     out.extend(verification_workflow(turns))
+    out.extend(tracker_routine(turns))
     out.extend(enforced_rules(turns))
     if findings:
         out.extend(conclusion_candidates(turns, prose))

@@ -53,7 +53,8 @@ _SUBCOMMANDS = frozenset("go cargo golangci-lint dotnet gradle mvn mix deno vale
 _CHECK_WORD = re.compile(
     r"(?:^|[\s:./-])(?:test|tests|lint|fmt|format|typecheck|type-check|check|vet|build|ci"
     r"|verify|clippy|pytest|mypy|ruff|eslint|biome|tsc|golangci-lint|gofmt|prettier"
-    r"|markdownlint(?:-cli2)?|vale|pyright|black|rspec|jest|vitest|phpunit|mvn|gradle)"
+    r"|markdownlint(?:-cli2)?|vale|pyright|black|rspec|jest|vitest|phpunit|mvn|gradle|credo"
+    r"|dialyzer|rubocop|shellcheck|stylelint|ktlint|swiftlint|phpstan|clang-tidy)"
     r"(?=$|[\s:.-])"
 )
 _REASON = re.compile(
