@@ -330,6 +330,32 @@ project was development already; where each missed fact lives is in bench/data/S
   in a document the agent loads; main's output stays round 9's (the rule is on branch
   r-extract10, commit 0582bd4).
 
+Change log, round 11 (issue 16, 2026-12-02 evening; score.py with MiniLM on `--out`):
+- New development data: `--split spotter`, the repository's one long beads-tracked session
+  (spotter 4d5611e5, 1,512 lines plus two subagent files; the review's sessions have this
+  shape), labelled blind by two labellers (spotter-a 20 gold / 16 negatives, spotter-b 23 / 14;
+  committed before any run against them, 448a3b5). The two agree on the substance: the issue
+  texts' architecture rules, the tracked-task routine, the pre-commit hook and its fixes.
+- Read with main's code first (18b8637): spotter 26 extracted, 11 matched (0.42), weighted
+  recall 0.25, 2 negatives (both labeller B's: the user's answer and the push-upstream fix,
+  which labeller A keeps as gold). Its unmatched facts were single "Do not …" lines under a
+  long issue title, scoring 51-57 against labelled facts that each gather a section's rules.
+- + a section its author filed as rules ("Architecture Constraints", "No-gos", "Rabbit
+  Holes", "Guardrails", "Invariants", "Conventions", …) is one fact, heading first, every
+  item whatever its phrasing ("Renderer remains a pure data transform module"); "after this
+  task" is taken out of an item (it holds from then on); a `---` line ends a section; a
+  `Label: a; b; c` line gives its rule clauses as one fact ("Architecture: …; UI work must
+  follow the AGENTS.md Frontend Tasks guidance").
+- + the tracked-task routine (`extract/tracker.py`): a session that closed a tracker issue
+  (`bd close`, `gh issue close`, `glab issue close`) with success gives one fact with the
+  routine in order: find, read, claim, the checks that passed before the close, sync, commit,
+  push. Labelled by both spotter labellers and by langlearn-tts's (llt-7).
+- + credo, dialyzer, rubocop, shellcheck, stylelint, ktlint, swiftlint, phpstan and
+  clang-tidy are check commands (`workflow.check_name`).
+- after: spotter 26 extracted, 18 matched (0.69), weighted recall 0.42, 2 negatives (the same
+  two); dev (25 sessions) 120 / 96 (0.800), 0.256, 1 negative -> 121 / 97 (0.802), 0.259, 1
+  (langlearn-tts's routine matched llt-7; nothing else changed).
+
 Scoring follows the reference `score.py`: text normalised (lowercase, punctuation and a few
 stop words out), an extracted fact with fewer than 4 content words never matches, rapidfuzz
 token-set ratio >= 65 is a match (the rapidfuzz-only mode of score.py; MiniLM is not in
@@ -342,7 +368,7 @@ Each session is extracted the way `kenning extract` does it: the real parser, th
 the pipeline's redaction. CPU time per 2,000 transcript lines is measured too (issue 16:
 <= 2 s per 2,000-line session, settle wait excluded).
 
-Usage: python bench/extraction.py [--check] [-v] [--out DIR] [--split dev|et2|test]
+Usage: python bench/extraction.py [--check] [-v] [--out DIR] [--split dev|et2|test|spotter]
          [--transcripts DIR]
        python bench/extraction.py --by-rule DIR
   --out DIR writes DIR/<project>.jsonl ({text, kind, session, rule}) for score.py.
