@@ -141,6 +141,32 @@ def test_a_diagnosis_is_kept_once_the_rerun_passed_after_an_edit(tmp_path: Path)
     assert c.evidence == evidence
 
 
+def test_a_commit_the_pre_commit_hook_refused_is_a_check_whose_diagnosis_counts(
+        tmp_path: Path):
+    """The hook ran the checks; the diagnosis sits before a lead-in on its line."""
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash('git commit -m "feat: summaries"', "Exit code 1\nPre-commit validation failed:\n"
+           "[DIALYZER]\nlib/summary.ex:112:pattern_match", error=True)
+    t.assistant("Dialyzer says `LLMChain.run` returns `{:error, chain, reason}` on failure. "
+                "Let me fix the pattern:")
+    _tool(t, "Edit", {"file_path": "lib/summary.ex", "old_string": "a", "new_string": "b"}, "ok")
+    evidence = t.bash('git commit -m "feat: summaries"', "[main 1a2b3c] feat: summaries")
+    [c] = [c for c in _candidates(t.path) if c.rule == "diagnosis"]
+    assert c.text == ("Dialyzer says `LLMChain.run` returns `{:error, chain, reason}` on "
+                      "failure.")
+    assert c.evidence == evidence
+
+
+def test_a_commit_git_itself_refused_gives_no_diagnosis(tmp_path: Path):
+    t = Transcript(tmp_path / "s.jsonl")
+    t.bash('git commit -m "wip"', "Exit code 1\nnothing added to commit but untracked files "
+           "present", error=True)
+    t.assistant("The `config` module reads `KEY` from the environment first.")
+    _tool(t, "Edit", {"file_path": "config.py", "old_string": "a", "new_string": "b"}, "ok")
+    t.bash('git add config.py && git commit -m "wip"', "[main 1a2b3c] wip")
+    assert [c for c in _candidates(t.path) if c.rule == "diagnosis"] == []
+
+
 def test_a_diagnosis_the_rerun_did_not_confirm_or_that_is_a_guess_is_not_kept(tmp_path: Path):
     t = Transcript(tmp_path / "s.jsonl")
     t.bash("make test", "Exit code 2\nFAIL parser_test.go:12", error=True)

@@ -66,9 +66,26 @@ def _shape(call: Call) -> tuple[str, ...] | None:
     return (program(argv), *words[:1])
 
 
+# A commit a pre-commit hook refused: the hook ran the project's checks, so the commit failed
+# as a check does (spotter's hook runs the formatter, credo and dialyzer).
+_GATE = re.compile(r"\b(?:pre-commit|hook)\b.{0,80}\b(?:fail|failed|error|errors|rejected"
+                   r"|blocked)\b|\b(?:fail|failed|rejected)\b.{0,40}\bhook\b", _I | re.S)
+
+
+def _gate_failed(call: Call) -> bool:
+    return _shape(call) == ("git", "commit") and _GATE.search(call.output[:2000]) is not None
+
+
+def _without_lead_ins(text: str) -> str:
+    """Each line's closing lead-in ("… Let me fix the pattern:") taken off, so the diagnosis
+    said before it on the same line is read (`prose_sentences` skips a line ending in ":")."""
+    return "\n".join(re.sub(r"(?<=[.!])\s+[^.!?]*:\s*$", "", line)
+                     for line in text.splitlines())
+
+
 def _diagnosis(texts: Sequence[str]) -> str | None:
     for text in texts:
-        for sentence in prose_sentences(text):
+        for sentence in prose_sentences(_without_lead_ins(text)):
             s = _LEAD.sub("", " ".join(sentence.split())).strip(" -—–")
             if not s or not s[0].isalpha():
                 continue
@@ -90,7 +107,8 @@ def diagnosis_candidates(turns: Sequence[Turn]) -> list[Candidate]:
     out: list[Candidate] = []
     for n, call in enumerate(calls):
         shape = _shape(call) if call.failed else None
-        if not shape or program(steps(call.raw)[-1].argv) in ("git", "gh"):
+        if not shape or (program(steps(call.raw)[-1].argv) in ("git", "gh")
+                         and not _gate_failed(call)):
             continue
         rerun = next((c for c in calls[n + 1: n + 1 + LOOKAHEAD] if _shape(c) == shape), None)
         if rerun is None or rerun.failed:
