@@ -71,7 +71,8 @@ def _generic(args: Sequence[str]) -> list[str]:
             flag, value = a.split("=", 1)
             out.append(f'{flag}="…"' if " " in value or len(value) > 20 else a)
         elif not a.startswith("-") and _ID.match(a):
-            out.append("<id>")
+            if out[-1:] != ["<id>"]:  # `bd close a b c` closes several: one `<id>` says it
+                out.append("<id>")
         elif not a.startswith("-") and out and out[-1] in ("--reason", "-r", "--comment"):
             out.append('"…"')
         else:
@@ -103,7 +104,8 @@ def tracker_routine(turns: Sequence[Turn]) -> list[Candidate]:
     start = min(starts) if starts else 0
     routine: dict[str, str] = {}  # role -> command, each role at its first successful run
     for n, role, text, _, call in seen:
-        if role in routine or call.failed or (role in _VERBS and n > close_at):
+        if role in routine or call.failed or (role in _VERBS and n > close_at) \
+                or (role == "sync" and n < close_at):
             continue
         routine[role] = f"`{text}`"
     checks = _checks(calls[start:close_at])
