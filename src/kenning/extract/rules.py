@@ -46,8 +46,8 @@ from kenning.extract.notes import (
 )
 from kenning.extract.overturned import still_unchallenged
 from kenning.extract.sentences import sentence_rules, split_sentences
-from kenning.extract.vocab import code_like
 from kenning.extract.tracker import tracker_routine
+from kenning.extract.vocab import code_like
 from kenning.extract.workflow import enforced_rules, failure_fixes, verification_workflow
 
 _I = re.IGNORECASE
