@@ -127,3 +127,17 @@ def test_a_comment_right_above_a_declaration_is_its_doc_comment(tmp_path: Path):
     other.user("add a ring to the planet")
     _edit(other, "/p/src/ring.js", "", f"/**\n * {how}\n */\nscene.add(ring);\n")
     assert [c.text for c in _found(other.path)] == [how]
+
+
+def test_a_parameter_marked_required_in_a_comment_is_no_obligation(tmp_path: Path):
+    """An options list ("`:rows` (required) - the rendered rows") says what a parameter is;
+    "required" in brackets is no rule of the project (spotter, round 11)."""
+    options = ("Options: `:rendered_lines` (required) - list of rendered line maps from "
+               "`TranscriptRenderer`; `:show_debug` - whether debug anchors are visible.")
+    rule = ("The `session_cwd` option is required so that paths under it are shown relative "
+            "to the project.")
+    t = Transcript(tmp_path / "s.jsonl")
+    t.user("share the transcript panel")
+    _edit(t, "/p/lib/panel.ex", "", f"  # {options}\n  attr :rows, :list\n")
+    _edit(t, "/p/lib/render.ex", "", f"  # {rule}\n  x = render(messages, opts)\n")
+    assert [c.text for c in _found(t.path)] == [rule]

@@ -67,13 +67,14 @@ _PRAGMA = re.compile(
 _REASON = re.compile(
     r"\b(?:to (?:prevent|avoid|ensure|guarantee|keep)|so that|so (?:the|a|an|it|we|that|no"
     r"|nothing)|otherwise|in order to|must(?: not| never)?|never|only (?:when|if|after|once"
-    r"|for)|because|instead of|rather than|required|can't|cannot)\b",
+    r"|for)|because|instead of|rather than|(?<!\()required(?!\))|can't|cannot)\b",
     re.I,
 )
-# An obligation or a purpose: what a doc comment must say beyond what its code does.
+# An obligation or a purpose: what a doc comment must say beyond what its code does. A
+# parameter marked "(required)" in a parameter list is no obligation of the project.
 _RULE = re.compile(
     r"\b(?:to (?:prevent|avoid|ensure|guarantee|keep)|so that|in order to|must|because"
-    r"|only (?:when|if|after|once|for)|required)\b",
+    r"|only (?:when|if|after|once|for)|(?<!\()required(?!\)))\b",
     re.I,
 )
 # A declared name: the first word of a doc comment when the line below declares it.
