@@ -277,6 +277,7 @@ def test_an_issues_constraint_section_is_one_fact_whatever_its_items_say(tmp_pat
         "## No-gos\n- Do not add a second highlighter.\n"
         "---\n"
         "Architecture: Phoenix LiveView; UI work must follow the AGENTS.md Frontend guidance.\n"
+        "Docs: written in RST; beware the differences from GitHub Markdown.\n"  # of what?
     )
     _tool(t, "Bash", {"command": "bd show app-7.2"}, issue)
     assert [c.text for c in _candidates(t.path) if c.rule.startswith("issue-")] == [

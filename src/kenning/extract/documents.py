@@ -198,7 +198,9 @@ def _clause_rule(sentence: str, previous: Sequence[str]):
     if "; " not in sentence:
         return None
     body = re.sub(r"^[A-Z][\w /-]{0,30}:\s+", "", sentence)
-    found = [f for f in (sentence_rules(c.strip(), previous) for c in body.split("; ")) if f]
+    # a clause's "beware X" loses what X was said of: only what it asks for is kept
+    found = [f for f in (sentence_rules(c.strip(), previous) for c in body.split("; "))
+             if f and f[3] in ("preference", "constraint")]
     if not found:
         return None
     kind, _, rationale, rule = found[0]

@@ -53,6 +53,7 @@ from kenning.extract.seed.model import (
     regular_dir,
     regular_file,
 )
+from kenning.extract.seed.releasefiles import folders_named, release_files
 from kenning.extract.seed.trivia import (
     FIX_WORDING,
     names_key,
@@ -330,19 +331,34 @@ MAX_PAGES = 40
 def changelog_files(root: Path) -> list[Path]:
     """The project's changelogs: `CHANGES*` and the like at the root, else under docs/, else
     its pages there; a short one that only points at another ("MOVED. Please see
-    docs/build/changelog.rst") stands for the file it names."""
+    docs/build/changelog.rst") stands for the file it names, and one that points at a folder
+    of release notes, one file per version (`releasefiles`), for those files."""
     found = [p for p in sorted(root.iterdir()) if NAMES.match(p.name) and regular_file(p)]
     docs = root / "docs"
     if not found and regular_dir(docs):
         found = [p for p in sorted(docs.iterdir()) if NAMES.match(p.name) and regular_file(p)]
     if not found:
-        found = _changelog_pages(root) or _nested(root)
+        found = release_files(root) or _changelog_pages(root) or _nested(root)
         if not found:
             return []
     out: list[Path] = []
     for path in found:
         out += [p for p in _followed(path, root) if p not in out]
+    pointers = [_pointer_text(p) for p in out]
+    if all(t is not None for t in pointers):  # only pointers, to a folder of release notes?
+        named = [f for t in pointers for f in folders_named(t or "")]
+        return release_files(root, named) or out
     return out
+
+
+def _pointer_text(path: Path) -> str | None:
+    """The text of a changelog that only points elsewhere (short, no entries), else None."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read(MAX_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return None
+    return text if len(text.splitlines()) <= POINTER_LINES and not entries(text) else None
 
 
 def _followed(path: Path, root: Path) -> list[Path]:
@@ -580,6 +596,8 @@ class _Reader:
 
     def _section(self, n: int, line: str) -> bool:
         sec = _SECTION.match(_SYMBOLS.sub(r"\1", line.strip()))
+        if sec and sec.group("plain") and line[:1].isspace():
+            sec = None  # an entry's wrapped last word ("… have now been\n  removed:")
         bold = _BOLD_LINE.match(line.strip())
         # reStructuredText and setext: "Bugfixes" over "~~~~~~~~" (a version's was read above)
         following = self.lines[n] if n < len(self.lines) else ""

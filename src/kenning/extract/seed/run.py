@@ -35,6 +35,7 @@ from kenning.extract.seed import (
     fragments,
     guides,
     later,
+    releasefiles,
     security,
     standalone,
     tooling,
@@ -98,8 +99,15 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
                 read_bytes(log, MAX_FILE_BYTES).decode("utf-8", "replace")))
         except (FileProblemError, OSError):
             continue
-    out += [("changelog", p, lambda text, rel: changelogs.proposals(text, rel, name, tagged))
-            for p in logs]
+    if len(logs) >= releasefiles.MIN_FILES and all(releasefiles.version_of(p) for p in logs):
+        # one file per release: read as one changelog, each file given what came from it
+        shared = releasefiles.reader(
+            logs, root, lambda p: read_bytes(p, MAX_FILE_BYTES).decode("utf-8", "replace"),
+            changelogs.proposals, name, tagged)
+        out += [("changelog", p, shared) for p in logs]
+    else:
+        out += [("changelog", p, lambda text, rel: changelogs.proposals(text, rel, name, tagged))
+                for p in logs]
     folder = fragments.fragment_folder(root)
     news = fragments.fragment_files(folder) if folder else []
     name = name or (project_name(root) if news else None)

@@ -1,0 +1,74 @@
+"""`kenning seed` on a changelog kept as one file per release (falcon's `docs/changes/4.0.0.rst`
+behind a root `CHANGES.rst` that only points there; issue 19, a blind label set read after its
+one run): the folder is read as one changelog, so an old release is history, and each
+proposal cites its own file and lines."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import git
+from kenning.extract.seed import changelogs
+
+RELEASE = """Changelog for Falcon {version}
+=========================
+
+.. falcon-release: {day}
+
+Breaking Changes
+----------------
+
+- A number of previously deprecated methods have now been
+  removed:
+
+  * The ``falcon-print-routes`` utility is no longer supported;
+    ``falcon-inspect-app`` is a direct replacement.
+
+- The default value of the ``csv`` parameter in ``parse_query_string()`` was
+  changed to ``False``.
+"""
+
+
+def _write(repo, version: str, day: str) -> None:
+    folder = repo / "docs" / "changes"
+    folder.mkdir(parents=True, exist_ok=True)
+    text = RELEASE.format(version=version, day=day)
+    if version != "4.0.0":
+        text = text.replace("``csv``", f"``csv{version.replace('.', '')}``")
+    (folder / f"{version}.rst").write_text(text, encoding="utf-8")
+
+
+def test_a_folder_of_release_files_behind_a_pointer_is_one_changelog(kenning, repo):
+    (repo / "pyproject.toml").write_text('[project]\nname = "falcon"\n', encoding="utf-8")
+    (repo / "falcon").mkdir()
+    (repo / "falcon" / "uri.py").write_text(
+        "def parse_query_string(query_string, csv=False):\n    return {}\n", encoding="utf-8")
+    (repo / "CHANGES.rst").write_text(
+        "To find our changes, go to ./docs/changes or https://falcon.readthedocs.io/changes.\n",
+        encoding="utf-8")
+    for version, day in (("4.0.0", "2024-10-08"), ("3.0.0", "2021-04-05"),
+                         ("1.0.0", "2016-04-06")):
+        _write(repo, version, day)
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", f"release {version}")
+        git(repo, "tag", version)
+    assert [p.name for p in changelogs.changelog_files(repo)] == ["4.0.0.rst", "3.0.0.rst",
+                                                                   "1.0.0.rst"]
+    result = kenning("seed", "--dry-run", "--json")
+    assert result.code == 0, result.err
+    found = {i["text"]: i["provenance"] for i in json.loads(result.out)["items"]
+             if i["source"] == "changelog"}
+    csv = [(t, p) for t, p in found.items() if "parse_query_string()" in t]
+    # The newest release's change, cited in its own file: the title is no entry, the wrapped
+    # "removed:" no section ("The default value … was changed" is no removal).
+    assert csv == [("Breaking change in falcon 4.0.0 (docs/changes/4.0.0.rst): The default value "
+                    "of the `csv` parameter in `parse_query_string()` was changed to `False`.",
+                    "docs/changes/4.0.0.rst:15-16")], found
+    # 1.0.0's removal and changed default are eight years before the newest: history.
+    assert not any("1.0.0" in p for p in found.values()), found
+
+
+def test_a_folder_of_two_release_files_is_not_a_changelog(repo):
+    _write(repo, "4.0.0", "2024-10-08")
+    _write(repo, "3.0.0", "2021-04-05")
+    assert changelogs.changelog_files(repo) == []
