@@ -72,3 +72,22 @@ def test_a_folder_of_two_release_files_is_not_a_changelog(repo):
     _write(repo, "4.0.0", "2024-10-08")
     _write(repo, "3.0.0", "2021-04-05")
     assert changelogs.changelog_files(repo) == []
+
+
+def test_a_change_made_in_lieu_of_a_breaking_one_is_not_breaking():
+    text = ("4.0.0 (2024-10-08)\n------------------\n\nNew & Improved\n~~~~~~~~~~~~~~\n\n"
+            "- A new property, ``Request.headers_lower``, was added to get all headers with "
+            "lowercase names. It was added in lieu of introducing a breaking change to the "
+            "``Request.headers`` property.\n\nBreaking Changes\n~~~~~~~~~~~~~~~~\n\n"
+            "- ``Request.cookies`` now gives precedence to the first value of a cookie. This is "
+            "a breaking change.\n")
+    found = [p.text for p in changelogs.proposals(text, "CHANGES.rst", "falcon")]
+    assert not any("headers_lower" in t for t in found), found
+    assert any("`Request.cookies` now gives precedence" in t for t in found), found
+
+
+def test_a_code_comment_marker_in_a_guide_is_no_note():
+    from kenning.extract.sentences import sentence_rules
+
+    assert sentence_rules("NOTE(riker): Well, that's certainly good to know.", []) is None
+    assert sentence_rules("Note: the cache is rebuilt on start.", [])[3] == "gotcha"

@@ -126,7 +126,7 @@ def _decision(s: str) -> _Result | None:
 
 _GOTCHA = re.compile(
     r"^(?:watch out|careful|be careful|beware|gotcha|heads[- ]up|caution|warning|important"
-    r"|note(?: that)?|fyi|n\.?b\.?)\b[\s:,!—–-]*(?P<rest>.+)$",
+    r"|note(?: that)?|fyi|n\.?b\.?)\b(?!\()[\s:,!—–-]*(?P<rest>.+)$",  # not "NOTE(kgriffs):"
     _I,
 )
 

@@ -139,7 +139,8 @@ def release_date(line: str) -> date | None:
 # change only with a verb of support or use: "X no longer crashes when …" is a fix.
 _RULES = (
     ("breaking", re.compile(
-        r"\b(?:breaking change|BREAKING|backwards?[- ]incompatible|is now required"
+        r"(?<!in lieu of introducing a )(?<!instead of introducing a )(?<!to avoid a )"
+        r"(?<!without a )\b(?:breaking change|BREAKING|backwards?[- ]incompatible|is now required"
         r"|are now required|must now)\b|\bno longer (?:be |is |are )?(?:supported|a dependency"
         r"|a requirement|required|used|needed|necessary|available|accepted|allowed|exported"
         r"|installed|included|shipped|bundled|part of|compatible|supports?|accepts?|depends?"
