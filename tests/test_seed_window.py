@@ -83,9 +83,12 @@ def test_a_long_lived_major_line_is_windowed_by_date():
                 or "_serialize" in s]
     # A default a later entry set anew on the same subject is overtaken.
     assert not [s for s in said if "OrderedDict" in s]
-    # A change of behaviour stays true however old; the recent drop is news.
+    # A change of behaviour stays while it may still be news; from a release more than twice
+    # the window before the newest (2015 against 2024) it is settled history, often changed
+    # again since without an entry saying so (a blind judge of falcon: 0.2.0's and 0.3.0's
+    # behaviour changes stale and not durable at 4.4.0). The recent drop is news.
     assert "Drops support for Python 3.8." in said
-    assert any(s.startswith("No implicit serializing") for s in said)  # the label: the verb
+    assert not any(s.startswith("No implicit serializing") for s in said)
     # An old deprecation is kept as `old`: it holds only while HEAD's code still warns.
     fail = [p for p in found if "Field.fail" in p.text]
     assert [p.old for p in fail] == [True]

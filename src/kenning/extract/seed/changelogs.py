@@ -10,7 +10,8 @@ newest (dated by the changelog, else by the release's git tag) nor from before t
 preceding the newest (CalVer and 0.x projects: by date alone); an old deprecation holds only
 while HEAD's code still warns (`Proposal.old`), an old choice ("use X instead of Y") only while
 HEAD's code still uses X ("uses cPickle instead of pickle", 2013, does not).
-A change of behaviour stays until a later entry overtakes it. Acknowledgements and internal
+A change of behaviour stays until a later entry overtakes it, or until it is twice the window
+old (what a security fix refuses, however old). Acknowledgements and internal
 changes (refactors, clean-ups, private members, an Infrastructure or CI section's entries)
 are not facts; a section heading gives its entries a verb ("Deprecations") only when it says
 nothing else ("Deprecation and compatibility" holds entries that deprecate nothing).
@@ -1045,7 +1046,7 @@ def proposals(text: str, rel: str, project: str | None = None,
     is left out, but for a deprecation, kept as `old` (HEAD's code must still warn about it),
     and a choice said as "use X instead of Y", kept as `old` too (HEAD's code must still use
     X). A change of behaviour stays true until a
-    later entry overtakes it, however old."""
+    later entry overtakes it or it is twice the window old."""
     read, dates = read or _read(text)
     dates = {**(tagged or {}), **dates}  # the changelog's own date first, else its tag's
     every = [(e, classify(e)) for e in read if not e.yanked and e.version is not None]
@@ -1087,8 +1088,12 @@ def proposals(text: str, rel: str, project: str | None = None,
             continue  # old news, long settled; a choice a decade old is the project's history
             # ("Replaces PyCrypto's `Random` with `os.urandom`", 2013), whatever HEAD still uses
         if history(entry) and not chose and rule != "deprecation" \
-                and lines_since(entry.version) >= SETTLED_LINES:
-            continue  # a change of behaviour many feature releases back: settled history
+                and (lines_since(entry.version) >= SETTLED_LINES
+                     or ancient(entry) and not _SECURITY.search(entry.section or "")):
+            continue  # a change of behaviour many feature releases back, or from a release
+            # twice the window before the newest: settled history, and often changed again
+            # since without an entry saying so (falcon 0.2.0's "will no longer insert
+            # placeholders … for empty elements", 2014, judged stale at 4.4.0)
         if rule == "removal" and (private_removal(words) or restored(entry)):
             continue  # "Removed the `_prepare_conn` method": the project's insides; a
             # removal a newer release undid ("Restore previously removed `getheaders()`")
