@@ -91,3 +91,29 @@ def test_a_code_comment_marker_in_a_guide_is_no_note():
 
     assert sentence_rules("NOTE(riker): Well, that's certainly good to know.", []) is None
     assert sentence_rules("Note: the cache is rebuilt on start.", [])[3] == "gotcha"
+
+
+def test_a_deprecation_in_a_misc_section_is_one_and_in_favor_of_is_no_history():
+    from kenning.extract.seed.later import historical
+
+    text = ("4.3.0 (2026-06-15)\n------------------\n\nMisc\n~~~~\n\n"
+            "- The ``falcon.testing.redirected`` context manager has been deprecated in favor of "
+            "the standard library's ``contextlib.redirect_stdout``.\n"
+            "- Our GitHub Actions workflows are now audited with ``zizmor``.\n")
+    [p] = changelogs.proposals(text, "CHANGES.rst", "falcon")
+    assert p.rule == "changelog-deprecation" and "`falcon.testing.redirected`" in p.text
+    assert not historical("`x` has been deprecated in favor of `y`.")
+    assert historical("`x` has been deprecated since 18.2.0.")
+
+
+def test_a_name_a_deprecation_decorator_marks_is_still_deprecated(repo):
+    from kenning.extract.seed import current
+
+    (repo / "helpers.py").write_text(
+        "import falcon\n\n\n@falcon.util.deprecated(\n    'This context manager is deprecated "
+        "and will be removed in Falcon 5.0. '\n    'Please use contextlib.redirect_stdout "
+        "instead.'\n)\n@contextlib.contextmanager\ndef redirected(stdout, stderr):\n    yield\n\n\n"
+        "def kept():\n    pass\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "helpers")
+    assert current._deprecated_by_decorator(repo) == {"redirected"}

@@ -243,6 +243,9 @@ _SKIPPED_SECTIONS = re.compile(r"\b(?:fix|fixed|fixes|bug|bugs|bug ?fix\w*|secur
                                r"|features?|documentation|docs|internal|misc|refactor\w*"
                                r"|chores?|maintenance|infrastructure|tooling|testing|ci)\b",
                                re.I)
+# A towncrier "Misc" section is notes of any kind: a deprecation said there is one (falcon
+# 4.3.0's "`falcon.testing.redirected` … has been deprecated in favor of …").
+_GRAB_BAG = re.compile(r"\bmisc(?:ellaneous)?\b", re.I)
 # A section that gives its entries a verb says only that ("Deprecations", "Possibly backwards
 # incompatible changes"); one that says something besides ("Deprecation and compatibility")
 # also holds entries that deprecate nothing ("Import `Literal` from the typing module"): there
@@ -679,7 +682,9 @@ def classify(entry: Entry) -> str | None:
             # A fix or an addition is about the past, but a changed default is not, nor is
             # what a security fix now refuses ("values such as `0x01` are no longer supported").
             if skipped and not (name == "default" and pattern.search(_headline(said))
-                                or name == "breaking" and _SECURITY.search(section)):
+                                or name == "breaking" and _SECURITY.search(section)
+                                or name == "deprecation" and _GRAB_BAG.search(section)
+                                and pattern.search(_headline(live))):
                 # Nor is what a notice tells those who build on the project to do now ("… has
                 # been moved to a separate plugin. … you'll need to explicitly add `x`").
                 return "notice" if _RULE_PATTERNS["notice"].search(said) else None

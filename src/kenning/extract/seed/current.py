@@ -347,7 +347,7 @@ def read_head(root: Path, names: Iterable[str]) -> Head | None:
          "deprecat", "HEAD", "--", ".", *_NOT_CODE],
         capture_output=True, encoding="utf-8", errors="replace")
     warned = {w.lower() for w in re.findall(r"[A-Za-z_][\w-]*", near.stdout)}
-    warned |= _in_deprecated_modules(root)
+    warned |= _in_deprecated_modules(root) | _deprecated_by_decorator(root)
     raised = subprocess.run(
         ["git", "-C", str(root), "grep", "-I", "-h", "-C", str(_WARNED_LINES), "-E", "-e",
          r"warnings\.warn\(|(Pending)?DeprecationWarning|FutureWarning", "HEAD", "--", ".",
@@ -356,6 +356,18 @@ def read_head(root: Path, names: Iterable[str]) -> Head | None:
     paths = frozenset(listed.stdout.splitlines())
     return Head(paths, frozenset(tokens), python_floor(root, paths), frozenset(warned),
                 _tools_in_use(root, paths), frozenset(warns))
+
+
+def _deprecated_by_decorator(root: Path) -> set[str]:
+    """The names (lower case) a deprecation decorator marks, however many lines its message
+    takes (falcon's `@falcon.util.deprecated(` + two lines of message + `def redirected(`)."""
+    found = subprocess.run(
+        ["git", "-C", str(root), "grep", "-I", "-h", "-A8", "-E", "-e",
+         r"^[[:space:]]*@[[:alnum:]_.]*deprecat", "HEAD", "--", "*.py"],
+        capture_output=True, encoding="utf-8", errors="replace")
+    return {m.group(1).lower() for m in re.finditer(
+        r"@[\w.]*deprecat[^\n]*\n(?:(?!\s*(?:async\s+)?(?:def|class)\b)[^\n]*\n){0,7}?"
+        r"\s*(?:async\s+)?(?:def|class)\s+(\w+)", found.stdout, re.I)}
 
 
 def _in_deprecated_modules(root: Path) -> set[str]:

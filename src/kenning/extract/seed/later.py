@@ -59,8 +59,10 @@ _GONE = re.compile(r"\bremov|\bdrop|\bdelet|\b(?:no longer|not|n't) (?:be |been 
                    r"|exists?|part of|importable|public)\b", re.I)
 # A deprecation told as history: "This has been deprecated since 18.2.0 and …" in an entry
 # about what came of it.
-_WAS_DEPRECATED = re.compile(r"\b(?:has|have|had) been deprecated (?:since|in|for)\b"
-                             r"|\bwas deprecated (?:since|in)\b|\b(?:previously|formerly)"
+# ("… has been deprecated in favor of …" is a deprecation made now, not one over.)
+_WAS_DEPRECATED = re.compile(r"\b(?:has|have|had) been deprecated (?:since|in(?! favou?r)|for)\b"
+                             r"|\bwas deprecated (?:since|in(?! favou?r))\b"
+                             r"|\b(?:previously|formerly)"
                              r" deprecated\b", re.I)
 # The thing a part belongs to is not what is removed or deprecated: "the `no_etag` parameter
 # of `Response.freeze`", "the *hash* argument to `@define` / `@attr.s`", "… from `Y`".
