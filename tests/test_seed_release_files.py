@@ -117,3 +117,19 @@ def test_a_name_a_deprecation_decorator_marks_is_still_deprecated(repo):
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "helpers")
     assert current._deprecated_by_decorator(repo) == {"redirected"}
+
+
+def test_a_pointer_never_leads_out_of_the_project(tmp_path):
+    """A hostile pointer ("see docs/../../outside/changes") or a symlinked docs folder names
+    release files outside the project: they are not read."""
+    outside = tmp_path / "elsewhere" / "outside" / "changes"
+    outside.mkdir(parents=True)
+    for version in ("1.0.0", "2.0.0", "3.0.0"):
+        (outside / f"{version}.rst").write_text(f"{version}\n=====\n\n- Removed `x`.\n",
+                                                encoding="utf-8")
+    project = tmp_path / "elsewhere" / "proj"
+    project.mkdir()
+    (project / "CHANGES.rst").write_text("To find our changes, see docs/../../outside/changes\n",
+                                         encoding="utf-8")
+    (project / "docs").symlink_to(outside.parent)  # docs/changes is the outside folder
+    assert changelogs.changelog_files(project) == [project / "CHANGES.rst"]

@@ -35,9 +35,13 @@ def release_files(root: Path, named: list[str] = ()) -> list[Path]:
     """The per-release files of the project's release-notes folder, newest first: a folder a
     pointer names (`named`, relative to the root) or one of the usual ones, holding at least
     `MIN_FILES` files named by a version."""
+    real_root = root.resolve()
     for rel in [*named, *FOLDERS]:
-        folder = root / rel.strip("./").strip("/")
-        if not rel.strip("./") or not regular_dir(folder):
+        parts = [p for p in rel.split("/") if p not in ("", ".")]
+        if not parts or ".." in parts:
+            continue  # a pointer's words may name anything: only folders inside the project
+        folder = root.joinpath(*parts)
+        if not regular_dir(folder) or not folder.resolve().is_relative_to(real_root):
             continue
         files = [p for p in folder.iterdir() if _RELEASE_FILE.match(p.name) and regular_file(p)]
         if len(files) >= MIN_FILES:
