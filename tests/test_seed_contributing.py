@@ -9,7 +9,9 @@ import subprocess
 from pathlib import Path
 
 from conftest import git, init_repo
-from kenning.extract.seed import commits, contributing, current, guides
+from kenning.extract.seed import advice, commits, contributing, current, guides, tooling
+from kenning.extract.seed import run as seed_run
+from kenning.extract.seed.model import Proposal
 
 GUIDE_MD = """\
 # Contributing
@@ -260,3 +262,72 @@ def test_a_command_said_inside_a_sentence_is_said_with_what_it_is_for(tmp_path):
                     "widget (CONTRIBUTING.rst): To run the checks in parallel: `tox -p`.",
                     "widget (CONTRIBUTING.rst): To run the tests: `make test`."], said
     # `make bench`: no such target at HEAD; a numbered step is `documents`' to read
+
+
+def test_a_swap_to_a_library_the_users_install_is_no_development_decision(tmp_path):
+    root = init_repo(tmp_path / "r")
+    pyproject = ('[project]\nname = "widget"\ndependencies = ["platformdirs>=4", "tomli"]\n'
+                 '[project.optional-dependencies]\ntest = ["anyio", "pytest"]\n'
+                 '[tool.ruff]\nline-length = 99\n')
+    commit(root, "Use platformdirs instead of appdirs (#1)", {"pyproject.toml": pyproject},
+           "2024-01-01T00:00:00")
+    commit(root, "Use anyio instead of pytest-asyncio (#2)",
+           {"pyproject.toml": pyproject + "# anyio\n"}, "2024-02-01T00:00:00")
+    commit(root, "Use main branch instead of master (#3)",
+           {"pyproject.toml": pyproject + "# main\n"}, "2024-03-01T00:00:00")
+    commit(root, "Use ruff instead of flake8 (#4)",
+           {"pyproject.toml": pyproject + "# ruff\n"}, "2024-04-01T00:00:00")
+    found = commits.configured(root, commits.proposals(commits.read_log(root)))
+    kept = [p.text.split(" (commit ")[0] for p in current.still_true(root, found)]
+    # platformdirs ships to users: the code's own business. anyio is a test dependency here and
+    # replaced a pytest plugin; a branch is no tool.
+    assert kept == ["Uses ruff instead of flake8", "Uses anyio instead of pytest-asyncio"], kept
+
+
+def test_runtime_dependencies_leave_development_extras_out(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\ndependencies = ["Platform_Dirs>=4; python_version>\'3.8\'"]\n'
+        '[project.optional-dependencies]\nspeedups = ["brotli"]\ndocs = ["sphinx"]\n'
+        'test-extra = ["pytest"]\n', encoding="utf-8")
+    (tmp_path / "setup.cfg").write_text(
+        "[options]\ninstall_requires =\n    attrs>=21\n[options.extras_require]\n"
+        "dev =\n    ruff\nsocks =\n    python-socks\n", encoding="utf-8")
+    assert tooling.runtime_dependencies(tmp_path) == {"platform-dirs", "brotli", "attrs",
+                                                      "python-socks"}
+
+
+def test_contribution_advice_that_names_nothing_of_the_project_is_left_out():
+    def rule(text: str, name: str = "docs-preference") -> Proposal:
+        return Proposal(source="docs", kind="interaction", text=f"CONTRIBUTING.md: {text}",
+                        provenance="CONTRIBUTING.md:3", rule=name)
+
+    generic = ["Pull Requests should be small to facilitate review.",
+               "Do not use the issue tracker for questions, it's reserved for bugs.",
+               "Don't hesitate to improve our docs."]
+    specific = ["Pull requests must maintain 100% test coverage of all code branches.",
+                "Run the linter to address style issues (`tox -e fix`).",
+                "Applied changes to both WSGI and ASGI code paths.",
+                "We use ruff to format and lint the codebase.",
+                "Each PR that modifies the functionality of Falcon should include a fragment.",
+                "New widget plugins should never import from the Widget core."]
+    kept = advice.project_specific(
+        [rule(t) for t in generic + specific] + [rule(generic[0], "pr-checklist"),
+                                                rule(generic[1], "contributing-convention")],
+        "falcon")
+    assert [p.text.split(": ", 1)[1] for p in kept] == specific
+    # Instructions for agents are the project's choice, whatever they name.
+    agents = Proposal(source="agents", kind="interaction", text=f"AGENTS.md: {generic[0]}",
+                      provenance="AGENTS.md:1", rule="agents-preference")
+    assert advice.project_specific([agents]) == [agents]
+
+
+def test_seed_leaves_any_projects_advice_out_of_a_guide(tmp_path):
+    root = init_repo(tmp_path / "r")
+    (root / "CONTRIBUTING.md").write_text(
+        "# Contributing\n\nWe use towncrier to manage our release notes.\n\n"
+        "Pull requests should be small to facilitate review.\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "guide")
+    texts = [p.text for p in seed_run.scan(root, {}, full=True)[0]]
+    assert any("towncrier" in t for t in texts), texts
+    assert not any("small to facilitate" in t for t in texts), texts

@@ -93,7 +93,9 @@ _SWAPS = (
     re.compile(r"^replace[sd]?\s+(?P<y>.+?)\s+(?:with|by)\s+(?P<x>.+)$", re.I))
 _NOT_TOOL = frozenset("""the a an our its their own custom old new native builtin built-in
     internal local default explicit more less all some other same this that these those it
-    them one two multiple single git""".split())  # git: every project's, never swapped out
+    them one two multiple single git main master trunk develop""".split())
+# git: every project's, never swapped out; a branch ("Use main branch instead of master") is
+# no tool
 _TOOL_NAME = re.compile(r"[a-z][a-z0-9]*(?:[._+-][a-z0-9]+)*")
 # The files a development tool or dependency is configured in (what a tool swap changes).
 CONFIG_FILE = re.compile(r"(?:^|/)(?:pyproject\.toml|setup\.cfg|setup\.py|tox\.ini|tox\.toml"

@@ -32,6 +32,7 @@ from kenning.extract.seed.later import (
     support_subject,
 )
 from kenning.extract.seed.model import Proposal, statement
+from kenning.extract.seed.tooling import runtime_dependencies
 from kenning.extract.seed.trivia import BORROWED
 
 _DOCS = ("md", "rst", "txt", "markdown", "adoc", "rdoc")
@@ -479,6 +480,19 @@ def _swap_holds(said: tuple[str, tuple[str, ...]] | None, in_use: frozenset[str]
     return pick in in_use and not any(g in in_use for g in gone)
 
 
+def _library_swap(said: tuple[str, tuple[str, ...]] | None, shipped: frozenset[str]) -> bool:
+    """The swap chose a library the project's users install with it ("Uses platformdirs
+    instead of appdirs", "Moved from toml to tomli"): the code's own business, which HEAD's
+    imports show, not a development tool a contributor works with (unless what it replaced was
+    one: anyio's pytest plugin in place of pytest-asyncio). Judged trivial or stale by
+    every blind reader that met one (SPLITS.md, issue 19)."""
+    if said is None:
+        return False
+    pick, gone = said
+    return pick.replace("_", "-") in shipped and not any(
+        g.startswith("pytest") or g in TOOLS for g in gone)  # anyio for pytest-asyncio: a tool
+
+
 def _swaps_once(found: list[Proposal]) -> list[Proposal]:
     """One choice of a tool said by several commits once: a swap whose tool another commit
     chose in place of more ("Replaced flake8 by ruff" beside "Migrated from isort/Black/Flake8
@@ -507,8 +521,9 @@ def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
         said = {p.key: swap(re.sub(r"^(?:Uses|Prefers|Used)\b", "Use", _subject(p)))
                 for p in swaps}
         in_use = tools_in_use(root, {n for s in said.values() if s for n in (s[0], *s[1])})
-        found = [p for p in found
-                 if p.rule != "commit-tool-swap" or _swap_holds(said[p.key], in_use)]
+        shipped = runtime_dependencies(root)
+        found = [p for p in found if p.rule != "commit-tool-swap"
+                 or (_swap_holds(said[p.key], in_use) and not _library_swap(said[p.key], shipped))]
     found = _swaps_once(found)
     names = {p.key: n for p in found if (n := _checked(p))}
     relied = {n for p in found for n in _relied_on(p)}

@@ -27,6 +27,7 @@ from kenning.core.private import strip_private
 from kenning.core.redact import redact
 from kenning.core.safeio import read_bytes
 from kenning.extract.seed import (
+    advice,
     changelogs,
     commits,
     contributing,
@@ -180,7 +181,8 @@ def scan(root: Path, state: dict[str, Any], sources: Iterable[str] = SOURCES,
             files_read.append(rel)
         found += reader(data.decode("utf-8", "replace"), rel)
         cursors["files"][rel] = digest
-    found = standalone.reads_alone(_said_once(found))
+    found = advice.project_specific(standalone.reads_alone(_said_once(found)),
+                                    project_name(root))
     return current.still_true(root, _unlogged(found, root)), cursors, read_commits, files_read
 
 

@@ -394,3 +394,46 @@ def checklist_rule(item: str) -> str | None:
         return None
     rest = re.split(r",?\s+and (?:I|you|we)\b|;\s*(?:I|you|we)\b", m["rest"])[0].rstrip(" .")
     return f"{verb} {rest}."
+
+
+# Extras that hold development tools rather than what users install.
+_DEV_EXTRAS = re.compile(r"^(?:dev|develop|development|tests?|testing|docs?|lint|linting"
+                         r"|typing|types|check|checks|ci|style|qa|benchmark|bench)(?:[-_].*)?$",
+                         re.I)
+_REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+
+
+def runtime_dependencies(root: Path) -> frozenset[str]:
+    """What the project's users install with it (lower case): `[project] dependencies` and
+    the extras that are no development group in pyproject.toml, `install_requires` and such
+    extras in setup.cfg. A library the code imports is the code's own business, not a
+    development tool a contributor uses."""
+    names: list[str] = []
+    for path in pyproject_file(root):
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8", errors="replace"))
+        except (tomllib.TOMLDecodeError, ValueError, OSError):
+            data = {}
+        project = _table(data, "project")
+        names += [r for r in project.get("dependencies", ()) if isinstance(r, str)]
+        extras = project.get("optional-dependencies", {})
+        if isinstance(extras, dict):
+            names += [r for extra, reqs in extras.items() if not _DEV_EXTRAS.match(str(extra))
+                      and isinstance(reqs, list) for r in reqs if isinstance(r, str)]
+    setup_cfg = root / "setup.cfg"
+    if regular_file(setup_cfg):
+        parser = configparser.ConfigParser(interpolation=None)
+        try:
+            parser.read_string(setup_cfg.read_text(encoding="utf-8", errors="replace"))
+        except (configparser.Error, OSError):
+            parser = configparser.ConfigParser(interpolation=None)
+        if parser.has_option("options", "install_requires"):
+            names += parser.get("options", "install_requires").splitlines()
+        if parser.has_section("options.extras_require"):
+            names += [line for extra, reqs in parser.items("options.extras_require")
+                      if not _DEV_EXTRAS.match(extra) for line in reqs.splitlines()]
+    out = set()
+    for requirement in names:
+        if (m := _REQUIREMENT_NAME.match(requirement)) is not None:
+            out.add(m.group(1).lower().replace("_", "-"))
+    return frozenset(out)
