@@ -331,3 +331,24 @@ def test_seed_leaves_any_projects_advice_out_of_a_guide(tmp_path):
     texts = [p.text for p in seed_run.scan(root, {}, full=True)[0]]
     assert any("towncrier" in t for t in texts), texts
     assert not any("small to facilitate" in t for t in texts), texts
+
+
+def test_a_dependency_floor_head_has_raised_past_is_history(tmp_path):
+    root = init_repo(tmp_path / "r")
+    (root / "pyproject.toml").write_text(
+        '[project]\nname = "widget"\ndependencies = ["pytest>=8.4,<10", "Werkzeug>=3.1.0"]\n',
+        encoding="utf-8")
+    (root / "CHANGELOG.md").write_text(
+        "# Changelog\n\n## 2.0.0 (2026-05-01)\n\n"
+        "- **Breaking:** Requires pytest >= 8.4.\n"
+        "- **Breaking:** Updated minimum Werkzeug version to 3.1.\n\n"
+        "## 1.4.0 (2025-05-01)\n\n"
+        "- **Breaking:** Updated minimum supported pytest version to v8.2.0.\n"
+        "- **Breaking:** Drops compatibility with pytest 6.1, widget now depends on pytest 7.0"
+        " or newer.\n", encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "release")
+    texts = [p.text for p in seed_run.scan(root, {}, full=True)[0]]
+    assert any("pytest >= 8.4" in t for t in texts), texts
+    assert any("Werkzeug version to 3.1" in t for t in texts), texts  # 3.1 is 3.1.0
+    assert not any("v8.2.0" in t or "pytest 7.0" in t for t in texts), texts

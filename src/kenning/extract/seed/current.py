@@ -32,7 +32,7 @@ from kenning.extract.seed.later import (
     support_subject,
 )
 from kenning.extract.seed.model import Proposal, statement
-from kenning.extract.seed.tooling import runtime_dependencies
+from kenning.extract.seed.tooling import dependency_floors, runtime_dependencies
 from kenning.extract.seed.trivia import BORROWED
 
 _DOCS = ("md", "rst", "txt", "markdown", "adoc", "rdoc")
@@ -493,6 +493,43 @@ def _library_swap(said: tuple[str, tuple[str, ...]] | None, shipped: frozenset[s
         g.startswith("pytest") or g in TOOLS for g in gone)  # anyio for pytest-asyncio: a tool
 
 
+# What says which versions of a dependency the project works with: "depends on pytest 7.0 or
+# newer", "Updated minimum supported pytest version to v8.2.0", "Drops compatibility with
+# pytest 6.1", "Deprecates use of pytest v6".
+_VERSION_TALK = re.compile(r"\b(?:minimum|requires?|required|depends?|dependency|supports?"
+                           r"|supported|compatib\w*|drops?|dropped|deprecat\w*|newer|older"
+                           r"|at least)\b|>=", re.I)
+
+
+def floor_passed(p: Proposal, floors: dict[str, tuple[int, ...]]) -> bool:
+    """A changelog entry or commit about the versions of a dependency whose every version it
+    names is below the least one HEAD's requirements allow (`pytest>=8.4`): history the
+    requirement has overtaken. Judged stale by a blind reader (pytest-asyncio's "Pytest-asyncio
+    now depends on pytest 7.0 or newer"; SPLITS.md, issue 19)."""
+    if p.source not in ("changelog", "commits"):
+        return False
+    text = _subject(p)
+    if not _VERSION_TALK.search(text):
+        return False
+    named = False
+    for name, floor in floors.items():
+        said = re.finditer(rf"(?<![\w.-]){re.escape(name)}(?:\s+versions?)?(?:\s+to)?"
+                           rf"\s*(?:v|>=\s*|==\s*|\s)(\d+(?:\.\d+)*)", text, re.I)
+        for m in said:
+            named = True
+            if _version(m.group(1)) >= _version(".".join(map(str, floor))):
+                return False
+    return named
+
+
+def _version(text: str) -> tuple[int, ...]:
+    """"3.1.0" as (3, 1): trailing zeros say nothing, so "3.1" is not below "3.1.0"."""
+    parts = [int(x) for x in text.split(".")]
+    while len(parts) > 1 and parts[-1] == 0:
+        parts.pop()
+    return tuple(parts)
+
+
 def _swaps_once(found: list[Proposal]) -> list[Proposal]:
     """One choice of a tool said by several commits once: a swap whose tool another commit
     chose in place of more ("Replaced flake8 by ruff" beside "Migrated from isort/Black/Flake8
@@ -525,6 +562,9 @@ def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
         found = [p for p in found if p.rule != "commit-tool-swap"
                  or (_swap_holds(said[p.key], in_use) and not _library_swap(said[p.key], shipped))]
     found = _swaps_once(found)
+    floors = dependency_floors(root)
+    if floors:
+        found = [p for p in found if not floor_passed(p, floors)]
     names = {p.key: n for p in found if (n := _checked(p))}
     relied = {n for p in found for n in _relied_on(p)}
     head = read_head(root, [*names.values(), *relied])

@@ -408,6 +408,10 @@ def runtime_dependencies(root: Path) -> frozenset[str]:
     the extras that are no development group in pyproject.toml, `install_requires` and such
     extras in setup.cfg. A library the code imports is the code's own business, not a
     development tool a contributor uses."""
+    return frozenset(_requirements(_runtime_requirements(root)))
+
+
+def _runtime_requirements(root: Path) -> list[str]:
     names: list[str] = []
     for path in pyproject_file(root):
         try:
@@ -432,8 +436,24 @@ def runtime_dependencies(root: Path) -> frozenset[str]:
         if parser.has_section("options.extras_require"):
             names += [line for extra, reqs in parser.items("options.extras_require")
                       if not _DEV_EXTRAS.match(extra) for line in reqs.splitlines()]
-    out = set()
-    for requirement in names:
-        if (m := _REQUIREMENT_NAME.match(requirement)) is not None:
-            out.add(m.group(1).lower().replace("_", "-"))
-    return frozenset(out)
+    return names
+
+
+def dependency_floors(root: Path) -> dict[str, tuple[int, ...]]:
+    """The least version HEAD lets users install of each runtime dependency that names one
+    (`pytest>=8.4,<10`: {"pytest": (8, 4)})."""
+    return {name: floor for name, floor in _requirements(_runtime_requirements(root)).items()
+            if floor}
+
+
+def _requirements(lines: list[str]) -> dict[str, tuple[int, ...]]:
+    """Each requirement's name (lower case, `_` as `-`) and its `>=` / `==` / `~=` floor."""
+    out: dict[str, tuple[int, ...]] = {}
+    for requirement in lines:
+        if (m := _REQUIREMENT_NAME.match(requirement)) is None:
+            continue
+        name = m.group(1).lower().replace("_", "-")
+        spec = requirement[m.end():].split(";")[0]
+        floor = re.search(r"(?:>=|==|~=)\s*(\d+(?:\.\d+)*)", spec)
+        out[name] = tuple(int(x) for x in floor.group(1).split(".")) if floor else ()
+    return out
