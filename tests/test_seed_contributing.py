@@ -352,3 +352,34 @@ def test_a_dependency_floor_head_has_raised_past_is_history(tmp_path):
     assert any("pytest >= 8.4" in t for t in texts), texts
     assert any("Werkzeug version to 3.1" in t for t in texts), texts  # 3.1 is 3.1.0
     assert not any("v8.2.0" in t or "pytest 7.0" in t for t in texts), texts
+
+
+def test_a_packages_changelog_in_a_monorepo_is_said_with_the_packages_name(tmp_path):
+    root = init_repo(tmp_path / "r")
+    (root / "pyproject.toml").write_text('[project]\nname = "workspace"\n', encoding="utf-8")
+    (root / "gadget").mkdir()
+    (root / "gadget" / "pyproject.toml").write_text('[project]\nname = "gadget"\n',
+                                                    encoding="utf-8")
+    (root / "gadget" / "CHANGELOG.md").write_text(
+        "# Changelog\n\n## 2.0.0 (2026-05-01)\n\n### Removed\n\n"
+        "- Removed support for the `legacy_mode` setting; use `mode` instead.\n"
+        "- Removes pytest-trio and flaky from the test dependencies.\n", encoding="utf-8")
+    (root / "gadget" / "gadget.py").write_text("def run(mode='fast'):\n    return mode\n",
+                                               encoding="utf-8")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "release")
+    texts = [p.text for p in seed_run.scan(root, {}, full=True)[0]]
+    assert any(t.startswith("Removed in gadget 2.0.0 (gadget/CHANGELOG.md)") for t in texts), texts
+    assert not any("workspace" in t for t in texts), texts
+    assert not any("test dependencies" in t for t in texts), texts  # its own plumbing
+
+
+def test_a_feature_lists_pictograph_point_is_no_sentence_of_its_own():
+    page = ('# About\n\n!!! warning "Automatic File Inclusion Behavior"\n\n'
+            "    **Important:** Installing `gadget` as a build dependency enables its file "
+            "finder, which includes all tracked files in your source distributions.\n\n"
+            "    - ✅ **Expected**: All Git tracked files will be included in your sdist\n"
+            "    - 🛠️ **Control**: Use `MANIFEST.in` to exclude unwanted files\n")
+    texts = [p.text for p in guides.proposals(page, "docs/index.md", "gadget")]
+    assert not any("Expected" in t or "Control" in t for t in texts), texts
+    assert any("enables its file finder" in t for t in texts), texts

@@ -245,6 +245,23 @@ _NAME_IN = (("pyproject.toml", r"(?m)^\[(?:project|tool\.poetry)\]\s*$(?P<t>(?:\
 def project_name(root: Path) -> str:
     """What the project calls itself in its packaging metadata, else its folder's name: the
     subject a changelog entry leaves out ("Drop support for Python 3.7": whose?)."""
+    return packaged_name(root) or root.resolve().name
+
+
+def owner_name(root: Path, path: Path) -> str:
+    """Whose file `path` is: the package of the nearest folder above it, inside the project,
+    with packaging metadata of its own (a monorepo's `setuptools-scm/CHANGELOG.md` is
+    setuptools-scm's, not the workspace's), else the project's name."""
+    folder = path.parent
+    while folder != root and root in folder.parents:
+        if (name := packaged_name(folder)) is not None:
+            return name
+        folder = folder.parent
+    return project_name(root)
+
+
+def packaged_name(root: Path) -> str | None:
+    """The name in `root`'s own packaging metadata, if it has any."""
     for name, table, pattern in _NAME_IN:
         path = root / name
         if not regular_file(path):
@@ -256,4 +273,4 @@ def project_name(root: Path) -> str:
             continue
         if (t := re.search(table, text)) and (m := re.search(pattern, t.group("t"))):
             return m.group(1).strip()
-    return root.resolve().name
+    return None

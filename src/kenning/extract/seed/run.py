@@ -41,7 +41,7 @@ from kenning.extract.seed import (
     standalone,
     tooling,
 )
-from kenning.extract.seed.model import Proposal, project_name, statement
+from kenning.extract.seed.model import Proposal, owner_name, project_name, statement
 
 if TYPE_CHECKING:
     from kenning.lifecycle.writes import FactWriter
@@ -107,8 +107,9 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
             changelogs.proposals, name, tagged)
         out += [("changelog", p, shared) for p in logs]
     else:
-        out += [("changelog", p, lambda text, rel: changelogs.proposals(text, rel, name, tagged))
-                for p in logs]
+        owners = {p: owner_name(root, p) for p in logs}  # a monorepo's package's own log
+        out += [("changelog", p, lambda text, rel, owner=owners[p]:
+                 changelogs.proposals(text, rel, owner, tagged)) for p in logs]
     folder = fragments.fragment_folder(root)
     news = fragments.fragment_files(folder) if folder else []
     name = name or (project_name(root) if news else None)
