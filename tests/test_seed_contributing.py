@@ -303,13 +303,16 @@ def test_contribution_advice_that_names_nothing_of_the_project_is_left_out():
 
     generic = ["Pull Requests should be small to facilitate review.",
                "Do not use the issue tracker for questions, it's reserved for bugs.",
-               "Don't hesitate to improve our docs."]
+               "Don't hesitate to improve our docs.",
+               "Prefer f-strings instead of the `str.format` method.",
+               "Use `Union` / `|` for nullable parameters."]
     specific = ["Pull requests must maintain 100% test coverage of all code branches.",
                 "Run the linter to address style issues (`tox -e fix`).",
                 "Applied changes to both WSGI and ASGI code paths.",
                 "We use ruff to format and lint the codebase.",
                 "Each PR that modifies the functionality of Falcon should include a fragment.",
-                "New widget plugins should never import from the Widget core."]
+                "New widget plugins should never import from the Widget core.",
+                "Never call `lib.conn.execute` directly; go through a transaction."]
     kept = advice.project_specific(
         [rule(t) for t in generic + specific] + [rule(generic[0], "pr-checklist"),
                                                 rule(generic[1], "contributing-convention")],

@@ -15,8 +15,9 @@ chose to tell its agents each of them. Pure and stdlib only.
 from __future__ import annotations
 
 import re
+import typing
 
-from kenning.extract.seed.model import Proposal, statement
+from kenning.extract.seed.model import Proposal, pythons_own, statement
 from kenning.extract.seed.tooling import TOOLS
 
 # The rules that say what every contribution should do.
@@ -26,6 +27,8 @@ _CODE = re.compile(r"[`*#\d]|\w[./\\_]\w|(?<!\w)--?\w")
 # Capitalised words every project's guide uses: no name of this project.
 _GENERIC_NAMES = frozenset("""i pr prs pull request requests merge api apis ci git github gitlab
     python ok url urls readme changelog unicode""".split())
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+_TYPING = frozenset(typing.__all__)
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
 _SENTENCE_START = re.compile(r"(?:^|[.!?;:]\s+|\(\s*)$")
 _DEV_TOOLS = frozenset(TOOLS) | {"unittest", "sphinx", "towncrier", "pre-commit", "codecov",
@@ -35,6 +38,9 @@ _DEV_TOOLS = frozenset(TOOLS) | {"unittest", "sphinx", "towncrier", "pre-commit"
 def anchored(text: str, project: str = "") -> bool:
     """The text names something of a project: code, a path, a number, a tool, a name (a
     capitalised word inside a sentence or an acronym that is not every project's)."""
+    # Python's own code names nothing of a project: "Prefer f-strings instead of the
+    # `str.format` method.", "Prefer concrete types over `Any`." are any Python project's.
+    text = _CODE_SPAN.sub(lambda m: " " if _pythons(m.group(1)) else m.group(0), text)
     if _CODE.search(text):
         return True
     own = {w.lower() for w in _WORD.findall(project)}
@@ -50,6 +56,13 @@ def anchored(text: str, project: str = "") -> bool:
         if not _SENTENCE_START.search(text[:m.start()]):
             return True  # a name inside a sentence: "Falcon", "Napoleon"
     return False
+
+
+def _pythons(code: str) -> bool:
+    """A code span of Python's own: a builtin, a standard module's name or member, a typing
+    name (`Any`, `Union`), or no name at all (`|`)."""
+    code = code.strip()
+    return not re.search(r"[A-Za-z]", code) or pythons_own(code) or code in _TYPING
 
 
 def any_projects(p: Proposal, project: str = "") -> bool:
