@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 from conftest import git, init_repo
-from kenning.extract.seed import advice, commits, contributing, current, guides, tooling
+from kenning.extract.seed import advice, changelogs, commits, contributing, current, guides, tooling
 from kenning.extract.seed import run as seed_run
 from kenning.extract.seed.model import Proposal
 
@@ -386,3 +386,17 @@ def test_a_feature_lists_pictograph_point_is_no_sentence_of_its_own():
     texts = [p.text for p in guides.proposals(page, "docs/index.md", "gadget")]
     assert not any("Expected" in t or "Control" in t for t in texts), texts
     assert any("enables its file finder" in t for t in texts), texts
+
+
+def test_a_release_two_majors_behind_and_two_years_old_is_history():
+    log = ("# Changelog\n\n## 10.2.0 (2026-06-24)\n\n### Fixed\n\n- Fix a crash.\n\n"
+           "## 9.0.0 (2025-05-01)\n\n### Breaking\n\n"
+           "- Renamed gadget.helpers to gadget.tools and drop support for egg-info.\n\n"
+           "## 8.0.0 (2023-09-01)\n\n### Breaking\n\n"
+           "- Renamed gadget.hacks to gadget.fallbacks and drop support for pip-egg-info.\n")
+    texts = [p.text for p in changelogs.proposals(log, "CHANGELOG.md", "gadget", {})]
+    assert any("gadget.tools" in t for t in texts), texts  # one major behind
+    assert not any("gadget.fallbacks" in t for t in texts), texts  # two behind, 2.8 years old
+    fast = log.replace("2023-09-01", "2025-09-01").replace("2025-05-01", "2025-12-01")
+    texts = [p.text for p in changelogs.proposals(fast, "CHANGELOG.md", "gadget", {})]
+    assert any("gadget.fallbacks" in t for t in texts), texts  # majors shipped fast: still news

@@ -983,12 +983,29 @@ def _history(entries: list[Entry], dates: Mapping[str, date]) -> Callable[[Entry
                                      or oldest[0] == 0)
     cutoff = newest - WINDOW if newest else None
 
+    released = [order(v) for v in [*versions, *dates] if v and v != "unreleased"]
+    newest_major = max(released, default=(0,))[0]
+
     def history(e: Entry) -> bool:
         when = dated.get(e.version or "")
         if cutoff is not None and when is not None:
-            return when < cutoff
+            return when < cutoff or (not calver and _majors_behind(
+                order(e.version), newest_major) and when < newest - MAJORS_BEHIND_AGE)
         return not calver and order(e.version)[:len(oldest)] < oldest
     return history
+
+
+# A release two or more major lines behind the newest (8.0.0 when 10.2 is out), and older than
+# MAJORS_BEHIND_AGE, is history though inside the window: two majors have broken things since,
+# and a blind reader called setuptools-scm 8.0.0's breaking changes "not durable" at 10.2.1
+# (SPLITS.md, issue 19). A project shipping majors fast (textual: eight in two years) keeps
+# them for that long; a 0.x line is judged by the window alone (textual's 0.x changes of return
+# types were judged good).
+MAJORS_BEHIND_AGE = timedelta(days=2 * 365)
+
+
+def _majors_behind(version: tuple[int, ...], newest_major: int) -> bool:
+    return bool(version) and 1 <= version[0] <= newest_major - 2
 
 
 def _dated_before(entries: list[Entry], dates: Mapping[str, date],
