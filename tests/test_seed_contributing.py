@@ -400,3 +400,32 @@ def test_a_release_two_majors_behind_and_two_years_old_is_history():
     fast = log.replace("2023-09-01", "2025-09-01").replace("2025-05-01", "2025-12-01")
     texts = [p.text for p in changelogs.proposals(fast, "CHANGELOG.md", "gadget", {})]
     assert any("gadget.fallbacks" in t for t in texts), texts  # majors shipped fast: still news
+
+
+def test_a_swap_inside_ci_or_of_an_environment_variable_is_no_tool_swap():
+    assert commits.swap("Replaced `setup.py` invocations with `build` in CI") is None
+    assert commits.swap("Use FORCE_COLOR instead of CLI args") is None
+    assert commits.swap("Use ruff instead of flake8") == ("ruff", ("flake8",))
+
+
+def test_a_rule_naming_another_only_as_the_restriction_points_back():
+    from kenning.extract.seed import standalone
+
+    assert standalone.points_back("Do not try to work around the restriction with `--force`; "
+                                  "the rule is intentional.")
+    assert not standalone.points_back("Respect the restriction on pushing to `main`.")
+    assert not standalone.points_back("The rule that every module has tests is enforced.")
+
+
+def test_a_release_dropping_a_now_eol_python_says_the_floor():
+    root_floor = (3, 9)
+    assert current.pythons_dropped("Dropped support for now EOL Python 3.8.", root_floor)
+
+
+def test_testing_deps_are_plumbing():
+    log = ("# Changelog\n\n## 7.0.0 (2026-01-01)\n\n### Removed\n\n"
+           "- Removed some not really necessary testing deps like `six`.\n"
+           "- Removed the `--cov-fail` option; use `--cov-fail-under` instead.\n")
+    texts = [p.text for p in changelogs.proposals(log, "CHANGELOG.rst", "gadget", {})]
+    assert not any("six" in t for t in texts), texts
+    assert any("--cov-fail-under" in t for t in texts), texts

@@ -350,11 +350,11 @@ def test_a_guides_must_or_should_is_not_proposed(kenning, isolated: Path):
 
 def test_a_headings_html_entities_are_said_as_their_characters():
     # textual's CSS type pages (development): "# &lt;color&gt;"
-    text = ("# &lt;color&gt;\n\nThe `<color>` type.\n\n!!! warning\n\n    Not to be confused with"
-            " the `color` CSS rule that sets the color of text.\n")
+    text = ("# &lt;color&gt;\n\nThe `<color>` type.\n\n!!! warning\n\n    A `<color>` given"
+            " with an alpha of zero hides the widget's text.\n")
     found = [p.text for p in guides.proposals(text, "docs/css_types/color.md", "tui")]
-    assert found == ["tui docs (<color>): Not to be confused with the `color` CSS rule that sets"
-                     " the color of text."], found
+    assert found == ["tui docs (<color>): A `<color>` given with an alpha of zero hides the"
+                     " widget's text."], found
 
 
 def test_a_heading_inside_an_admonition_heads_its_text_and_keeps_its_case():
@@ -366,3 +366,12 @@ def test_a_heading_inside_an_admonition_heads_its_text_and_keeps_its_case():
     found = [p.text for p in guides.proposals(text, "docs/getting_started.md", "tui")]
     assert found == ["tui docs (Getting started › macOS): The default terminal app is limited"
                      " to 256 colors."], found
+
+
+def test_a_sentence_telling_the_page_apart_from_another_leans_on_the_page():
+    page = ("# <color>\n\nThe `<color>` type accepts hex values, names and RGB functions.\n\n"
+            "Not to be confused with the `color` CSS rule to set text color.\n\n"
+            "By default, the `<color>` type is parsed case-insensitively.\n")
+    texts = [p.text for p in guides.proposals(page, "docs/css_types/color.md", "gadget")]
+    assert not any("confused" in t for t in texts), texts
+    assert any("case-insensitively" in t for t in texts), texts

@@ -289,7 +289,7 @@ _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci
                     # its own test and development dependencies: "Removes pytest-trio, mypy
                     # and flaky from the test dependencies"
                     r"|\b(?:test|testing|dev|development|docs?|lint|ci) (?:dependenc\w*"
-                    r"|requirements?|extras?)\b"
+                    r"|deps|requirements?|extras?)\b"
                     # what says itself it changes nothing for users: "This should not have any
                     # impact on plugin developers or end-users."
                     r"|\b(?:should|will|does) not (?:have )?(?:any |an )?(?:impact|effect) on\b"

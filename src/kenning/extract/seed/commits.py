@@ -91,6 +91,7 @@ _SWAPS = (
     re.compile(r"^(?:switch(?:ed|es)?|migrat(?:e|ed|es)|move[sd]?)\s+from\s+(?P<y>.+?)\s+to\s+"
                r"(?P<x>.+)$", re.I),
     re.compile(r"^replace[sd]?\s+(?P<y>.+?)\s+(?:with|by)\s+(?P<x>.+)$", re.I))
+_IN_CI = re.compile(r"\b(?:in|on|for) (?:the )?(?:CI|GHA|GitHub Actions|workflows?|actions)\b")
 _NOT_TOOL = frozenset("""the a an our its their own custom old new native builtin built-in
     internal local default explicit more less all some other same this that these those it
     them one two multiple single git main master trunk develop""".split())
@@ -109,6 +110,8 @@ def swap(subject: str) -> tuple[str, tuple[str, ...]] | None:
     """What a tool swap chose and what it replaced, lower case ("Replace black with ruff
     formatter": ("ruff", ("black",))), or None when the subject names no tools: each side a
     name of one or two words ("the RTD Sphinx theme" is no tool's name)."""
+    if _IN_CI.search(subject):
+        return None  # "Replaced `setup.py` invocations with `build` in CI": a CI job's detail
     for pattern in _SWAPS:
         m = pattern.match(subject.strip().rstrip("."))
         if m is None:
@@ -132,6 +135,8 @@ def _names(part: str) -> list[str]:
         words = item.strip("`'\" ").split()
         if not words:
             continue
+        if re.fullmatch(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+", words[0].strip("`'\"")):
+            return []  # FORCE_COLOR: an environment variable, no tool
         name = words[0].strip("`'\"").lower()
         if len(words) > 2 or name in _NOT_TOOL or not _TOOL_NAME.fullmatch(name) \
                 or len(name) < 2:

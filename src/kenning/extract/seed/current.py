@@ -287,7 +287,7 @@ _PY_NAME = r"(?:c?python|py|pypy)\s*-?\s*v?[23]\b"
 _PY_DROPPED = re.compile(
     rf"\b(?:drop|remov|deprecat|end|stop|discontinu)\w*\s+(?:(?:official|explicit)\s+)?"
     rf"(?:support(?:ing)?\s+(?:for\s+)?|compatibility\s+(?:with\s+)?)?(?:the\s+)?"
-    rf"(?:(?:end[- ]of[- ]life|eol|legacy|old|older|unsupported)\s+)?{_PY_NAME}"
+    rf"(?:(?:now\s+)?(?:end[- ]of[- ]life|eol|legacy|old|older|unsupported)\s+)?{_PY_NAME}"
     rf"|{_PY_NAME}[\d.]*(?:(?:\s*(?:,|/|and|or)\s*)+(?:{_PY_NAME})?[\d.]+)*\s+(?:support\s+)?"
     rf"(?:is|are|has been|have been|was|were)?\s*(?:no longer supported|dropped|removed)"
     rf"|\bno longer supports?\s+{_PY_NAME}", re.I)

@@ -164,6 +164,8 @@ _BACK = re.compile(r"^(?:if|when|unless|since) (?:it|this|that|they|so|not)\b|^(
                    r"class|classes|callbacks?|objects?|result|other|two|first|second|next|"
                    r"previous)\b|^(?:and|or|nor|as with)\b|^by default,? (?:that'?s|this is|"
                    r"that is)\b"
+                   # "Not to be confused with the `color` CSS rule …": with the page's subject
+                   r"|^not to be confused with\b"
                    # "By default, it starts at time 0": what starts? ("it's assumed" is no one)
                    r"|^(?:by default|currently|normally|usually|typically),? (?:it|they)\b"
                    r"(?!'s|\s+(?:is|was)\b)"

@@ -29,11 +29,23 @@ def points_ahead(sentence: str) -> bool:
     return bool(_POINTS_AHEAD.search(sentence.strip()))
 
 
+# "the restriction", "the rule": a rule that names another only as that, with nothing after
+# it saying which ("the restriction on …", "the rule that …"), was told before it in its file
+# ("Do not try to work around the restriction with `--force` …"; judged not self-contained).
+_THAT_RULE = re.compile(r"\bthe (?P<noun>restriction|limitation|rule|constraint|requirement"
+                        r"|policy|exception|workaround)s?\b(?!\s+(?:of|on|that|to|for|against"
+                        r"|in|which|from|about|is that)\b|\s*:)", re.I)
+
+
 def points_back(text: str) -> bool:
     """"These Xs" in the text's first sentence, which never named an X before:
     what it means was said before it in its file. (Later sentences lean on the earlier ones:
-    "… placeholders … Return those values under `args` instead.")"""
+    "… placeholders … Return those values under `args` instead.") So does "the restriction"
+    (`_THAT_RULE`) when the sentence never said which."""
     first = re.split(r"(?<=[.!?])\s+(?=[A-Z`])", text.strip(), maxsplit=1)[0]
+    for m in _THAT_RULE.finditer(first):
+        if not re.search(rf"\b{m.group('noun')}", first[:m.start()], re.I):
+            return True
     for m in _THESE.finditer(first):
         if not re.search(rf"\b{re.escape(m.group('noun'))}", first[:m.start()], re.I):
             return True
