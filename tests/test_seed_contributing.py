@@ -253,13 +253,13 @@ def test_a_command_said_inside_a_sentence_is_said_with_what_it_is_for(tmp_path):
     root = project(tmp_path)
     guide = ("Contributing\n============\n\n"
              "To build the documentation, run ``tox -e lint`` which will generate a directory "
-             "named ``build``. To run the checks in parallel, invoke tox with ``tox -p``.\n\n"
+             "named ``build``. To run the checks in parallel, invoke tox with ``tox -e py -p``.\n\n"
              "Run `make test` to run the tests. Run `make bench` to run the benchmarks.\n\n"
              "3. Run `make test` to check the import.\n")
     said = [p.text for p in contributing.inline_proposals(guide, "CONTRIBUTING.rst", "widget",
                                                           root)]
     assert said == ["widget (CONTRIBUTING.rst): To build the documentation: `tox -e lint`.",
-                    "widget (CONTRIBUTING.rst): To run the checks in parallel: `tox -p`.",
+                    "widget (CONTRIBUTING.rst): To run the checks in parallel: `tox -e py -p`.",
                     "widget (CONTRIBUTING.rst): To run the tests: `make test`."], said
     # `make bench`: no such target at HEAD; a numbered step is `documents`' to read
 
@@ -429,3 +429,26 @@ def test_testing_deps_are_plumbing():
     texts = [p.text for p in changelogs.proposals(log, "CHANGELOG.rst", "gadget", {})]
     assert not any("six" in t for t in texts), texts
     assert any("--cov-fail-under" in t for t in texts), texts
+
+
+def test_every_python_projects_packaging_commands_are_no_convention():
+    from kenning.extract.seed.contributing import _command
+
+    assert _command("python -m build") is None
+    assert _command("twine upload dist/*") is None
+    assert _command("tox -p auto") is None
+    assert _command("tox -e docs -p") is not None  # names the project's environment
+    assert _command("tox -e py") is not None
+
+
+def test_a_status_or_a_hedge_in_a_guide_is_no_fact():
+    page = ("# Usage\n\n## Files\n\n!!! warning\n\n"
+            "    Currently there is no built-in mechanism to transfer `file_list` to sdists.\n\n"
+            "## Environments\n\n!!! warning\n\n"
+            "    Virtual environments typically reference the system's `stdlib`.\n\n"
+            "## Finder\n\n!!! warning\n\n"
+            "    Installing `gadget` as a build dependency enables its file finder, which"
+            " includes all tracked files.\n")
+    texts = [p.text for p in guides.proposals(page, "docs/usage.md", "gadget")]
+    assert not any("Currently" in t or "typically" in t for t in texts), texts
+    assert any("enables its file finder" in t for t in texts), texts

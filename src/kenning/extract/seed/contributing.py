@@ -231,9 +231,21 @@ def _command(line: str) -> tuple[str, str] | None:
     args = words[words.index("pip") + 1:] if "pip" in words[:3] else []
     if args[:1] == ["install"] and all(a.startswith("-") or a in _RUNNERS for a in args[1:]):
         return None  # "pip install --user tox": any project's way to get a tool
-    if words[:2] == ["pre-commit", "uninstall"]:
+    if words[:2] == ["pre-commit", "uninstall"] or _any_packages(words):
         return None
     return code, comment.strip()
+
+
+def _any_packages(words: list[str]) -> bool:
+    """Every Python project's packaging or parallel run, naming nothing of this one: `python -m
+    build`, `twine upload dist/*`, `tox -p auto` (judged trivial; `tox -e docs` names an
+    environment the project defined)."""
+    if words[:1] == ["twine"] or words[1:3] == ["-m", "build"]:
+        rest = words[2:] if words[0] == "twine" else words[3:]
+        return all(w.startswith(("-", "dist")) for w in rest)
+    if words[:1] == ["tox"] and any(w in ("-p", "--parallel") for w in words):
+        return not any(w in ("-e", "--env") or w.startswith("-e") for w in words)
+    return False
 
 
 def _holds(code: str, root: Path) -> bool:

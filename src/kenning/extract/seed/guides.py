@@ -549,6 +549,11 @@ def _only_names(sentence: str) -> bool:
                 if w.lower() not in ("and", "or", "the", "a", "an")]) < 3
 
 
+_STATUS = re.compile(r"^(?:note:\s*)?(?:currently|at the moment|for now|as of now|at present"
+                     r"|as of (?:this|today|writing))\b", re.I)
+_HEDGED = re.compile(r"\btypically\b|\b(?:be|make) sure (?:that )?you understand\b", re.I)
+
+
 def _reads_alone(sentence: str) -> bool:
     s = sentence.strip()
     if not 30 <= len(s) <= 320 or s.endswith((":", ",")) or LEANS.match(s.lstrip("*_`")) \
@@ -556,6 +561,9 @@ def _reads_alone(sentence: str) -> bool:
         return False
     if _NARRATION.search(s) or _SOURCE_CODE.search(re.sub(r"`[^`]*`", "", s)):
         return False
+    if _STATUS.match(s) or _HEDGED.search(s):
+        return False  # "Currently there is no built-in mechanism …": a status that goes stale;
+        # "Virtual environments typically reference …": how things usually are, anywhere
     if unicodedata.category(s[:1]) == "So":
         return False  # "✅ Expected: All … files will be included": one point of a feature list
     letters = sum(c.isalpha() for c in s)
