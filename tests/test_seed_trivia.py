@@ -144,7 +144,8 @@ def test_a_rule_restated_in_other_words_in_a_summary_list_is_proposed_once(kenni
     assert found == [
         "AGENTS.md: Do not invent your own `## What / ## Why / ## How` layout; that is the "
         "marker that the PR was written by an agent without reading the conventions.",
-        "AGENTS.md: Do not invent a `CHANGES/123.bugfix.rst` fragment name of your own."], found
+        "AGENTS.md (Things not to do): Do not invent a `CHANGES/123.bugfix.rst` fragment name"
+        " of your own."], found
 
 
 def test_two_deprecations_of_different_code_are_two_rules():

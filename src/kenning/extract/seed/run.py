@@ -28,6 +28,7 @@ from kenning.core.redact import redact
 from kenning.core.safeio import read_bytes
 from kenning.extract.seed import (
     advice,
+    agents,
     changelogs,
     commits,
     contributing,
@@ -118,7 +119,7 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
     out += [("docs", p, _adr) for p in documents.adr_files(root)]
     out += [("docs", p, lambda text, rel: documents.rule_proposals(text, rel, "docs")
              + documents.contributing_steps(text, rel)) for p in documents.design_files(root)]
-    out += [("agents", p, lambda text, rel: documents.rule_proposals(text, rel, "agents"))
+    out += [("agents", p, _agent_file)
             for p in documents.agent_files(root)]
     tools = ((tooling.pyproject_file, tooling.pyproject_proposals),
              (tooling.ini_files, tooling.ini_proposals),
@@ -134,6 +135,21 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
     out += [("docs", p, lambda text, rel: security.proposals(text, rel, own))
             for p in security.security_files(root)]
     return out
+
+
+def _agent_file(text: str, rel: str) -> list[Proposal]:
+    """Every instruction of an agent file with its section (`agents`), and the explicit rules
+    the phrasing rules find outside those items (a rule said in a paragraph)."""
+    items = agents.proposals(text, rel)
+    spans = [_lines_of(p.provenance) for p in items]
+    said = items + [p for p in documents.rule_proposals(text, rel, "agents")
+                    if not any(a <= _lines_of(p.provenance)[0] <= b for a, b in spans)]
+    return sorted(said, key=lambda p: _lines_of(p.provenance))  # in the file's order
+
+
+def _lines_of(provenance: str) -> tuple[int, int]:
+    first, _, last = provenance.rsplit(":", 1)[-1].partition("-")
+    return int(first), int(last or first)
 
 
 def _adr(text: str, rel: str) -> list[Proposal]:
