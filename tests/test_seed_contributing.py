@@ -8,6 +8,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from conftest import git, init_repo
 from kenning.extract.seed import advice, changelogs, commits, contributing, current, guides, tooling
 from kenning.extract.seed import run as seed_run
@@ -377,17 +379,6 @@ def test_a_packages_changelog_in_a_monorepo_is_said_with_the_packages_name(tmp_p
     assert not any("test dependencies" in t for t in texts), texts  # its own plumbing
 
 
-def test_a_feature_lists_pictograph_point_is_no_sentence_of_its_own():
-    page = ('# About\n\n!!! warning "Automatic File Inclusion Behavior"\n\n'
-            "    **Important:** Installing `gadget` as a build dependency enables its file "
-            "finder, which includes all tracked files in your source distributions.\n\n"
-            "    - ✅ **Expected**: All Git tracked files will be included in your sdist\n"
-            "    - 🛠️ **Control**: Use `MANIFEST.in` to exclude unwanted files\n")
-    texts = [p.text for p in guides.proposals(page, "docs/index.md", "gadget")]
-    assert not any("Expected" in t or "Control" in t for t in texts), texts
-    assert any("enables its file finder" in t for t in texts), texts
-
-
 def test_a_release_two_majors_behind_and_two_years_old_is_history():
     log = ("# Changelog\n\n## 10.2.0 (2026-06-24)\n\n### Fixed\n\n- Fix a crash.\n\n"
            "## 9.0.0 (2025-05-01)\n\n### Breaking\n\n"
@@ -441,14 +432,23 @@ def test_every_python_projects_packaging_commands_are_no_convention():
     assert _command("tox -e py") is not None
 
 
-def test_a_status_or_a_hedge_in_a_guide_is_no_fact():
-    page = ("# Usage\n\n## Files\n\n!!! warning\n\n"
-            "    Currently there is no built-in mechanism to transfer `file_list` to sdists.\n\n"
-            "## Environments\n\n!!! warning\n\n"
-            "    Virtual environments typically reference the system's `stdlib`.\n\n"
-            "## Finder\n\n!!! warning\n\n"
-            "    Installing `gadget` as a build dependency enables its file finder, which"
-            " includes all tracked files.\n")
+FINDER = ("    Installing `gadget` as a build dependency enables its file finder, which includes"
+          " all tracked files.\n")
+
+
+@pytest.mark.parametrize("page, left_out", [
+    # a feature list's pictograph-led points
+    ('# About\n\n!!! warning "Automatic File Inclusion Behavior"\n\n' + FINDER + "\n"
+     "    - ✅ **Expected**: All Git tracked files will be included in your sdist\n"
+     "    - 🛠️ **Control**: Use `MANIFEST.in` to exclude unwanted files\n", ("Expected", "Control")),
+    # a status that goes stale, how things typically are anywhere
+    ("# Usage\n\n## Files\n\n!!! warning\n\n"
+     "    Currently there is no built-in mechanism to transfer `file_list` to sdists.\n\n"
+     "## Environments\n\n!!! warning\n\n"
+     "    Virtual environments typically reference the system's `stdlib`.\n\n"
+     "## Finder\n\n!!! warning\n\n" + FINDER, ("Currently", "typically")),
+])
+def test_what_is_no_fact_of_a_guide_is_left_out(page, left_out):
     texts = [p.text for p in guides.proposals(page, "docs/usage.md", "gadget")]
-    assert not any("Currently" in t or "typically" in t for t in texts), texts
+    assert not any(word in t for t in texts for word in left_out), texts
     assert any("enables its file finder" in t for t in texts), texts
