@@ -452,3 +452,16 @@ def test_what_is_no_fact_of_a_guide_is_left_out(page, left_out):
     texts = [p.text for p in guides.proposals(page, "docs/usage.md", "gadget")]
     assert not any(word in t for t in texts for word in left_out), texts
     assert any("enables its file finder" in t for t in texts), texts
+
+
+def test_a_release_heading_may_give_its_date_in_words_after_the_version():
+    # isort's CHANGELOG.md: "### 8.0.0 February 19 2026", "### 5.6.1 [Hotfix] October 8, 2020"
+    log = ("Changelog\n=========\n\n## Releases\n\n### Unreleased\n\n"
+           "### 8.0.0 February 19 2026\n\n  - Removed `--old-finders` flag and `old_finders`"
+           " configuration option.\n\n"
+           "### 5.9.1 June 21st 2021 [hotfix]\n  - Fixed #1758: a command-line overload.\n\n"
+           "### 5.6.1 [Hotfix] October 8, 2020\n  - Removed the `--magic` flag.\n")
+    texts = [p.text for p in changelogs.proposals(log, "CHANGELOG.md", "isort", {})]
+    assert texts == ["isort 8.0.0 (CHANGELOG.md): Removed `--old-finders` flag and `old_finders`"
+                     " configuration option."], texts
+    # 5.6.1's removal is a point release's, older than the window: not "unreleased"

@@ -16,7 +16,8 @@ changes (refactors, clean-ups, private members, an Infrastructure or CI section'
 are not facts; a section heading gives its entries a verb ("Deprecations") only when it says
 nothing else ("Deprecation and compatibility" holds entries that deprecate nothing).
 Formats: headings `Version 1.2.0`, `## [1.2.0] - 2020-01-01`, `1.2.0 (2020-01-01)` with an
-underline, `v1.2.0`, `**1.2.0**`, `widget 1.2.0 (2020-01-01)`; Keep-a-Changelog sections
+underline, `### 8.0.0 February 19 2026` (a date in words after the version), `v1.2.0`,
+`**1.2.0**`, `widget 1.2.0 (2020-01-01)`; Keep-a-Changelog sections
 (`### Removed`, `### Deprecated`, `### Changed`, `### Breaking`); bullets with wrapped lines
 and nested bullets; a pointer to the real changelog and Sphinx's changelog directives
 (`formats`).
@@ -72,9 +73,12 @@ MAX_BYTES = 2_000_000
 MAX_TEXT = 500
 
 _VERSION = r"v?(?P<version>\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|alpha|beta|dev|post)\.?\d*)?)"
+# After the version: a dash, colon or bracket and anything, or a date said in words ("8.0.0
+# February 19 2026", "5.6.1 [Hotfix] October 8, 2020", isort's), or nothing.
 _HEADING = re.compile(
     rf"^(?:#+\s*)?(?:\[?(?:version|release|v\.?)?\s*)?\[?{_VERSION}\]?"
-    r"(?:\s*[-–—:(]\s*.*|\s*)$", re.I)
+    r"(?:\s*[-–—:(]\s*.*|\s+(?:\[[^\]]{1,20}\]\s*)?[a-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?\b"
+    r".*|\s+\[[^\]]{1,20}\]\s*|\s*)$", re.I)
 # An RST link around a release's version ("`1.16.7 <https://…/tree/1.16.7>`_ - 2026-08-13",
 # towncrier's template in some projects): the heading is its text.
 _LINKED = re.compile(r"^`(?P<text>[^`<]+?)\s*<[^<>`]*>`__?")
