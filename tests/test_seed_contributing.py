@@ -465,3 +465,17 @@ def test_a_release_heading_may_give_its_date_in_words_after_the_version():
     assert texts == ["isort 8.0.0 (CHANGELOG.md): Removed `--old-finders` flag and `old_finders`"
                      " configuration option."], texts
     # 5.6.1's removal is a point release's, older than the window: not "unreleased"
+
+
+def test_what_pyramid_and_kombu_judges_found_no_fact():
+    from kenning.extract.seed.documents import LEANS
+
+    # "Meaning the `myproject.views` … loggers …": the sentence before says what
+    assert LEANS.match("Meaning the `myproject.views` loggers have an effective level of DEBUG.")
+    assert commits.swap("Prefers https over http and updated links to new locations") is None
+    log = ("# Changelog\n\n## 5.6.0 (2026-01-01)\n\n### Removed\n\n"
+           "- Removes Qpid transport from requirements of func test.\n"
+           "- Removed the `qpid` transport; use `amqp` instead.\n")
+    texts = [p.text for p in changelogs.proposals(log, "Changelog.rst", "kombu", {})]
+    assert not any("func test" in t for t in texts), texts
+    assert any("`amqp` instead" in t for t in texts), texts

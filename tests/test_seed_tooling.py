@@ -82,8 +82,9 @@ def test_pyproject_settings_one_fact_each_with_the_project_file_value_and_line()
     assert found == {
         'widget (pyproject.toml): Supports Python >=3.9 (`requires-python = ">=3.9"`).':
             "pyproject.toml:3",
-        "widget (pyproject.toml): pytest turns every warning into an error (`filterwarnings "
-        "= error` in [tool.pytest.ini_options]).": "pyproject.toml:17",
+        "widget (pyproject.toml): pytest turns warnings into errors (`filterwarnings = error` "
+        "in [tool.pytest.ini_options]; the filter after it lets some through).":
+            "pyproject.toml:17",
         "widget (pyproject.toml): pytest runs with `--strict-markers` and `--strict-config` "
         "(addopts in [tool.pytest.ini_options]): an unregistered marker or an unknown config "
         "key fails the run.": "pyproject.toml:15",
@@ -180,8 +181,9 @@ def test_the_same_settings_in_setup_cfg_tox_ini_and_flake8_files() -> None:
     assert [(p.provenance, p.text) for p in found] == [
         ("setup.cfg:10", "tune (setup.cfg): Lints with flake8, line length 99 "
                          "(`max-line-length` in [flake8])."),
-        ("setup.cfg:5", "tune (setup.cfg): pytest turns every warning into an error "
-                        "(`filterwarnings = error` in [tool:pytest])."),
+        ("setup.cfg:5", "tune (setup.cfg): pytest turns warnings other than "
+                        "`DeprecationWarning` into errors (`filterwarnings = error` in "
+                        "[tool:pytest])."),
         ("setup.cfg:2", "tune (setup.cfg): pytest runs with `--strict-config` (addopts in "
                         "[tool:pytest]): an unknown config key fails the run."),
         ("setup.cfg:13", "tune (setup.cfg): Configures mypy in strict mode (`strict = True` in "

@@ -294,6 +294,7 @@ _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci
                     # and flaky from the test dependencies"
                     r"|\b(?:test|testing|dev|development|docs?|lint|ci) (?:dependenc\w*"
                     r"|deps|requirements?|extras?)\b"
+                    r"|\b(?:requirements|dependencies|deps) (?:of|for) (?:the )?(?:\w+ )?tests?\b"
                     # what says itself it changes nothing for users: "This should not have any
                     # impact on plugin developers or end-users."
                     r"|\b(?:should|will|does) not (?:have )?(?:any |an )?(?:impact|effect) on\b"

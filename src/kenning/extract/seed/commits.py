@@ -94,7 +94,7 @@ _SWAPS = (
 _IN_CI = re.compile(r"\b(?:in|on|for) (?:the )?(?:CI|GHA|GitHub Actions|workflows?|actions)\b")
 _NOT_TOOL = frozenset("""the a an our its their own custom old new native builtin built-in
     internal local default explicit more less all some other same this that these those it
-    them one two multiple single git main master trunk develop""".split())
+    them one two multiple single git main master trunk develop http https""".split())
 # git: every project's, never swapped out; a branch ("Use main branch instead of master") is
 # no tool
 _TOOL_NAME = re.compile(r"[a-z][a-z0-9]*(?:[._+-][a-z0-9]+)*")

@@ -47,7 +47,7 @@ _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _CHOSEN = re.compile(r"^chos(?:e|en) option:?\s*[\"“]?(?P<name>[^\"”,]+?)[\"”]?\s*,\s*because"
                      r"\s*(?P<why>.*)$", re.I)
 # A sentence that opens by pointing back at the one before it does not stand alone.
-LEANS = re.compile(r"^(?:however|but|also|so|then|otherwise|instead|therefore|thus|hence"
+LEANS = re.compile(r"^(?:however|but|also|so|then|otherwise|instead|therefore|thus|hence|meaning"
                     r"|again|likewise|similarly|in (?:that|this|which) case|as such|for example"
                     r"|e\.g\.|it|they|them|(?:this|that|these|those)(?! (?:project|repo"
                     r"|repository|package|library|codebase|file|folder|directory))"

@@ -155,8 +155,22 @@ def _pytest_settings(ini: dict, table: str, add) -> None:
         warnings = warnings.splitlines() or [warnings]
     if isinstance(warnings, list) and any(isinstance(w, str) and w.strip() == "error"
                                           for w in warnings):
-        add(table, "filterwarnings", "pytest turns every warning into an error "
-            f"(`filterwarnings = error` in [{table}]).", "filterwarnings-error",
+        # The filters after "error" take some warnings back ("ignore::UserWarning",
+        # "default::DeprecationWarning"): then not every warning fails a test.
+        after = [w.strip() for w in warnings[[str(w).strip() for w in warnings].index("error")
+                                             + 1:] if isinstance(w, str) and w.strip()]
+        kinds = sorted({m.group(1) for w in after
+                        if (m := re.match(r"(?:ignore|default|always|once|module)::(\w+)", w))})
+        if not after:
+            said, note = "every warning into an error", ""
+        elif kinds and len(kinds) == len(after):
+            said, note = f"warnings other than {', '.join(f'`{k}`' for k in kinds)} into errors", ""
+        else:
+            said = "warnings into errors"
+            note = (f"; the {len(after)} filters after it let some through" if len(after) > 1
+                    else "; the filter after it lets some through")
+        add(table, "filterwarnings", f"pytest turns {said} "
+            f"(`filterwarnings = error` in [{table}]{note}).", "filterwarnings-error",
             "interaction")
     addopts = ini.get("addopts")
     opts = " ".join(addopts) if isinstance(addopts, list) else addopts
