@@ -479,3 +479,25 @@ def test_what_pyramid_and_kombu_judges_found_no_fact():
     texts = [p.text for p in changelogs.proposals(log, "Changelog.rst", "kombu", {})]
     assert not any("func test" in t for t in texts), texts
     assert any("`amqp` instead" in t for t in texts), texts
+
+
+def test_what_the_pyjwt_pdoc_and_multipart_judges_found():
+    # pdoc's headings put the date first: "## 2025-10-27: pdoc 16.0.0"
+    log = ("# Release History\n\n## Unreleased: pdoc next\n\n- Fix ordering.\n\n"
+           "## 2025-10-27: pdoc 16.0.0\n\n- Replace vendored version of `markdown2` with the"
+           " official upstream.\n")
+    texts = [p.text for p in changelogs.proposals(log, "CHANGELOG.md", "pdoc", {})]
+    assert texts == ["pdoc 16.0.0 (CHANGELOG.md): Replaces vendored version of `markdown2` with"
+                     " the official upstream."], texts
+    # a dotted warning class after "error" is named whole
+    said = tooling.pyproject_proposals(
+        '[tool.pytest.ini_options]\nfilterwarnings = [\n  "error",\n'
+        '  "ignore::jwt.warnings.InsecureKeyLengthWarning",\n]\n', "pyproject.toml", "PyJWT")
+    assert [p.text for p in said] == [
+        "PyJWT (pyproject.toml): pytest turns warnings other than "
+        "`jwt.warnings.InsecureKeyLengthWarning` into errors (`filterwarnings = error` in "
+        "[tool.pytest.ini_options])."]
+    # what `uvx` runs is a step of the script too
+    script = tooling.script_proposals("#!/bin/sh -e\nuv run mypy src\nuvx check-sdist\nuv lock\n",
+                                      "scripts/check", "gadget")
+    assert "`uvx check-sdist`" in script[0].text, script

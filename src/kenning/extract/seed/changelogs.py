@@ -101,8 +101,15 @@ def _release_heading(line: str) -> re.Match[str] | None:
     """A line read as a release heading (its version linked, bold or after the project's
     name, or not), else None."""
     line = _BOLD.sub(r"\g<text>", _LINKED.sub(r"\g<text>", line.strip()))
+    line = _DATE_FIRST.sub(r"\g<hashes>\g<rest> (\g<date>)", line)
     return (_HEADING.match(line) or _HEADING.match(_NAME_FIRST.sub(r"\g<hashes>", line))
             if line else None)
+
+
+# The date before the version ("## 2025-10-27: pdoc 16.0.0", pdoc's): read as "pdoc 16.0.0
+# (2025-10-27)".
+_DATE_FIRST = re.compile(r"^(?P<hashes>#+\s*)(?P<date>(?:19|20)\d\d-\d\d-\d\d)\s*[:–—-]\s*"
+                         r"(?P<rest>\S.*\d.*)$")
 
 _UNRELEASED = re.compile(r"^(?:#+\s*)?\[?unreleased\]?\s*$|^\s*(?:\*\*)?unreleased(?:\*\*)?\s*$",
                          re.I)

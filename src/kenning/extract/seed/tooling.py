@@ -160,7 +160,7 @@ def _pytest_settings(ini: dict, table: str, add) -> None:
         after = [w.strip() for w in warnings[[str(w).strip() for w in warnings].index("error")
                                              + 1:] if isinstance(w, str) and w.strip()]
         kinds = sorted({m.group(1) for w in after
-                        if (m := re.match(r"(?:ignore|default|always|once|module)::(\w+)", w))})
+                        if (m := re.match(r"(?:ignore|default|always|once|module)::([\w.]+)", w))})
         if not after:
             said, note = "every warning into an error", ""
         elif kinds and len(kinds) == len(after):
@@ -272,6 +272,8 @@ def _tool_of(words: list[str]) -> str | None:
         return first
     if re.match(r"^python[\d.]*$", first) and len(words) > 2 and words[1] == "-m":
         return words[2] if words[2] in TOOLS else None
+    if first == "uvx" and len(words) > 1 or words[:2] == ["pipx", "run"] and len(words) > 2:
+        return words[1] if first == "uvx" else words[2]  # what these run is a tool by name
     return first if first in TOOLS else None
 
 
