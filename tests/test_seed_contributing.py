@@ -11,7 +11,16 @@ from pathlib import Path
 import pytest
 
 from conftest import git, init_repo
-from kenning.extract.seed import advice, changelogs, commits, contributing, current, guides, tooling
+from kenning.extract.seed import (
+    advice,
+    changelogs,
+    commits,
+    contributing,
+    current,
+    documents,
+    guides,
+    tooling,
+)
 from kenning.extract.seed import run as seed_run
 from kenning.extract.seed.model import Proposal
 
@@ -501,3 +510,27 @@ def test_what_the_pyjwt_pdoc_and_multipart_judges_found():
     script = tooling.script_proposals("#!/bin/sh -e\nuv run mypy src\nuvx check-sdist\nuv lock\n",
                                       "scripts/check", "gadget")
     assert "`uvx check-sdist`" in script[0].text, script
+
+
+def test_what_the_blinker_argon2_and_requests_judge_found():
+    # an RST literal block's "::" ends the sentence it closes, not the paragraph before it
+    page = ("Advanced\n========\n\nSSL\n---\n\nBy default, SSL verification is enabled, and "
+            "Requests will throw a SSLError if\nit's unable to verify the certificate::\n\n"
+            "    >>> requests.get('https://example.invalid')\n")
+    texts = [p.text for p in guides.proposals(page, "docs/advanced.rst", "requests")]
+    assert texts == ["requests docs (Advanced › SSL): By default, SSL verification is enabled, "
+                     "and Requests will throw a SSLError if it's unable to verify the "
+                     "certificate."], texts
+    # a rule that ends by announcing the command under it is no rule alone; a whole one is
+    guide = ("# Contributing\n\nThe easiest way to get started is to install *uv* and run:\n\n"
+             "```console\n$ uv sync\n```\n\nYour environment must be based on CPython 3.10, "
+             "3.11 or 3.12:\n\n```bash\n$ pip install -U tox\n```\n")
+    rules = [p.text for p in documents.rule_proposals(guide, "CONTRIBUTING.md", "docs")]
+    assert not any("and run" in t for t in rules), rules
+    assert any("must be based on CPython" in t for t in rules), rules
+    # "added support" under a Deprecations heading is an addition
+    log = ("# History\n\n## 2.32.0 (2026-05-20)\n\n**Deprecations**\n\n"
+           "- Requests has officially added support for CPython 3.12.\n"
+           "- The `requests.compat.chardet` alias is deprecated.\n")
+    texts = [p.text for p in changelogs.proposals(log, "HISTORY.md", "requests", {})]
+    assert not any("added support" in t for t in texts), texts

@@ -97,6 +97,10 @@ _NAME_FIRST = re.compile(r"^(?P<hashes>#+\s*)?(?!(?:python|pypy|cpython|django|n
                          r"|release)\b)[A-Za-z][\w.-]*\s+(?=v?\d+\.\d)", re.I)
 
 
+_ADDS_SUPPORT = re.compile(r"\b(?:add(?:s|ed)?|introduc(?:es|ed)) (?:official |initial )?support"
+                           r" for\b", re.I)
+
+
 def _release_heading(line: str) -> re.Match[str] | None:
     """A line read as a release heading (its version linked, bold or after the project's
     name, or not), else None."""
@@ -1135,6 +1139,10 @@ def proposals(text: str, rel: str, project: str | None = None,
         if rule == "removal" and (private_removal(words) or restored(entry)):
             continue  # "Removed the `_prepare_conn` method": the project's insides; a
             # removal a newer release undid ("Restore previously removed `getheaders()`")
+        if rule in ("deprecation", "removal") and _ADDS_SUPPORT.search(_headline(words)) \
+                and not re.search(r"deprecat|remov|drop", _headline(words), re.I):
+            continue  # "Requests has officially added support for CPython 3.12" under
+            # "Deprecations": the section is wrong, the entry says an addition
         if entry.prose and rule not in _PROSE_RULES:
             continue  # a paragraph's "breaking" or "removed" is often the release's story
         removed = _REPLACEMENT.split(_headline(words), maxsplit=1)[0]

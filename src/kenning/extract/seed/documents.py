@@ -168,6 +168,12 @@ def _whole_decision(lines: list[str], options: list[tuple[int, str]]) -> str | N
     return sentence
 
 
+# A line ending by announcing the commands after it ("… and run:", "… as follows:"); a
+# statement ending in a colon ("… must be based on CPython 3.10, …, or 3.15:") is whole.
+_RUN_THIS = re.compile(r"\b(?:run|use|type|execute|do|install|follows?|following|below|this"
+                       r"|these|example|commands?)\s*:\s*$", re.I)
+
+
 def rule_proposals(text: str, rel: str, source: str) -> list[Proposal]:
     """The explicit rules in the guide at `rel` (its text), each with the line it starts on."""
     lines = text.splitlines()
@@ -175,6 +181,8 @@ def rule_proposals(text: str, rel: str, source: str) -> list[Proposal]:
     for c in requirement_candidates(text, rel, "doc", rel, None):
         body = c.text.split(": ", 1)[1] if c.text.startswith(f"{rel}: ") else c.text
         first = line_of(body, lines)
+        if 0 < first <= len(lines) and _RUN_THIS.search(lines[first - 1]):
+            continue  # "… install *uv* and run:" over a code block: the rule is what follows
         head, body = _item_head(lines, first, body)
         if head is not None:  # a sub-point says nothing without the rule it explains
             body = f"{head} {body}" if len(head) + len(body) < 400 else ""

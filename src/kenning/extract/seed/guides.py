@@ -365,7 +365,15 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
                 skip_indent = len(m.group("indent"))
             continue
         if line.rstrip().endswith("::") and not line.strip().startswith(".."):
-            close()  # an RST literal block follows; the line itself introduces code
+            # An RST literal block follows. The line ends its paragraph's sentence ("…will
+            # throw a SSLError if\nit's unable to verify the certificate::"): a clause is
+            # said with a full stop, a lead-in ("… as follows::") keeps its colon and is left
+            # out as pointing ahead; "::" alone on its line adds nothing.
+            words = line.strip()[:-2].rstrip()
+            if current is not None and words and not current.warning:
+                ends = ":" if _LEAD_IN.search(words) else "."
+                current.text = f"{current.text} {words}{ends}"
+            close()
             skip_indent = indent
             continue
         stripped = line.strip()
@@ -552,6 +560,12 @@ def _only_names(sentence: str) -> bool:
 _STATUS = re.compile(r"^(?:note:\s*)?(?:currently|at the moment|for now|as of now|at present"
                      r"|as of (?:this|today|writing))\b", re.I)
 _HEDGED = re.compile(r"\btypically\b|\b(?:be|make) sure (?:that )?you understand\b", re.I)
+
+
+# What announces the literal block after it rather than ending a statement.
+_LEAD_IN = re.compile(r"\b(?:follows|following|example|instance|like this|like so|such as|e\.g\."
+                      r"|below|this way|these|like|as|with|using|run|use|type|command|code)\s*$",
+                      re.I)
 
 
 def _reads_alone(sentence: str) -> bool:
