@@ -31,8 +31,7 @@ _CODE_SPAN = re.compile(r"`([^`]+)`")
 _TYPING = frozenset(typing.__all__)
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
 _SENTENCE_START = re.compile(r"(?:^|[.!?;:]\s+|\(\s*)$")
-_DEV_TOOLS = frozenset(TOOLS) | {"unittest", "sphinx", "towncrier", "pre-commit", "codecov",
-                                 "poetry", "pdm", "nox", "tox", "mypy", "pyright", "pytest"}
+_DEV_TOOLS = frozenset(TOOLS) | {"unittest", "sphinx", "codecov", "poetry", "pdm"}
 
 
 def anchored(text: str, project: str = "") -> bool:

@@ -20,6 +20,7 @@ file is its most general part).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from kenning.extract.seed.model import Proposal, lines_label, plain
 
@@ -58,9 +59,19 @@ def proposals(text: str, rel: str) -> list[Proposal]:
     return out
 
 
+@dataclass
+class _Item:
+    first: int  # its lines, 1-based
+    last: int
+    section: str | None
+    text: str
+    indent: int  # -1: a lead-in's list; -2: that list ended with its section
+    announces: bool  # ends with ":" or is a bold label: its nested points are part of it
+
+
 def _items(lines: list[str]) -> list[tuple[int, int, str | None, str]]:
     """(first line, last line, section, text) of each item, in order (lines 1-based)."""
-    found: list[list] = []  # [first, last, section, text, indent, announces]
+    found: list[_Item] = []
     section: str | None = None
     lead: tuple[int, str] | None = None
     titled = False  # a heading came before: an H1 now is a section, not the title
@@ -75,10 +86,11 @@ def _items(lines: list[str]) -> list[tuple[int, int, str | None, str]]:
         if not line.strip():
             paragraph_start = True
             continue
+        last = found[-1] if found else None
         if (h := _HEADING.match(line)) is not None:
             lead = None
-            if found and found[-1][4] < 0:
-                found[-1][4] = -2  # a lead-in's list ends with its section
+            if last is not None and last.indent < 0:
+                last.indent = -2  # a lead-in's list ends with its section
             if len(h["marks"]) > 1 or titled:  # the file's first H1 is its title
                 section = plain(h["title"]).strip("*_ ").rstrip(":")
             titled = True
@@ -90,35 +102,35 @@ def _items(lines: list[str]) -> list[tuple[int, int, str | None, str]]:
         if (m := _ITEM.match(line)) is not None:
             indent, body = len(m["indent"].expandtabs()), m["text"].strip()
             if indent < 2 and lead is not None:  # "… should be revised when:" and its list
-                found.append([lead[0], n, section, lead[1], -1, True])
+                last = _Item(lead[0], n, section, lead[1], -1, True)
+                found.append(last)
                 lead = None
-            parent = found[-1] if found else None
-            if parent is not None and parent[4] < indent and parent[5] \
-                    and (indent >= 2 or parent[4] < 0):
-                parent[3] = f"{parent[3]}{' ' if parent[3].endswith((':', '.')) else '; '}{body}"
-                parent[1] = n
+            if last is not None and last.indent < indent and last.announces \
+                    and (indent >= 2 or last.indent < 0):
+                last.text = f"{last.text}{' ' if last.text.endswith((':', '.')) else '; '}{body}"
+                last.last = n
                 continue  # a point of the item that announced it
             if indent >= 2:
                 paragraph_start = False
                 continue  # a detail of an item that stands without it
-            found.append([n, n, section, body, indent,
-                          body.endswith(":") or bool(_BOLD_LEAD.match(body))])
+            found.append(_Item(n, n, section, body, indent,
+                               body.endswith(":") or bool(_BOLD_LEAD.match(body))))
             paragraph_start = False
             continue
         stripped = line.strip()
-        if found and not paragraph_start and found[-1][1] == n - 1 and line[:1].isspace():
-            found[-1][3] = f"{found[-1][3]} {stripped}"  # a wrapped line of the item
-            found[-1][1] = n
-            found[-1][5] = found[-1][5] or stripped.endswith(":")
+        if last is not None and not paragraph_start and last.last == n - 1 \
+                and line[:1].isspace():
+            last.text = f"{last.text} {stripped}"  # a wrapped line of the item
+            last.last = n
+            last.announces = last.announces or stripped.endswith(":")
             continue
         if paragraph_start and _BOLD_LEAD.match(stripped):
-            found.append([n, n, section, stripped, 0, stripped.endswith(":")])
+            found.append(_Item(n, n, section, stripped, 0, stripped.endswith(":")))
         elif paragraph_start and stripped.endswith(":") and not stripped.startswith(("<", "[")):
             lead = (n, stripped)  # a lead-in: the list after it is its points
-        elif found and found[-1][1] == n - 1 and not paragraph_start \
-                and _BOLD_LEAD.match(found[-1][3]) and found[-1][4] == 0:
-            found[-1][3] = f"{found[-1][3]} {stripped}"
-            found[-1][1] = n
+        elif last is not None and last.last == n - 1 and not paragraph_start \
+                and _BOLD_LEAD.match(last.text) and last.indent == 0:
+            last.text = f"{last.text} {stripped}"
+            last.last = n
         paragraph_start = False
-    return [(first, last, sect, re.sub(r"\s+", " ", said))
-            for first, last, sect, said, _indent, _announces in found]
+    return [(i.first, i.last, i.section, re.sub(r"\s+", " ", i.text)) for i in found]

@@ -50,6 +50,7 @@ from kenning.extract.seed.later import (
 from kenning.extract.seed.model import (
     Proposal,
     lines_label,
+    lines_of,
     plain,
     pythons_own,
     regular_dir,
@@ -1196,7 +1197,7 @@ def proposals(text: str, rel: str, project: str | None = None,
             provenance=lines_label(rel, entry.first, entry.last), rule=f"changelog-{rule}",
             old=old))
     out = _once(out)
-    out.sort(key=lambda p: int(p.provenance.rsplit(":", 1)[1].split("-")[0]))
+    out.sort(key=lambda p: lines_of(p.provenance)[0])
     return out
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -32,7 +32,7 @@ from kenning.extract.seed.later import (
     support_subject,
 )
 from kenning.extract.seed.model import Proposal, statement
-from kenning.extract.seed.tooling import dependency_floors, runtime_dependencies
+from kenning.extract.seed.tooling import runtime_requirements, version_key
 from kenning.extract.seed.trivia import BORROWED
 
 _DOCS = ("md", "rst", "txt", "markdown", "adoc", "rdoc")
@@ -480,7 +480,7 @@ def _swap_holds(said: tuple[str, tuple[str, ...]] | None, in_use: frozenset[str]
     return pick in in_use and not any(g in in_use for g in gone)
 
 
-def _library_swap(said: tuple[str, tuple[str, ...]] | None, shipped: frozenset[str]) -> bool:
+def _library_swap(said: tuple[str, tuple[str, ...]] | None, shipped: Container[str]) -> bool:
     """The swap chose a library the project's users install with it ("Uses platformdirs
     instead of appdirs", "Moved from toml to tomli"): the code's own business, which HEAD's
     imports show, not a development tool a contributor works with (unless what it replaced was
@@ -517,17 +517,9 @@ def floor_passed(p: Proposal, floors: dict[str, tuple[int, ...]]) -> bool:
                            rf"\s*(?:v|>=\s*|==\s*|\s)(\d+(?:\.\d+)*)", text, re.I)
         for m in said:
             named = True
-            if _version(m.group(1)) >= _version(".".join(map(str, floor))):
+            if version_key(m.group(1)) >= floor:
                 return False
     return named
-
-
-def _version(text: str) -> tuple[int, ...]:
-    """"3.1.0" as (3, 1): trailing zeros say nothing, so "3.1" is not below "3.1.0"."""
-    parts = [int(x) for x in text.split(".")]
-    while len(parts) > 1 and parts[-1] == 0:
-        parts.pop()
-    return tuple(parts)
 
 
 def _swaps_once(found: list[Proposal]) -> list[Proposal]:
@@ -551,6 +543,7 @@ def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
     """`found` less what HEAD no longer bears out: a deprecation HEAD's code no longer warns
     about, a name the text relies on that HEAD lacks, a Python floor HEAD has passed, a tool
     swap whose tool HEAD no longer uses."""
+    shipped = runtime_requirements(root)  # names and the least version each may be
     swaps = [p for p in found if p.rule == "commit-tool-swap"]
     if swaps:
         from kenning.extract.seed.commits import swap
@@ -558,11 +551,10 @@ def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
         said = {p.key: swap(re.sub(r"^(?:Uses|Prefers|Used)\b", "Use", _subject(p)))
                 for p in swaps}
         in_use = tools_in_use(root, {n for s in said.values() if s for n in (s[0], *s[1])})
-        shipped = runtime_dependencies(root)
         found = [p for p in found if p.rule != "commit-tool-swap"
                  or (_swap_holds(said[p.key], in_use) and not _library_swap(said[p.key], shipped))]
     found = _swaps_once(found)
-    floors = dependency_floors(root)
+    floors = {name: floor for name, floor in shipped.items() if floor}
     if floors:
         found = [p for p in found if not floor_passed(p, floors)]
     names = {p.key: n for p in found if (n := _checked(p))}

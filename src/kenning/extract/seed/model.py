@@ -232,6 +232,12 @@ def lines_label(path: str, first: int, last: int) -> str:
     return f"{path}:{first}" if first == last else f"{path}:{first}-{last}"
 
 
+def lines_of(provenance: str) -> tuple[int, int]:
+    """The first and last line of a `lines_label` ("docs/a.md:3-7": (3, 7))."""
+    first, _, last = provenance.rsplit(":", 1)[1].partition("-")
+    return int(first), int(last or first)
+
+
 _NAME_IN = (("pyproject.toml", r"(?m)^\[(?:project|tool\.poetry)\]\s*$(?P<t>(?:\n(?!\[).*)*)",
              r"(?m)^name\s*=\s*[\"']([^\"']+)"),
             ("setup.cfg", r"(?m)^\[metadata\]\s*$(?P<t>(?:\n(?!\[).*)*)",

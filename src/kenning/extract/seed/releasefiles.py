@@ -18,7 +18,7 @@ from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
-from kenning.extract.seed.model import Proposal, lines_label, regular_dir, regular_file
+from kenning.extract.seed.model import Proposal, lines_label, lines_of, regular_dir, regular_file
 
 FOLDERS = ("docs/changes", "docs/changelog", "docs/releases", "docs/release-notes",
            "docs/release_notes", "docs/source/changes", "docs/source/releases",
@@ -117,9 +117,7 @@ def reader(files: list[Path], root: Path, read: Callable[[Path], str],
 def _moved(p: Proposal, spans: list[tuple[int, int, str]]) -> Proposal | None:
     """`p` with its provenance and the file its text names set to the release file its lines
     are in (None when they are in a heading of ours)."""
-    where = p.provenance.rsplit(":", 1)[1]
-    first, _, last = where.partition("-")
-    a, b = int(first), int(last or first)
+    a, b = lines_of(p.provenance)
     for start, end, rel in spans:
         if start <= a <= end:
             label = lines_label(rel, a - start + 1, min(b, end) - start + 1)

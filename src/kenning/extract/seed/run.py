@@ -42,7 +42,13 @@ from kenning.extract.seed import (
     standalone,
     tooling,
 )
-from kenning.extract.seed.model import Proposal, owner_name, project_name, statement
+from kenning.extract.seed.model import (
+    Proposal,
+    lines_of,
+    owner_name,
+    project_name,
+    statement,
+)
 
 if TYPE_CHECKING:
     from kenning.lifecycle.writes import FactWriter
@@ -141,15 +147,10 @@ def _agent_file(text: str, rel: str) -> list[Proposal]:
     """Every instruction of an agent file with its section (`agents`), and the explicit rules
     the phrasing rules find outside those items (a rule said in a paragraph)."""
     items = agents.proposals(text, rel)
-    spans = [_lines_of(p.provenance) for p in items]
+    spans = [lines_of(p.provenance) for p in items]
     said = items + [p for p in documents.rule_proposals(text, rel, "agents")
-                    if not any(a <= _lines_of(p.provenance)[0] <= b for a, b in spans)]
-    return sorted(said, key=lambda p: _lines_of(p.provenance))  # in the file's order
-
-
-def _lines_of(provenance: str) -> tuple[int, int]:
-    first, _, last = provenance.rsplit(":", 1)[-1].partition("-")
-    return int(first), int(last or first)
+                    if not any(a <= lines_of(p.provenance)[0] <= b for a, b in spans)]
+    return sorted(said, key=lambda p: lines_of(p.provenance))  # in the file's order
 
 
 def _adr(text: str, rel: str) -> list[Proposal]:

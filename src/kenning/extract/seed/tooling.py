@@ -419,12 +419,29 @@ _DEV_EXTRAS = re.compile(r"^(?:dev|develop|development|tests?|testing|docs?|lint
 _REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
 
 
-def runtime_dependencies(root: Path) -> frozenset[str]:
-    """What the project's users install with it (lower case): `[project] dependencies` and
-    the extras that are no development group in pyproject.toml, `install_requires` and such
-    extras in setup.cfg. A library the code imports is the code's own business, not a
-    development tool a contributor uses."""
-    return frozenset(_requirements(_runtime_requirements(root)))
+def runtime_requirements(root: Path) -> dict[str, tuple[int, ...]]:
+    """What the project's users install with it: each name (lower case, `_` as `-`) with the
+    least version HEAD allows, `()` when it names none (`pytest>=8.4,<10`: {"pytest": (8, 4)}).
+    Read from `[project] dependencies` and the extras that are no development group in
+    pyproject.toml, `install_requires` and such extras in setup.cfg. A library the code imports
+    is the code's own business, not a development tool a contributor uses."""
+    out: dict[str, tuple[int, ...]] = {}
+    for requirement in _runtime_requirements(root):
+        if (m := _REQUIREMENT_NAME.match(requirement)) is None:
+            continue
+        spec = requirement[m.end():].split(";")[0]
+        floor = re.search(r"(?:>=|==|~=)\s*(\d+(?:\.\d+)*)", spec)
+        out[m.group(1).lower().replace("_", "-")] = version_key(floor.group(1)) if floor else ()
+    return out
+
+
+def version_key(text: str) -> tuple[int, ...]:
+    """"3.1.0" as (3, 1), for comparing: trailing zeros say nothing, so "3.1" is not below
+    "3.1.0"."""
+    parts = [int(x) for x in text.split(".")]
+    while len(parts) > 1 and parts[-1] == 0:
+        parts.pop()
+    return tuple(parts)
 
 
 def _runtime_requirements(root: Path) -> list[str]:
@@ -454,22 +471,3 @@ def _runtime_requirements(root: Path) -> list[str]:
                       if not _DEV_EXTRAS.match(extra) for line in reqs.splitlines()]
     return names
 
-
-def dependency_floors(root: Path) -> dict[str, tuple[int, ...]]:
-    """The least version HEAD lets users install of each runtime dependency that names one
-    (`pytest>=8.4,<10`: {"pytest": (8, 4)})."""
-    return {name: floor for name, floor in _requirements(_runtime_requirements(root)).items()
-            if floor}
-
-
-def _requirements(lines: list[str]) -> dict[str, tuple[int, ...]]:
-    """Each requirement's name (lower case, `_` as `-`) and its `>=` / `==` / `~=` floor."""
-    out: dict[str, tuple[int, ...]] = {}
-    for requirement in lines:
-        if (m := _REQUIREMENT_NAME.match(requirement)) is None:
-            continue
-        name = m.group(1).lower().replace("_", "-")
-        spec = requirement[m.end():].split(";")[0]
-        floor = re.search(r"(?:>=|==|~=)\s*(\d+(?:\.\d+)*)", spec)
-        out[name] = tuple(int(x) for x in floor.group(1).split(".")) if floor else ()
-    return out
