@@ -20,6 +20,7 @@ constants for all of them.
 
 Usage: python bench/code_retrieval.py [codebase ...]
        python bench/code_retrieval.py --test
+       python bench/code_retrieval.py --test8   (the eighth split: four Python sdists)
        python bench/code_retrieval.py --speed [codebase ...]   (index times only, no ranking)
 
 `--test` runs the seventh test split instead: three JavaScript packages (simple-statistics,
@@ -27,7 +28,8 @@ lib0, yjs), chosen and pinned by counts only before any run, never tuned on, run
 and once after a round (bench/data/SPLITS.md). Of the fifth split, transitions' source
 distribution is development since the code model's round and the crate rkyv (it needs
 `apt-get install librust-rkyv-dev`) stays runnable by name; the sixth is pinned in
-SPLITS.md. The first four test splits (boltons' source distribution, ramda, regex-syntax;
+SPLITS.md, and its five Python sdists and three crates are development corpora runnable by
+name (cachetools-sdist ... wrapt-sdist, bit-vec, bigdecimal, arc-swap). The first four test splits (boltons' source distribution, ramda, regex-syntax;
 more-itertools' source distribution, luxon, hashbrown; jedi's source distribution,
 commander, petgraph; pint's source distribution, node-forge, chrono) are spent:
 each was run once and stays runnable by name (regex-syntax, hashbrown, petgraph and chrono
@@ -119,6 +121,41 @@ LIB0 = ("lib0@0.2.120", "9ee371c6ff0dbd3330895b8abbd2452c8f590bebc2d0e7e9d9343f7
 LIB0_EXCLUDE = re.compile(r"^(?:dist|bin|tests?)/|\.test\.js$|\.d\.ts$")
 YJS = ("yjs@13.6.33", "cfd28813389c4204a6d1ae3db7847c8b47195523c9ef8e31a8a4b69a2b499f34")
 YJS_EXCLUDE = re.compile(r"^(?!src/)")
+# Sixth test split (SPLITS.md), spent on 2026-12-02 and development since: five small Python
+# source distributions and three crates as Debian installs them.
+SIXTH_SDISTS = {
+    "cachetools-sdist": ("cachetools", "8.0.2",
+                         "30ac523adfc118b51d2b2e7bad8a0ddb31370dfe2700c7f10ca224f36ccf81e0"),
+    "simplejson-sdist": ("simplejson", "4.3.0",
+                         "ffe34ab51a0d37e6d1c661a5672df00d2d5e18804e38eac07abffb83fa5ec3d7"),
+    "tabulate-sdist": ("tabulate", "0.10.0",
+                       "e2cfde8f79420f6deeffdeda9aaec3b6bc5abce947655d17ac662b126e48a60d"),
+    "tenacity-sdist": ("tenacity", "9.2.1",
+                       "a606b5c808d0cded4a359d5b9932d867ff2a6a6b64d37350260fd01bbdf83839"),
+    "wrapt-sdist": ("wrapt", "2.5.2",
+                    "551cb49e88b3722faad780303833bc4fa70685fb1773270fb98b40d39d9fddbf"),
+}
+SIXTH_CRATES = {
+    "bit-vec": ("bit-vec", "0.6.3", "librust-bit-vec-dev",
+                "a8ad0383a566bfc19b79ac45ce48cff272bf23e9ae9c301ab9d70c2d497eee4c"),
+    "bigdecimal": ("bigdecimal", "0.3.0", "librust-bigdecimal-dev",
+                   "c6fc2e9be8b62ce00f71fa238f9c46f9995fe0720c60920495ec42b5c2fa9f21"),
+    "arc-swap": ("arc-swap", "1.5.1", "librust-arc-swap-dev",
+                 "267761bf50fa4de916c015416651602eb8d7192d4cac4472921170809c83759d"),
+}
+# Eighth test split (SPLITS.md), Python only, chosen 2026-12-03 by a helper from counts only
+# (documented functions and files; no query, target or ranking read) before any run: MIT, MIT,
+# BSD, MIT. `--test8` runs it; each is to be run once before and once after a round.
+EIGHTH_SDISTS = {
+    "deepdiff-sdist": ("deepdiff", "9.1.0",
+                       "07e9e366fab4297755153c4eab795ad4ef3cbd0d51660e847f5751c6bd727687"),
+    "markdown-it-sdist": ("markdown_it_py", "4.3.0",
+                          "91a58fa5b72c71a40cf7177250fd767480d7a2bb3ac426ccfb76fb90305fdaaa"),
+    "netaddr-sdist": ("netaddr", "1.3.0",
+                      "5c3c3d9895b551b763779ba7db7a03487dc1f8e3b385af819af341ae9ef6e48a"),
+    "apscheduler-sdist": ("apscheduler", "3.11.3",
+                          "cd2fcc9330039a81a5893472ad49facf23a6d5604cbe1d918c835c6de7834d5a"),
+}
 STRICT_FACTOR = 3
 SPEED_ROUNDS = 5
 BENCH = Path(__file__).parent
@@ -170,6 +207,12 @@ def sources(name: str) -> dict[str, str]:
         return code_corpus.pypi_sdist(*TRANSITIONS_SDIST)
     if name == "rkyv":
         return code_corpus.cargo_crate(*RKYV)
+    if name in EIGHTH_SDISTS:
+        return code_corpus.pypi_sdist(*EIGHTH_SDISTS[name])
+    if name in SIXTH_SDISTS:
+        return code_corpus.pypi_sdist(*SIXTH_SDISTS[name])
+    if name in SIXTH_CRATES:
+        return code_corpus.cargo_crate(*SIXTH_CRATES[name])
     if name == "simple-statistics":
         return code_corpus.npm_package(*SIMPLE_STATISTICS, exclude=SIMPLE_STATISTICS_EXCLUDE)
     if name == "lib0":
@@ -187,7 +230,8 @@ TEST_CODEBASES = ("simple-statistics", "lib0", "yjs")  # `--test` only: the seve
 SPENT_TEST_CODEBASES = ("boltons-sdist", "ramda", "regex-syntax",
                         "more-itertools-sdist", "luxon", "hashbrown",
                         "jedi-sdist", "commander", "petgraph",
-                        "pint-sdist", "node-forge", "chrono", "transitions-sdist", "rkyv")
+                        "pint-sdist", "node-forge", "chrono", "transitions-sdist", "rkyv",
+                        *SIXTH_SDISTS, *SIXTH_CRATES)
 
 
 def rank_of(target: code_corpus.Target, results: list[Span], strict: bool = False) -> int | None:
@@ -407,6 +451,7 @@ if __name__ == "__main__":
         for row in speed_table(tuple(args[1:]) or CODEBASES):
             print(f"{row['name']}: {row['value']} ({row['detail']})", flush=True)
         sys.exit(0)
-    chosen = TEST_CODEBASES if args == ["--test"] else tuple(args) or CODEBASES
+    chosen = TEST_CODEBASES if args == ["--test"] else tuple(EIGHTH_SDISTS) \
+        if args == ["--test8"] else tuple(args) or CODEBASES
     for row in run(check=False, names=chosen):
         print(f"{row['name']}: {row['value']}" + (" (MISSED)" if not row["ok"] else ""))
