@@ -29,7 +29,8 @@ and once after a round (bench/data/SPLITS.md). Of the fifth split, transitions' 
 distribution is development since the code model's round and the crate rkyv (it needs
 `apt-get install librust-rkyv-dev`) stays runnable by name; the sixth is pinned in
 SPLITS.md, and its five Python sdists and three crates are development corpora runnable by
-name (cachetools-sdist ... wrapt-sdist, bit-vec, bigdecimal, arc-swap). The first four test splits (boltons' source distribution, ramda, regex-syntax;
+name (cachetools-sdist ... wrapt-sdist, bit-vec, bigdecimal, arc-swap). The first four test
+splits (boltons' source distribution, ramda, regex-syntax;
 more-itertools' source distribution, luxon, hashbrown; jedi's source distribution,
 commander, petgraph; pint's source distribution, node-forge, chrono) are spent:
 each was run once and stays runnable by name (regex-syntax, hashbrown, petgraph and chrono

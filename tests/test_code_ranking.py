@@ -49,10 +49,16 @@ def test_data_and_config_files_are_their_own_type_not_doc():
 
 def test_a_question_lets_prose_compete_and_naming_tests_lifts_their_demotion():
     statement = intent("Return the parsed config as a dict.")
-    assert ("doc", 0.6) in factors("doc", "README.md", "", statement)
+    assert ("doc", 0.4) in factors("doc", "README.md", "", statement)
+    assert ("config", 0.4) in factors("config", "ci.yml", "", statement)
     assert ("test", 0.5) in factors("code", "tests/test_config.py", "", statement)
     question = intent("how do I configure the retry policy?")
     assert factors("doc", "README.md", "", question) == []
+    # a statement asking for the documentation lets prose compete too, not config
+    asks_docs = intent("retry policy documentation")
+    assert factors("doc", "docs/retry.md", "", asks_docs) == []
+    assert ("config", 0.4) in factors("config", "retry.toml", "", asks_docs)
+    assert ("doc", 0.4) in factors("doc", "docs/retry.md", "", intent("Documented under `x`."))
     asks_tests = intent("tests for the config parser")
     assert factors("code", "tests/test_config.py", "", asks_tests) == []
     assert factors("code", "src/config.py", "", statement) == []
@@ -213,6 +219,32 @@ def test_code_before_its_tests_and_prose_before_nothing(kenning, repo):
     asked = json.loads(kenning("search", "how are invoice totals computed?", "--type", "doc",
                                "--json").out)
     assert asked and asked[0]["path"] == "guide.md"
+
+
+def test_a_statement_finds_the_function_before_the_page_repeating_its_docs(kenning, repo):
+    """A hand-written API page says what the function does in the same words as the query
+    (both legs' #1); the function, #1 on one leg, still comes first for a statement, and the
+    page for a query that asks for the documentation."""
+    (repo / "src").mkdir()
+    (repo / "docs").mkdir()
+    (repo / "src" / "cache.py").write_text(
+        "def lru_cached(maxsize=128):\n    def wrap(func):\n        store = {}\n"
+        "        def inner(*args):\n            if args not in store:\n"
+        "                store[args] = func(*args)\n            return store[args]\n"
+        "        return inner\n    return wrap\n", encoding="utf-8")
+    (repo / "docs" / "api.rst").write_text(
+        "API\n===\n\n.. decorator:: lru_cached(maxsize=128)\n\n"
+        "   Decorator to wrap a function with a memoizing callable that saves up to maxsize\n"
+        "   results based on a least recently used algorithm.\n", encoding="utf-8")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "cache")
+    kenning("index")
+    query = "Decorator to wrap a function with a memoizing callable that saves results."
+    hits = json.loads(kenning("search", query, "--json").out)
+    assert [h["path"] for h in hits[:2]] == ["src/cache.py", "docs/api.rst"]
+    assert "doc x0.4" in hits[1]["why"]
+    asked = json.loads(kenning("search", "memoizing decorator documentation", "--json").out)
+    assert asked[0]["path"] == "docs/api.rst"
 
 
 def test_an_abbreviated_name_is_found_by_the_word_it_stands_for(repo):
