@@ -119,12 +119,11 @@ def test_a_clear_semantic_first_beats_chunks_both_legs_rank_thirteenth():
 
 
 def test_a_code_chunks_vector_leg_outweighs_its_keyword_leg_but_not_in_javascript():
-    # keyword #1 and vectors #6 against vectors #1 alone (keyword #12): equal legs put the
-    # chunk both legs found first; a Rust chunk's vector leg (2.5 to 1) and a Python one's
-    # (1.8 to 1) put the vectors' #1 first; JavaScript's near-equal legs (1.1 to 1) do not;
-    # every pair of weights sums to 2.
+    # keyword #1 and vectors #5 against vectors #1 alone (keyword #12): equal legs put the
+    # chunk both legs found first; a Python chunk's vector leg (2.5 to 1) puts the vectors' #1
+    # first; JavaScript's near-equal legs (1.1 to 1) do not; every pair of weights sums to 2.
     legs = {"code keyword": ["c:both"] + [f"c:{i}" for i in range(100, 110)] + ["c:vec"],
-            "code semantic": ["c:vec", "c:x", "c:y", "c:z", "c:w", "c:both"]}
+            "code semantic": ["c:vec", "c:x", "c:y", "c:z", "c:both"]}
     leg_k = {"code keyword": 10, "code semantic": 10}
 
     def first(lang: str | None, code: bool = True) -> str:
@@ -137,9 +136,6 @@ def test_a_code_chunks_vector_leg_outweighs_its_keyword_leg_but_not_in_javascrip
     assert first("markdown", code=False) == "c:both"  # prose keeps equal legs
     for lang in ("python", "javascript", None):
         assert abs(sum(chunk_leg_weights(lang, True).values()) - 2) < 1e-12
-    vector_share = {lang: chunk_leg_weights(lang, True)["code semantic"]
-                    for lang in ("rust", "python", "javascript")}
-    assert vector_share["rust"] > vector_share["python"] > vector_share["javascript"] > 1
 
 @given(st.integers(1, 200), st.integers(1, 200), st.integers(1, 100))
 def test_a_leg_k_keeps_rank_one_worth_the_same_and_falls_off_monotonically(rank, leg_k, k):

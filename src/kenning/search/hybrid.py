@@ -53,13 +53,9 @@ CHUNK_LEG_K = {"code keyword": 10, "code semantic": 10}
 # (bytes .593 against .606); 2.5 to 1 keeps the hybrid above both legs on all 18. JavaScript
 # and TypeScript, with the fewest training pairs (6.7k of 75k) and rxjs's vector leg below its
 # keyword leg, keep near-equal legs (1.1). Chosen on the development corpora (SPLITS.md, issue
-# 18's code-tuned model); docs and other chunks keep equal legs. Python 1.8: chosen from 1.3 /
-# 1.5 / 1.8 / 2.0 / 2.5 / 3.5 on the thirteen Python development corpora (issue 18's thirteenth
-# round), default MRR@10 pooled over their 1,472 queries .5862 at 2.5 -> .5919 at 1.8 (nine
-# corpora up, four down); 1.3-1.5 and 2.0 put the hybrid below a leg on click or transitions.
-# Rust's 2.5 stays (1.8 and 3.5 both lower over the eleven crates).
+# 18's code-tuned model); docs and other chunks keep equal legs.
 CODE_VECTOR_RATIO = 2.5
-LANG_VECTOR_RATIO = {"javascript": 1.1, "typescript": 1.1, "python": 1.8}
+LANG_VECTOR_RATIO = {"javascript": 1.1, "typescript": 1.1}
 
 
 def chunk_leg_weights(lang: str | None, kind_is_code: bool) -> dict[str, float]:
