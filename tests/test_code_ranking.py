@@ -11,7 +11,9 @@ from conftest import commit_file, git
 from kenning.index.chunking import chunk_file
 from kenning.index.scan import generated_reason
 from kenning.search.coderank import (
+    LIKENED_FACTOR,
     PARAMS_FACTOR,
+    VARIANT_FACTOR,
     RECEIVER_FACTOR,
     TYPE_WORD_FACTOR,
     boosts,
@@ -20,6 +22,7 @@ from kenning.search.coderank import (
     documented_params,
     factors,
     intent,
+    likened_to,
     role,
     signature_params,
 )
@@ -245,6 +248,56 @@ def test_a_statement_finds_the_function_before_the_page_repeating_its_docs(kenni
     assert "doc x0.4" in hits[1]["why"]
     asked = json.loads(kenning("search", "memoizing decorator documentation", "--json").out)
     assert asked[0]["path"] == "docs/api.rst"
+
+
+def test_a_sentence_likening_its_subject_to_a_function_names_that_function():
+    assert likened_to("The same as [`concat`]{@link module:Collections.concat} but runs "
+                      "only a single async operation at a time.") == "concat"
+    assert likened_to("Like :meth:`.Script.goto`, but does it for the current name.") \
+        == "script.goto"
+    assert likened_to("Like dict.update() but add counts instead.") == "dict.update"
+    assert likened_to("A specialized version of `baseAggregator` for arrays.") \
+        == "baseaggregator"
+    assert likened_to("Same as self.netmask, but in integer format") == "netmask"
+    assert likened_to("Short version of `NodeIndex::new`") == "nodeindex.new"
+    assert likened_to("The same as [[MarkdownIt.parse]] but skip all block rules.") \
+        == "markdownit.parse"
+    # a plain word is no name; a sentence that does not liken names nothing
+    assert likened_to("Like the parser, but faster.") == ""
+    assert likened_to("Similar to validate, but untyped.") == ""
+    assert likened_to("Return the same as `concat`.") == ""
+
+
+def test_the_function_a_query_likens_to_goes_down_and_its_variant_up():
+    want = intent("The same as `concat` but runs only a single operation at a time.")
+    likened = ("the function it is likened to", LIKENED_FACTOR)
+    variant = ("a variant of the function it is likened to", VARIANT_FACTOR)
+    assert likened in factors("code", "lib/concat.js", "concat", want, "function")
+    assert variant in factors("code", "lib/concatSeries.js", "concatSeries", want, "function")
+    assert variant in factors("code", "lib/concatLimit.js", "concatLimit", want, "function")
+    assert factors("code", "lib/map.js", "map", want, "function") == []
+    # qualified as written: the method of another class with the same name is the subject
+    other = intent("Like :meth:`.Script.goto`, but does it for the current name.")
+    assert likened in factors("code", "api/script.py", "Script.goto", other, "method")
+    assert factors("code", "api/classes.py", "BaseName.goto", other, "method") == []
+    assert LIKENED_FACTOR < 1 < VARIANT_FACTOR
+
+
+def test_a_variant_is_found_before_the_function_its_docs_liken_it_to(kenning, repo):
+    (repo / "lib").mkdir()
+    (repo / "lib" / "each.js").write_text(
+        "export default function each(coll, iteratee, callback) {\n"
+        "    return eachOf(coll, withoutIndex(iteratee), callback);\n}\n", encoding="utf-8")
+    (repo / "lib" / "eachSeries.js").write_text(
+        "export default function eachSeries(coll, iteratee, callback) {\n"
+        "    return eachLimit(coll, 1, iteratee, callback);\n}\n", encoding="utf-8")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "each")
+    kenning("index")
+    query = "The same as `each` but runs only a single async operation at a time."
+    hits = json.loads(kenning("search", query, "--type", "code", "--json").out)
+    assert [h["path"] for h in hits[:2]] == ["lib/eachSeries.js", "lib/each.js"]
+    assert "likened to x0.5" in hits[1]["why"]
 
 
 def test_an_abbreviated_name_is_found_by_the_word_it_stands_for(repo):
