@@ -13,9 +13,9 @@ from kenning.index.scan import generated_reason
 from kenning.search.coderank import (
     LIKENED_FACTOR,
     PARAMS_FACTOR,
-    VARIANT_FACTOR,
     RECEIVER_FACTOR,
     TYPE_WORD_FACTOR,
+    VARIANT_FACTOR,
     boosts,
     chunk_type,
     described,
