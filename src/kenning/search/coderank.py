@@ -131,8 +131,8 @@ _LIKENED = re.compile(
 _REFERENCE = re.compile(r"[A-Za-z_][\w]*(?:(?:\.|::|#)[A-Za-z_]\w*)*")
 # That function's own chunk goes down, and a function named as its variant (`concatSeries`,
 # `eachLimit` for `concat`, `each`) up. Chosen on the 36 development corpora from 0.3 / 0.5 /
-# 0.7 and 1.0 / 1.5 / 2.0 (issue 18's thirteenth round, SPLITS.md): the factor alone moved 11
-# corpora up and none down; the variant's 1.5 six up, one down (netaddr -.008).
+# 0.7 and 1.0 / 1.5 / 2.0 (issue 18's thirteenth round, SPLITS.md): the factor alone moved
+# eight corpora up and none down; the variant's 1.5 seven up, one down (netaddr -.008).
 LIKENED_FACTOR = 0.5
 VARIANT_FACTOR = 1.5
 # A type's name as prose cites it: capitalised, not all capitals, not a call (`Foo(`).
