@@ -107,8 +107,8 @@ _ASKS = {"test": re.compile(r"\b(?:tests?|testing|spec|specs|unittest|pytest|fix
                             re.I),
          "example": re.compile(r"\b(?:examples?|samples?|demos?|tutorial)\b", re.I),
          "bench": re.compile(r"\b(?:bench(?:mark)?s?|benchmarking)\b", re.I),
-         "doc": re.compile(r"\b(?:docs|documentation|readme|guides?|tutorials?|changelog|"
-                           r"manual|faq|install(?:ation|ing)?)\b", re.I),
+         "doc": re.compile(r"(?<![/.])\b(?:docs|documentation|readme|guides?|tutorials?|"
+                           r"changelog|manual|faq|installation)\b(?![/.]\w)", re.I),
          "type": re.compile(r"\b(?:class(?:es)?|structs?|types?|interfaces?|traits?|enums?|"
                             r"impls?|records?|protocols?|unions?)\b", re.I)}
 _IDENTIFIER = re.compile(
