@@ -63,9 +63,9 @@ def test_a_question_lets_prose_compete_and_naming_tests_lifts_their_demotion():
     assert ("config", 0.4) in factors("config", "retry.toml", "", asks_docs)
     assert ("doc", 0.4) in factors("doc", "docs/retry.md", "", intent("Documented under `x`."))
     # not a word inside a URL, nor the verb "install" a statement about code uses
-    for statement in ("Uses [the Fetch API](https://example.org/docs/fetch) to make a request.",
-                      "Install packages from PyPI into the same environment."):
-        assert ("doc", 0.4) in factors("doc", "docs/retry.md", "", intent(statement))
+    for sentence in ("Uses [the Fetch API](https://example.org/docs/fetch) to make a request.",
+                     "Install packages from PyPI into the same environment."):
+        assert ("doc", 0.4) in factors("doc", "docs/retry.md", "", intent(sentence))
     asks_tests = intent("tests for the config parser")
     assert factors("code", "tests/test_config.py", "", asks_tests) == []
     assert factors("code", "src/config.py", "", statement) == []
