@@ -24,8 +24,9 @@ Usage: python bench/code_retrieval.py [codebase ...]
        python bench/code_retrieval.py --speed [codebase ...]   (index times only, no ranking)
 
 `--test` runs the seventh test split instead: three JavaScript packages (simple-statistics,
-lib0, yjs), chosen and pinned by counts only before any run, never tuned on, run once before
-and once after a round (bench/data/SPLITS.md). Of the fifth split, transitions' source
+lib0, yjs), chosen and pinned by counts only before any run, run once before and once after a
+round and spent on 2026-12-03 (bench/data/SPLITS.md); `--test8` the eighth, four Python
+packages, spent the same way the same day. Of the fifth split, transitions' source
 distribution is development since the code model's round and the crate rkyv (it needs
 `apt-get install librust-rkyv-dev`) stays runnable by name; the sixth is pinned in
 SPLITS.md, and its five Python sdists and three crates are development corpora runnable by
