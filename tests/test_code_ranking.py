@@ -279,6 +279,9 @@ def test_the_function_a_query_likens_to_goes_down_and_its_variant_up():
     assert likened in factors("code", "lib/concat.js", "concat", want, "function")
     assert variant in factors("code", "lib/concatSeries.js", "concatSeries", want, "function")
     assert variant in factors("code", "lib/concatLimit.js", "concatLimit", want, "function")
+    assert factors("code", "lib/concatenate.js", "concatenate", want, "function") == []
+    mask = intent("Same as self.netmask, but in integer format")
+    assert variant in factors("code", "ip.py", "IPNetwork._netmask_int", mask, "method")
     assert factors("code", "lib/map.js", "map", want, "function") == []
     # qualified as written: the method of another class with the same name is the subject
     other = intent("Like :meth:`.Script.goto`, but does it for the current name.")
