@@ -209,10 +209,8 @@ def sources(name: str) -> dict[str, str]:
         return code_corpus.pypi_sdist(*TRANSITIONS_SDIST)
     if name == "rkyv":
         return code_corpus.cargo_crate(*RKYV)
-    if name in EIGHTH_SDISTS:
-        return code_corpus.pypi_sdist(*EIGHTH_SDISTS[name])
-    if name in SIXTH_SDISTS:
-        return code_corpus.pypi_sdist(*SIXTH_SDISTS[name])
+    if (sdist := SIXTH_SDISTS.get(name) or EIGHTH_SDISTS.get(name)) is not None:
+        return code_corpus.pypi_sdist(*sdist)
     if name in SIXTH_CRATES:
         return code_corpus.cargo_crate(*SIXTH_CRATES[name])
     if name == "simple-statistics":

@@ -311,13 +311,12 @@ def factors(ctype: str, path: str, symbol: str, want: QueryIntent, kind: str = "
         elif receiver[:1].isupper() and _stem(split_identifier(receiver)[-1]) in want.stems:
             out.append(("its type's last word named", TYPE_WORD_FACTOR))
     if want.likened and symbol:
-        own = symbol.lower()
-        last = own.rsplit(".", 1)[-1]
+        own, name = symbol.lower(), symbol.rsplit(".", 1)[-1]
         other = want.likened.rsplit(".", 1)[-1]
         if own == want.likened or own.endswith("." + want.likened) or \
-                ("." not in want.likened and last == other):
+                ("." not in want.likened and name.lower() == other):
             out.append(("the function it is likened to", LIKENED_FACTOR))
-        elif kind in FUNCTION_KINDS and _variant(symbol.rsplit(".", 1)[-1], other):
+        elif kind in FUNCTION_KINDS and _variant(name, other):
             out.append(("a variant of the function it is likened to", VARIANT_FACTOR))
     if want.params and kind in FUNCTION_KINDS and want.params <= params:
         out.append(("its parameters documented", PARAMS_FACTOR))
