@@ -659,6 +659,74 @@ _NAMED = re.compile(r"`|\d|\w[._]\w|(?<!^)(?<![.:] )\b[A-Z][a-zA-Z]+")
 
 def classify(entry: Entry) -> str | None:
     """The rule an entry fires, or None; the section heading counts as the entry's words.
+    An entry no other rule keeps, in any section, that tells how an environment variable the
+    project reads switches something is a `knob` (see `knob`)."""
+    rule = _classify(entry)
+    if rule is None and knob(plain(entry.text)) and not _not_a_knob(entry):
+        return "knob"
+    return rule
+
+
+# An environment variable the project reads, as an entry of any section introduces or explains
+# it ("Added `TEXTUAL_THEME` environment var, which should be a comma separated list of
+# desired themes.", "Set `TEXTUAL_SPEEDUPS=0` to disable."): how a user switches something.
+# It holds while HEAD's code still names the variable (`current`), whatever the entry's age.
+_ENV_NAME = r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"
+_VARIABLE = r"(?i:env(?:ironment)?\.?\s+var(?:iable)?s?)\b"
+_KNOB = re.compile(
+    rf"(?<![\w.])`?(?P<a>{_ENV_NAME})`?\s+{_VARIABLE}"
+    rf"|\b{_VARIABLE}\s+(?:called\s+|named\s+)?`?(?P<b>{_ENV_NAME})(?![\w.])"
+    rf"|\b(?i:set|setting|use|using|with|export)\s+(?:the\s+)?`?(?P<c>{_ENV_NAME})=[^\s`]+")
+# What a knob's entry must not be: a fix of how the variable was read, or its removal.
+_KNOB_GONE = re.compile(r"\b(?:remov|drop|deprecat|renam)\w*|\bno longer\b|\banymore\b"
+                        r"|^\W*(?:fix(?:e[sd])?|bug ?fix(?:e[sd])?|hot ?fix\w*)\b"
+                        r"|\bnot (?:being )?(?:respected|honou?red|read|used|ignored)\b", re.I)
+_BUG_SECTION = re.compile(r"\b(?:fix\w*|bugs?|bug ?fix\w*|regressions?)\b", re.I)
+# Words that say what a variable does, beyond "Added `X` environment variable.".
+_KNOB_SAYS = 5
+
+
+def knob(text: str) -> str | None:
+    """The environment variable an entry tells how to use, if it tells one."""
+    m = _KNOB.search(text)
+    return (m["a"] or m["b"] or m["c"]) if m else None
+
+
+def own_variable(name: str, project: str | None) -> bool:
+    """`TEXTUAL_THEME` is textual's own variable; `NO_COLOR` and `COVERAGE_PROCESS_START` are
+    every program's, or a tool's the project's CI sets."""
+    words = re.findall(r"[A-Za-z0-9]+", project or "")
+    return bool(words) and any(name.startswith(f"{own.upper()}_")
+                               for own in ("_".join(words), "".join(words)))
+
+
+def _not_a_knob(entry: Entry) -> bool:
+    text = plain(entry.text)
+    return bool(_BUG_SECTION.search(entry.section or "") or _PREVIEW.search(entry.section or "")
+                or _KNOB_GONE.search(text) or private(text))
+
+
+def _knob_body(words: str, name: str) -> str | None:
+    """The entry whole when it fits, else its first sentence and the one naming `name`; None
+    when it says nothing of what the variable does."""
+    body = whole(words)
+    if body is None:
+        sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", words)
+        naming = next((s for s in sentences if name in s), None)
+        if naming is None:
+            return None
+        body = naming if naming == sentences[0] else f"{sentences[0]} {naming}"
+        if len(body) > MAX_TEXT:
+            body = naming if len(naming) <= MAX_TEXT else None
+    if body is None:
+        return None
+    rest = re.sub(rf"`?{name}`?|\b(?:add(?:s|ed)?|support(?:s|ed)?|for|an?|the|new|env(?:ironment)?"
+                  r"\.?|var(?:iable)?s?)\b", " ", body, flags=re.I)
+    return body if len(re.findall(r"[A-Za-z]{2,}", rest)) >= _KNOB_SAYS else None
+
+
+def _classify(entry: Entry) -> str | None:
+    """`classify` but for knobs.
 
     An entry must name what it is about (code, a version, a proper name): "Remove previously
     deprecated code." says nothing on its own."""
@@ -1120,6 +1188,16 @@ def proposals(text: str, rel: str, project: str | None = None,
         if (pre := _PRE.search(entry.version or "")) and entry.version[:pre.start()] in finals:
             continue  # 0.13.0.dev0 said again, or said better, by 0.13.0
         words = plain(entry.text)
+        if rule == "knob":  # true while HEAD's code names the variable, whatever its age
+            name = knob(words)
+            body = _knob_body(words, name) if name and own_variable(name, project) else None
+            if body is not None and " ".join(body.lower().split()) not in said:
+                said.add(" ".join(body.lower().split()))
+                out.append(Proposal(
+                    source="changelog", kind="codebase",
+                    text=said_of(project, _release(entry), rel, "Changed", body),
+                    provenance=lines_label(rel, entry.first, entry.last), rule="changelog-knob"))
+            continue
         # A choice ("use X instead of Y") from past the window holds while HEAD still uses X.
         chose = rule == "instead" or bool(_INSTEAD.search(words))
         old = history(entry) and (chose or (

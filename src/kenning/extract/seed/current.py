@@ -23,6 +23,7 @@ from collections.abc import Container, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from kenning.extract.seed.changelogs import knob
 from kenning.extract.seed.later import (
     chosen,
     deprecated_names,
@@ -155,6 +156,8 @@ def _old_choice(p: Proposal) -> bool:
 def _checked(p: Proposal) -> str | None:
     """The name that must still be in HEAD's code for `p` to hold, if it names one."""
     text = _subject(p)
+    if p.rule == "changelog-knob":
+        return knob(text)  # the environment variable HEAD's code must still name
     if p.rule in _DEFINED:
         names = identifiers(text)
         return names[0].removesuffix("()") if names else None

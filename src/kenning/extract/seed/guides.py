@@ -38,7 +38,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from kenning.extract.seed.changelogs import PAGE_NAME
+from kenning.extract.seed.changelogs import PAGE_NAME, knob, own_variable
 from kenning.extract.seed.documents import LEANS, line_of
 from kenning.extract.seed.model import (
     DOC_DIRS,
@@ -442,6 +442,8 @@ def _strength(p: _Para, sentence: str, first: bool, project: str = "") -> tuple[
         return 2, "guide-policy"
     if _DESIGN.search(sentence) and not _YOURS.search(sentence):
         return 3, "guide-design"
+    if (name := knob(sentence)) and own_variable(name, project):
+        return 3, "guide-knob"  # "Set `FALCON_DISABLE_CYTHON` to … to skip the extensions"
     if _RULE.search(sentence) and _CODE.search(sentence) \
             and not _SECOND_PERSON_OPTIONAL.search(sentence) \
             and not re.search(r"\b(?:can|could|may|might) (?:not|never)\b", sentence, re.I):

@@ -199,7 +199,7 @@ def scan(root: Path, state: dict[str, Any], sources: Iterable[str] = SOURCES,
             files_read.append(rel)
         found += reader(data.decode("utf-8", "replace"), rel)
         cursors["files"][rel] = digest
-    found = advice.project_specific(standalone.reads_alone(_said_once(found)),
+    found = advice.project_specific(standalone.reads_alone(_said_once(_knobs_once(found))),
                                     project_name(root))
     return current.still_true(root, _unlogged(found, root)), cursors, read_commits, files_read
 
@@ -218,6 +218,18 @@ def _unlogged(found: list[Proposal], root: Path) -> list[Proposal]:
         logged |= {w.lower() for w in re.findall(r"\w+", text)}
     return [p for p in found if not (p.source == "commits" and p.old and any(
         n.rsplit(".", 1)[-1] in logged for n in later.deprecated_names(statement(p))))]
+
+
+def _knobs_once(found: list[Proposal]) -> list[Proposal]:
+    """One proposal for each environment variable the project reads: the guide's (how it is
+    used now) over the changelog's, then the first found."""
+    rules = ("guide-knob", "changelog-knob")
+    ranked = sorted((p for p in found if p.rule in rules), key=lambda p: rules.index(p.rule))
+    keep: dict[str, Proposal] = {}
+    for p in ranked:
+        keep.setdefault(changelogs.knob(statement(p)) or p.key, p)
+    kept = {id(p) for p in keep.values()}
+    return [p for p in found if p.rule not in rules or id(p) in kept]
 
 
 def _stems(text: str) -> set[str]:
