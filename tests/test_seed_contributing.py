@@ -535,3 +535,46 @@ def test_what_the_blinker_argon2_and_requests_judge_found():
            "- The `requests.compat.chardet` alias is deprecated.\n")
     texts = [p.text for p in changelogs.proposals(log, "HISTORY.md", "requests", {})]
     assert not any("added support" in t for t in texts), texts
+
+
+def test_a_guides_checklist_before_a_pull_request_is_read_as_a_templates_and_asks_nothing(
+        tmp_path):
+    text = ("# Contributing\n\n## Before opening a PR\n\n"
+            "Please go through this checklist:\n\n"
+            " - [ ] Format your code with black (`make format`)\n"
+            "   - [ ] Run `make format-check` when black is pinned\n"
+            " - [ ] Your code passes all tests (`make test`)\n\n"
+            "## Reviews\n\n"
+            "- [ ] Tests. Does the PR implement sufficient test coverage across versions?\n")
+    found = contributing.proposals(text, "CONTRIBUTING.md", "demo", tmp_path)
+    assert [(p.rule, p.provenance, p.text) for p in found] == [
+        ("pr-checklist", "CONTRIBUTING.md:7",
+         "demo (CONTRIBUTING.md, pull-request checklist): Format your code with black "
+         "(`make format`)"),
+        ("pr-checklist", "CONTRIBUTING.md:9",
+         "demo (CONTRIBUTING.md, pull-request checklist): Your code passes all tests "
+         "(`make test`)")]
+
+
+def test_a_contributing_line_two_readers_take_is_proposed_once_and_names_the_project(
+        kenning, repo):
+    (repo / "pyproject.toml").write_text('[project]\nname = "demo"\n', encoding="utf-8")
+    (repo / "CONTRIBUTING.md").write_text(
+        "# Contributing to Demo\n\n## The basics\n\n"
+        "* We use `black` as code formatter and recommend configuring your editor to run it.\n\n"
+        "## Testing\n\n"
+        "* Tests must run on Linux, macOS, and Windows (unless they are testing "
+        "platform-dependent\n  functionality, in which case they should be skipped "
+        "elsewhere).\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "guide")
+    result = kenning("seed", "--json", "--dry-run")
+    assert result.code == 0, result.err
+    said = sorted((i["provenance"], i["text"]) for i in json.loads(result.out)["items"]
+                  if i["provenance"].startswith("CONTRIBUTING.md"))
+    assert said == [
+        ("CONTRIBUTING.md:5", "demo (CONTRIBUTING.md): We use `black` as code formatter and "
+                              "recommend configuring your editor to run it."),
+        ("CONTRIBUTING.md:9", "demo (CONTRIBUTING.md, Testing): Tests must run on Linux, "
+                              "macOS, and Windows (unless they are testing platform-dependent "
+                              "functionality, in which case they should be skipped elsewhere).")]

@@ -154,10 +154,10 @@ def test_a_contributing_guides_numbered_steps_with_a_command_are_proposed(kennin
     found = [(i["provenance"], i["text"]) for i in seed_json(kenning, "--dry-run")["items"]]
     # A step without a command names nothing to do; a step's later sentence is its detail.
     assert found == [
-        ("CONTRIBUTING.md:7", "CONTRIBUTING.md: Install Babel in editable mode with development "
-         "dependencies: `pip install -e .[dev]`"),
-        ("CONTRIBUTING.md:8", "CONTRIBUTING.md: Run `make import-cldr` to import the CLDR "
-         "database.")], found
+        ("CONTRIBUTING.md:7", "project (CONTRIBUTING.md): Install Babel in editable mode with "
+         "development dependencies: `pip install -e .[dev]`"),
+        ("CONTRIBUTING.md:8", "project (CONTRIBUTING.md): Run `make import-cldr` to import the "
+         "CLDR database.")], found
 
 
 def test_a_release_heading_whose_version_is_an_rst_link_starts_a_release():

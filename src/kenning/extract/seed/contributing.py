@@ -45,7 +45,7 @@ from kenning.extract.seed.model import (
     regular_file,
     site_dirs,
 )
-from kenning.extract.seed.tooling import GENERIC, ROUTINE, TOOLS
+from kenning.extract.seed.tooling import GENERIC, ROUTINE, TOOLS, pr_template_proposals
 
 PER_FILE = 6
 MAX_PAGES = 20
@@ -475,7 +475,9 @@ def proposals(text: str, rel: str, project: str, root: Path) -> list[Proposal]:
     said = {p.text.rsplit(": ", 1)[-1] for p in commands}
     commands += [p for p in inline_proposals(text, rel, project, root)
                  if p.text.rsplit(": ", 1)[-1] not in said]
-    return commands[:PER_FILE] + convention_proposals(text, rel, project)
+    # a checklist to go through before opening a pull request, as a template's is
+    return commands[:PER_FILE] + convention_proposals(text, rel, project) \
+        + pr_template_proposals(text, rel, project)
 
 
 def _said(project: str, rel: str, lines: list[str], start: int, end: int, words: str,

@@ -123,15 +123,16 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
     out += [("changelog", p, lambda text, rel: changelogs.fragment_proposals(
         text, rel, fragments.section_of(Path(rel)) or "", name, tagged)) for p in news]
     out += [("docs", p, _adr) for p in documents.adr_files(root)]
-    out += [("docs", p, lambda text, rel: documents.rule_proposals(text, rel, "docs")
-             + documents.contributing_steps(text, rel)) for p in documents.design_files(root)]
+    own = project_name(root)
+    out += [("docs", p, lambda text, rel: [_named(p, own) for p in documents.rule_proposals(
+        text, rel, "docs") + documents.contributing_steps(text, rel)])
+        for p in documents.design_files(root)]
     out += [("agents", p, _agent_file)
             for p in documents.agent_files(root)]
     tools = ((tooling.pyproject_file, tooling.pyproject_proposals),
              (tooling.ini_files, tooling.ini_proposals),
              (tooling.script_files, tooling.script_proposals),
              (tooling.pr_template_files, tooling.pr_template_proposals))
-    own = project_name(root)
     for files, reader in tools:
         out += [("docs", p, lambda text, rel, r=reader: r(text, rel, own)) for p in files(root)]
     out += [("docs", p, lambda text, rel: contributing.proposals(text, rel, own, root))
@@ -141,6 +142,15 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
     out += [("docs", p, lambda text, rel: security.proposals(text, rel, own))
             for p in security.security_files(root)]
     return out
+
+
+def _named(p: Proposal, project: str) -> Proposal:
+    """A guide's rule said with the project it is of: "tornado (CONTRIBUTING.md): We use
+    `black` …", not "CONTRIBUTING.md: We use `black` …" (a blind judge: which project's?)."""
+    rel = p.provenance.rsplit(":", 1)[0]
+    if not project or not p.text.startswith(f"{rel}: "):
+        return p
+    return replace(p, text=f"{project} ({rel}): {p.text[len(rel) + 2:]}")
 
 
 def _agent_file(text: str, rel: str) -> list[Proposal]:
@@ -199,8 +209,8 @@ def scan(root: Path, state: dict[str, Any], sources: Iterable[str] = SOURCES,
             files_read.append(rel)
         found += reader(data.decode("utf-8", "replace"), rel)
         cursors["files"][rel] = digest
-    found = advice.project_specific(standalone.reads_alone(_said_once(_knobs_once(found))),
-                                    project_name(root))
+    found = _said_once(_knobs_once(_one_a_line(found)))
+    found = advice.project_specific(standalone.reads_alone(found), project_name(root))
     return current.still_true(root, _unlogged(found, root)), cursors, read_commits, files_read
 
 
@@ -218,6 +228,22 @@ def _unlogged(found: list[Proposal], root: Path) -> list[Proposal]:
         logged |= {w.lower() for w in re.findall(r"\w+", text)}
     return [p for p in found if not (p.source == "commits" and p.old and any(
         n.rsplit(".", 1)[-1] in logged for n in later.deprecated_names(statement(p))))]
+
+
+def _one_a_line(found: list[Proposal]) -> list[Proposal]:
+    """One proposal for a line of a file two readers both read (a contributing guide's
+    convention, which names its section, and the phrasing rules' reading of the same line):
+    the reader made for the file over the phrasing rules (`docs-…`)."""
+    first: dict[tuple[str, int], Proposal] = {}
+    for p in found:
+        if p.source == "commits":
+            continue
+        at = (p.provenance.rsplit(":", 1)[0], lines_of(p.provenance)[0])
+        if at not in first or first[at].rule.startswith("docs-") \
+                and not p.rule.startswith("docs-"):
+            first[at] = p
+    kept = {id(p) for p in first.values()}
+    return [p for p in found if p.source == "commits" or id(p) in kept]
 
 
 def _knobs_once(found: list[Proposal]) -> list[Proposal]:

@@ -351,10 +351,16 @@ def pr_template_proposals(text: str, rel: str, name: str) -> list[Proposal]:
     out: list[Proposal] = []
     text = re.sub(r"<!--[\s\S]*?-->", lambda m: "\n" * m.group(0).count("\n"), text)
     lines = text.splitlines()
+    # A sub-item is indented further than its list's first item (" - [ ] Update …" is an item).
+    top: int | None = None
     for n, line in enumerate(lines, 1):
         m = _CHECK.match(line)
         if not m:
+            if line.strip() and not line[:1].isspace():
+                top = None  # a heading or a paragraph ends the list
             continue
+        indent = len(line) - len(line.lstrip())
+        top = indent if top is None else top
         last = n  # an item wrapped onto the lines under it ("… or new\nfeatures") is one item
         while last < len(lines) and lines[last].strip() and not _CHECK.match(lines[last]) \
                 and not re.match(r"\s*(?:[-*+#>|]|\d+[.)])", lines[last]):
@@ -362,9 +368,11 @@ def pr_template_proposals(text: str, rel: str, name: str) -> list[Proposal]:
         item = plain(" ".join([m.group("item"), *(x.strip() for x in lines[n:last])]))
         if len(item.split()) < 4 or GENERIC.search(item) or LEANS.match(item) \
                 or _KIND_OF_CHANGE.match(item) \
-                or not item[:1].isupper() or line[:1].isspace() \
+                or not item[:1].isupper() or indent > top \
                 or (len(item.split()) <= 8 and "`" not in item and ROUTINE.search(item)):
             continue  # a sub-item, or one leaning on the item before, says nothing alone
+        if "?" in item:
+            continue  # a reviewer's question ("Tests. Does the PR implement sufficient …?")
         item = checklist_rule(item)
         if item is None:
             continue  # "I accept that @maintainer may be pedantic", "AI was used to …"
