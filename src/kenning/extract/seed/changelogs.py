@@ -125,6 +125,8 @@ _SECTION = re.compile(r"^#{2,6}\s*(?P<name>[A-Za-z][\w -]{2,40}?)\s*:?\s*$|"
 # An underlined section title: "Bugfixes", towncrier's "Deprecations (removal in next major
 # release)" and "Removals and backward incompatible breaking changes".
 _TITLE = re.compile(r"[A-Za-z][\w ,&/'()-]{2,60}")
+# A release's section named by the module it is about: "``tornado.websocket``" over "~~~~".
+_CODE_TITLE = re.compile(r"(`{1,2})[A-Za-z_][\w.]{1,60}\1")
 _TITLE_VERSION = re.compile(r"\s+[-–—]\s+v?\d+(?:\.\d+)+\S*$")
 _PRE = re.compile(r"[-.]?(?:a|b|rc|alpha|beta|dev)\.?\d*$")
 _BOLD_LINE = re.compile(r"^\*\*(?P<name>[^*]{3,80}?)\*\*\s*:?\s*$")
@@ -629,8 +631,8 @@ class _Reader:
         following = self.lines[n] if n < len(self.lines) else ""
         # towncrier's "{section} - {version}" titles: "Bug fixes - 4.57.2" (tox's)
         title = _TITLE_VERSION.sub("", line.strip())
-        titled = _TITLE.fullmatch(title) if not line.startswith((" ", "\t")) \
-            and _UNDERLINE.match(following.strip()) else None
+        titled = (_TITLE.fullmatch(title) or _CODE_TITLE.fullmatch(title)) \
+            if not line.startswith((" ", "\t")) and _UNDERLINE.match(following.strip()) else None
         if not (sec or bold or titled) or _BULLET.match(line):
             return False
         self.flush()  # "**The following changes are also included**:" ends "**Deprecations**:"
@@ -1205,6 +1207,9 @@ def proposals(text: str, rel: str, project: str | None = None,
                      "notice")
             or (rule == "breaking" and bool(_TAKES_AWAY.search(_headline(words)))
                 and not _SECURITY.search(entry.section or ""))))  # what it refuses, it still does
+        if old and rule == "deprecation" and ancient(entry):
+            continue  # "`Multi` … deprecated" of 2015 at 6.5: a decade on, an alias kept for
+            # history whatever HEAD's code still says of it
         if old and rule != "deprecation" and (not chose or ancient(entry)):
             continue  # old news, long settled; a choice a decade old is the project's history
             # ("Replaces PyCrypto's `Random` with `os.urandom`", 2013), whatever HEAD still uses

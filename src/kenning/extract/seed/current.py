@@ -319,9 +319,15 @@ def pythons_dropped(text: str, floor: tuple[int, int] | None) -> bool:
     text = _just_below(text)
     if floor is None or not _PY_DROPPED.search(text):
         return False
+    # "Python 3.12 is now supported." beside the drop says what was added, not dropped
+    text = " ".join(s for s in re.split(r"(?<=[.;])\s+", text) if not _PY_ADDED.search(s))
     versions = [(int(a), int(b) if b else 0) for a, b in _ANY_PY.findall(text)] \
         + [(int(a), int(b)) for a, b in re.findall(r"(?<![\w.])([23])\.(\d+)(?!\w|\.\d)", text)]
     return bool(versions) and all(v <= floor for v in versions)
+
+
+_PY_ADDED = re.compile(r"\b(?:is|are) now supported\b|\badd(?:s|ed)? (?:official )?support\b",
+                       re.I)
 
 
 # Where the project's own code is: not its docs, tests or examples.

@@ -31,6 +31,7 @@ from kenning.extract.seed import (
     agents,
     changelogs,
     commits,
+    configwhy,
     contributing,
     current,
     documents,
@@ -132,7 +133,8 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
     tools = ((tooling.pyproject_file, tooling.pyproject_proposals),
              (tooling.ini_files, tooling.ini_proposals),
              (tooling.script_files, tooling.script_proposals),
-             (tooling.pr_template_files, tooling.pr_template_proposals))
+             (tooling.pr_template_files, tooling.pr_template_proposals),
+             (configwhy.config_files, configwhy.proposals))
     for files, reader in tools:
         out += [("docs", p, lambda text, rel, r=reader: r(text, rel, own)) for p in files(root)]
     out += [("docs", p, lambda text, rel: contributing.proposals(text, rel, own, root))

@@ -45,7 +45,9 @@ _CHECK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[ xX]?\]\s+(?P<item>.+?)\s*$")
 GENERIC = re.compile(r"\b(?:code of conduct|contribut\w* (?:guide|guidelines|\.md)|read (?:the|"
                       r"and understood)|searched|duplicate|(?:agree|license) (?:to|under)|"
                       r"signed|CLA\b|acknowledge|issue (?:number|link)|fixes #|closes #|"
-                      r"(?:descriptive|meaningful|clear|good) (?:pull request|PR|commit|title))",
+                      r"(?:descriptive|meaningful|clear|good) (?:pull request|PR|commit|title)|"
+                      # "Review your changes for any backwards incompatibilities …"
+                      r"review (?:your|the) (?:own )?(?:changes|code|diff|patch))",
                       re.I)
 # "A short code fix", "An update to the docs": what kind of change the pull request is (one
 # box of a choice), not a rule.
