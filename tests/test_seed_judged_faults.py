@@ -41,8 +41,9 @@ def test_a_section_named_by_its_module_ends_the_deprecations_above_it():
     said = [p.text for p in changelogs.proposals(RELEASE_NOTES, "docs/releases/v6.4.0.rst",
                                                  "tornado")]
     assert said == [
-        "Deprecated in tornado 6.4.0 (docs/releases/v6.4.0.rst): `tornado.ioloop.IOLoop.add_signal_handler` "
-        "is deprecated and will be removed in version 7.0.",
+        "Deprecated in tornado 6.4.0 (docs/releases/v6.4.0.rst): "
+        "`tornado.ioloop.IOLoop.add_signal_handler` is deprecated and will be removed in "
+        "version 7.0.",
         "tornado 6.4.0 (docs/releases/v6.4.0.rst): The `subprotocols` argument to "
         "`.WebSocketClientConnection` now defaults to None instead of an empty list."]
 

@@ -197,7 +197,11 @@ _RULES = (
                            r"|\bnow\b[^.]{0,40}\bby default,? instead of\b"
                            r"|\bnow defaults? to\b|\bdefaults? (?:changed|is changed)\b"
                            r"|\bdefault\b[^.]{0,60}\bfrom\b[^.]{1,40}\bto\b"
-                           r"|\bby default instead of\b|\bdefaults? to \S+ instead of\b", re.I)),
+                           r"|\bby default instead of\b|\bdefaults? to \S+ instead of\b"
+                           # "Enable command suggestions on typo by default.", "Make `x` the
+                           # default": what now happens unless told otherwise
+                           r"|^(?:enable|disable|turn on|turn off|switch on|switch off)[sd]?\b"
+                           r"[^.]{3,80}\bby default\b|^make[s]? [^.]{3,60}\bthe default\b", re.I)),
     # what replaces what, said in passing ("… has been replaced with …", "These replace the
     # removed `get_canned_query()` …"): news while recent, like a removal
     ("change", re.compile(r"\b(?:has|have) been replaced (?:with|by)\b"
@@ -487,6 +491,11 @@ _ABOUT_RELEASE = re.compile(r"^\W*(?:this|the|these|our)\s+(?:\w+\s+){0,2}?(?:re
 _NOT_PROSE = re.compile(r"^\s*(?:\.\.|:\w|\||<|>|```|~~~|[=\-~^*+#]{3,}\s*$|\[|!\[|\{"
                         r"|[*_](?![*_]))")  # an aside in italics too
 _SHORTCODE = re.compile(r"\s*:(?P<name>[a-z_]+):\s*")
+# A gitmoji before an entry ("🗑️ Deprecate `shell_complete` …", "➖ Drop `typing-extensions` …",
+# ":sparkles: Add …"): the kind of change as a picture; the entry's words start after it.
+_GITMOJI = re.compile("^(?:(?:[\u2190-\u21ff\u2300-\u23ff\u2460-\u27bf\u2900-\u2bff"
+                      "\u3030\u303d\U0001f000-\U0001faff][\ufe0f\u200d]?)+|:[a-z0-9_+-]+:)"
+                      r"\s+")
 
 
 def _explained(body: str, intro: str) -> str:
@@ -645,14 +654,14 @@ class _Reader:
         indent = len(bullet.group("indent"))
         if self.current and indent > self.base_indent and (
                 self.nested or not was_blank or indent > 0):
-            self.nested.append(bullet.group("text").strip())
+            self.nested.append(_GITMOJI.sub("", bullet.group("text").strip()))
             self.nested_at.append((n, n))
             self.end = n
             return
         self.flush()
         self.section = self.sections.get(n, self.section)
         self.base_indent = indent
-        self.current = [bullet.group("text").strip()]
+        self.current = [_GITMOJI.sub("", bullet.group("text").strip())]
         self.start = self.end = n
 
 
@@ -833,7 +842,10 @@ def pythons_swap(text: str) -> bool:
 _ADD_WARNING = re.compile(r"^add(?:s|ed)? (?:a |the )?deprecat\w*(?: warnings?)? (?:to|for|on)"
                           r" (`[^`]+`(?: (?:parameter|argument|option|attribute))?)\.?$", re.I)
 _DEPRECATES = re.compile(r"^add(?:s|ed)? (?:a |the )?deprecat\w*(?: warnings?)? (?:to|for|on|when)"
-                         r"\b|,? and deprecat(?:e|es|ed) (?=`)", re.I)
+                         r"\b|,? and deprecat(?:e|es|ed) (?=`)"
+                         # "Deprecate `shell_complete` and …" under Features or Refactors
+                         r"|^deprecat(?:e|es|ed) (?:(?:the )?(?:support for|use of) )?(?=`)",
+                         re.I)
 
 
 def private(text: str) -> bool:
@@ -1263,6 +1275,14 @@ def proposals(text: str, rel: str, project: str | None = None,
         if body is None and (rule == "breaking" or _breaking(entry.section) or entry.head is None
                              and _RULE_PATTERNS[rule].search(_headline(words))):
             body = first_sentence(words)  # "Replaced `python-dateutil` with … zoneinfo. This …"
+        if body is None and entry.head is not None and ": " in words:
+            # a headline over points too long to say whole, by the headline and its first
+            # point when that says the change: "Vendor Click …: Typer no longer depends on
+            # Click as a third party dependency, it vendors (includes the source code of) Click."
+            point = words.split("; ", 1)[0].rstrip(".") + "."
+            if point != words and len(point) <= MAX_TEXT \
+                    and _CHANGE_SAID.search(point.split(": ", 1)[1]):
+                body = point
         if body is not None and body != words and (not _CHANGE_SAID.search(body)
                                                    or _POINTS_ON.search(body)):
             continue  # "Most of the public classes … weren't designed with subclassing in

@@ -87,6 +87,10 @@ _CREDIT = re.compile(rf"(?:,|\s+(?:--?|[–—]))?\s+(?:by|thanks to)\s+{_USER}"
                      rf"(?:(?:,\s*|,?\s+and\s+){_USER})*"
                      rf"(?:\s+in\b(?:(?:,\s*|,?\s+and\s+|\s+){_REF})*)?(?=\s*(?:[.;,)]|$))",
                      re.I)
+# FastAPI's release notes (latest-changes): "… . PR [#1568](url) by [@a](url)." goes whole.
+_PR_CREDIT = re.compile(rf"\.?\s+PR\s+{_NUMBERED}"
+                        rf"(?:\s+by\s+{_USER}(?:(?:,\s*|,?\s+and\s+){_USER})*)?"
+                        rf"(?:\s*[.;,]?\s*$|(?=:\s))")
 # A list of references said as a line of its own ("*Related issues and pull requests on
 # GitHub:* :issue:`1550`."), or after the word that brought it in ("added in :issue:`1033`
 # and …"): gone whole, not down to a heading or an "in" that introduces nothing.
@@ -127,7 +131,9 @@ def plain(text: str) -> str:
     """RST / Markdown markup, issue and PR references, thanks to people: gone; one line."""
     referenced = bool(_RST_REF.search(text) or _MYST_REF.search(text))
     text = _STANDARD.sub(lambda m: f"{m.group('kind').upper()} {m.group('n')}", text)
-    text = _CREDIT.sub("", text)
+    text = _CREDIT.sub("", _PR_CREDIT.sub(lambda m: "." if m.group(0).endswith(".")
+                                          or m.group(0).startswith(".") and m.end() == len(text)
+                                          else "", text))
     text = _REF_LINE.sub("", text)
     text = _CONTEXT.sub("", text)
     text = _REF_AFTER.sub("", text)
