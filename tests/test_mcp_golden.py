@@ -5,7 +5,9 @@
 the handshake, the lists, good tool calls and bad ones (wrong types, missing fields, nulls,
 unknown tools and methods, a line that is not JSON). The stdlib server must give the same
 bytes, except where a line of the golden file records a deliberate change. To record one:
-`KENNING_UPDATE_GOLDEN=1 pytest tests/test_mcp_golden.py`, then read the diff.
+`KENNING_UPDATE_GOLDEN=1 pytest tests/test_mcp_golden.py`, then read the diff. That writes
+this server's replies for every line, the SDK's wording of argument errors included: keep
+the old lines but those the change is about.
 """
 
 from __future__ import annotations

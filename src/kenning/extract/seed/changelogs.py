@@ -197,11 +197,7 @@ _RULES = (
                            r"|\bnow\b[^.]{0,40}\bby default,? instead of\b"
                            r"|\bnow defaults? to\b|\bdefaults? (?:changed|is changed)\b"
                            r"|\bdefault\b[^.]{0,60}\bfrom\b[^.]{1,40}\bto\b"
-                           r"|\bby default instead of\b|\bdefaults? to \S+ instead of\b"
-                           # "Enable command suggestions on typo by default.", "Make `x` the
-                           # default": what now happens unless told otherwise
-                           r"|^(?:enable|disable|turn on|turn off|switch on|switch off)[sd]?\b"
-                           r"[^.]{3,80}\bby default\b|^make[s]? [^.]{3,60}\bthe default\b", re.I)),
+                           r"|\bby default instead of\b|\bdefaults? to \S+ instead of\b", re.I)),
     # what replaces what, said in passing ("… has been replaced with …", "These replace the
     # removed `get_canned_query()` …"): news while recent, like a removal
     ("change", re.compile(r"\b(?:has|have) been replaced (?:with|by)\b"
@@ -737,7 +733,7 @@ def _knob_body(words: str, name: str) -> str | None:
 
 
 def _classify(entry: Entry) -> str | None:
-    """`classify` but for knobs.
+    """The rule an entry's words or its section fire (`classify` adds the knobs).
 
     An entry must name what it is about (code, a version, a proper name): "Remove previously
     deprecated code." says nothing on its own."""
