@@ -494,7 +494,10 @@ def denied_clause(a: Claim, b: Claim) -> set[str]:
         for other, other_negated in zip(b.clauses, b.clause_negated, strict=True):
             if (not other_negated and negated <= other
                     and len(terms & other) >= DENIED_TERMS and terms <= other):
-                found |= negated
+                # what `b` denies elsewhere it does not plainly assert: a text saying both
+                # ("cache disabled lint, cache enabled lint") takes no side, not even
+                # against itself
+                found |= negated - b.negated
     return found
 
 
