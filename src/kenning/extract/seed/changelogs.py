@@ -55,6 +55,7 @@ from kenning.extract.seed.model import (
     pythons_own,
     regular_dir,
     regular_file,
+    sentences,
 )
 from kenning.extract.seed.releasefiles import folders_named, release_files
 from kenning.extract.seed.trivia import (
@@ -669,7 +670,7 @@ def classify(entry: Entry) -> str | None:
     An entry no other rule keeps, in any section, that tells how an environment variable the
     project reads switches something is a `knob` (see `knob`)."""
     rule = _classify(entry)
-    if rule is None and knob(plain(entry.text)) and not _not_a_knob(entry):
+    if rule is None and knob(text := plain(entry.text)) and not _not_a_knob(entry, text):
         return "knob"
     return rule
 
@@ -707,8 +708,9 @@ def own_variable(name: str, project: str | None) -> bool:
                                for own in ("_".join(words), "".join(words)))
 
 
-def _not_a_knob(entry: Entry) -> bool:
-    text = plain(entry.text)
+def _not_a_knob(entry: Entry, text: str) -> bool:
+    """A fix of how the variable is read, its removal, a preview's or a private name's entry
+    (`text`: the entry's words, `plain`)."""
     return bool(_BUG_SECTION.search(entry.section or "") or _PREVIEW.search(entry.section or "")
                 or _KNOB_GONE.search(text) or private(text))
 
@@ -718,11 +720,11 @@ def _knob_body(words: str, name: str) -> str | None:
     when it says nothing of what the variable does."""
     body = whole(words)
     if body is None:
-        sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", words)
-        naming = next((s for s in sentences if name in s), None)
+        said = sentences(words)
+        naming = next((s for s in said if name in s), None)
         if naming is None:
             return None
-        body = naming if naming == sentences[0] else f"{sentences[0]} {naming}"
+        body = naming if naming == said[0] else f"{said[0]} {naming}"
         if len(body) > MAX_TEXT:
             body = naming if len(naming) <= MAX_TEXT else None
     if body is None:
@@ -870,7 +872,7 @@ def private_removal(text: str) -> bool:
     module `urllib3.util.ssl_`", "an internal helper"), or every name it removes is private
     (`_prepare_conn`, `__nonzero__`): what no user built on. A file is no name
     ("the `_version.py` file has been removed" tells distributors where the version went)."""
-    headline = re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", text)[0]
+    headline = sentences(text)[0]
     if _SAID_INTERNAL.search(headline):
         return True
     removed = _FROM.split(headline, maxsplit=1)[0]
@@ -918,7 +920,7 @@ def first_sentence(body: str) -> str | None:
     """A breaking change too long to quote whole, or an entry whose first sentence says what
     its rule keeps, by that sentence ("Class-level `kw_only=True` behavior is now consistent
     with `dataclasses`.")."""
-    first = re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", body)[0]
+    first = sentences(body)[0]
     return first if first.endswith(".") and 6 <= len(first.split()) <= 60 \
         and len(first) <= MAX_TEXT and not _LEANS.search(first) else None
 
@@ -1022,7 +1024,7 @@ def recent_major(versions: Iterable[str | None]) -> tuple[int, ...]:
 def _headline(words: str) -> str:
     """An entry's first sentence: what it is about ("`freeze()` generates an ETag. The
     `no_etag` parameter is no longer used." is a change of behaviour, not a removal)."""
-    return re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", words)[0]
+    return sentences(words)[0]
 
 
 _BY_YEAR = re.compile(r"\b(?:will|to|should|may)\b[^.]*?\b(?:in|by|after|until|before|from)\s+"

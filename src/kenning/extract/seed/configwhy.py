@@ -23,9 +23,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from kenning.extract.seed.model import Proposal, lines_label, regular_file
+from kenning.extract.seed import tooling
+from kenning.extract.seed.model import Proposal, lines_label
 
-FILES = ("pyproject.toml", "setup.cfg", "tox.ini", "pytest.ini", ".flake8", "mypy.ini")
 PER_FILE = 5
 MIN_WORDS = 5
 MAX_COMMENT = 300
@@ -55,7 +55,8 @@ _URL = re.compile(r"https?://\S+")
 
 
 def config_files(root: Path) -> list[Path]:
-    return [root / name for name in FILES if regular_file(root / name)]
+    """The files `tooling` reads its settings from: `pyproject.toml` and the INI files."""
+    return tooling.pyproject_file(root) + tooling.ini_files(root)
 
 
 def _why(comment: str) -> str | None:

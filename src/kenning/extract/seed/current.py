@@ -32,7 +32,7 @@ from kenning.extract.seed.later import (
     soft,
     support_subject,
 )
-from kenning.extract.seed.model import Proposal, statement
+from kenning.extract.seed.model import Proposal, sentences, statement
 from kenning.extract.seed.tooling import runtime_requirements, version_key
 from kenning.extract.seed.trivia import BORROWED
 
@@ -228,7 +228,7 @@ def runs_below_floor(text: str, floor: tuple[int, int] | None) -> bool:
     passed it. Only its first sentence counts ("… is deprecated. Please use `importlib.metadata`
     (for Python 3.7: …)" is not about 3.7). What it says of code the project reads
     ("pre-Python 3.7 `async` as a name") is not tied to the Python it runs on."""
-    headline = re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", text)[0]  # not an aside after it
+    headline = sentences(text)[0]  # not an aside after it
     versions = [(int(a), int(b) if b else 99) for a, b in _RUNS_ON.findall(headline)]
     return floor is not None and bool(versions) and all(v < floor for v in versions)
 

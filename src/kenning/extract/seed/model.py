@@ -127,13 +127,30 @@ _LEADING_REF = re.compile(r"^\s*(?:#\d+(?:,\s*)?)+:\s+")
 _STANDARD = re.compile(r"[:{](?P<kind>pep|rfc)[:}]`(?P<n>\d+)[^`]*`", re.I)
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
+
+
+def sentences(text: str) -> list[str]:
+    """`text` split where a sentence ends and the next begins (capital, code or emphasis):
+    "… zoneinfo. This …" is two; "e.g. this" and "v1.2 is" are one."""
+    return _SENTENCE_END.split(text)
+
+
+def _without_pr_credit(text: str) -> str:
+    """`text` less its "PR [#n](url) by [@a](url)": at the end the sentence keeps its period;
+    before a colon ("… code base. PR [#1774](…): Typer no longer …") the credit goes whole."""
+    def cut(m: re.Match[str]) -> str:
+        said = m.group(0)
+        return "." if m.end() == len(text) and (said.startswith(".") or said.endswith(".")) \
+            else ""
+    return _PR_CREDIT.sub(cut, text)
+
+
 def plain(text: str) -> str:
     """RST / Markdown markup, issue and PR references, thanks to people: gone; one line."""
     referenced = bool(_RST_REF.search(text) or _MYST_REF.search(text))
     text = _STANDARD.sub(lambda m: f"{m.group('kind').upper()} {m.group('n')}", text)
-    text = _CREDIT.sub("", _PR_CREDIT.sub(lambda m: "." if m.group(0).endswith(".")
-                                          or m.group(0).startswith(".") and m.end() == len(text)
-                                          else "", text))
+    text = _CREDIT.sub("", _without_pr_credit(text))
     text = _REF_LINE.sub("", text)
     text = _CONTEXT.sub("", text)
     text = _REF_AFTER.sub("", text)

@@ -99,8 +99,9 @@ def load_state(path: Path) -> dict[str, Any]:
 def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
     """(source, file, reader of its text) for every file a seed reads in this project."""
     out: list[tuple[str, Path, Reader]] = []
+    own = project_name(root)
     logs = changelogs.changelog_files(root)
-    name = project_name(root) if logs else None
+    name = own if logs else None
     tagged = commits.tag_dates(root) if logs else {}
     for log in logs:  # every changelog's releases date the others' window (HISTORY + CHANGES)
         try:
@@ -120,13 +121,12 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
                  changelogs.proposals(text, rel, owner, tagged)) for p in logs]
     folder = fragments.fragment_folder(root)
     news = fragments.fragment_files(folder) if folder else []
-    name = name or (project_name(root) if news else None)
+    name = name or (own if news else None)
     out += [("changelog", p, lambda text, rel: changelogs.fragment_proposals(
         text, rel, fragments.section_of(Path(rel)) or "", name, tagged)) for p in news]
     out += [("docs", p, _adr) for p in documents.adr_files(root)]
-    own = project_name(root)
-    out += [("docs", p, lambda text, rel: [_named(p, own) for p in documents.rule_proposals(
-        text, rel, "docs") + documents.contributing_steps(text, rel)])
+    out += [("docs", p, lambda text, rel: [_named(found, own) for found in (
+        documents.rule_proposals(text, rel, "docs") + documents.contributing_steps(text, rel))])
         for p in documents.design_files(root)]
     out += [("agents", p, _agent_file)
             for p in documents.agent_files(root)]

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 
 from kenning.extract.seed.later import identifiers, order
+from kenning.extract.seed.model import sentences
 
 _CODE_SPAN = re.compile(r"`[^`]*`")
 # A removal said verb first ("Removed …", "Drops …") or of its subject ("`x` has been removed").
@@ -66,7 +67,7 @@ def names_only_removal(text: str) -> bool:
     removed." What HEAD lacks needs no fact; what replaces it does ("Removes `soft_unicode`
     … Use `soft_str` instead"), and so does behaviour or support taken away ("Removed
     fallback on certificate `commonName`", "Removed support for SSLv3.0")."""
-    headline = re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", text.strip())[0]
+    headline = sentences(text.strip())[0]
     headline = re.sub(r"^`[^`]+`:\s+", "", headline)  # "`MultiPartParser`: Remove `x`"
     if (m := _VERB_FIRST.match(headline)) is not None:
         removed = headline[m.end():]
@@ -158,12 +159,12 @@ def replacement_said_before(removal: str, older: list[tuple[str, str]]) -> str |
     `WS_1004_NO_STATUS_RCVD` … in favor of `WS_1005_NO_STATUS_RCVD` …": a removal of names
     said with it tells the reader what to do. `older` is (version, entry text), newest first;
     the sentence must deprecate, name what to use and share a removed name."""
-    gone = _last_parts(re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", removal)[0])
+    gone = _last_parts(sentences(removal)[0])
     for version, text in older:
         # the entry whole when short ("`app=...` has been deprecated. Use … instead."), else
         # the sentence that says both
         said = [text] if len(text) <= MAX_BORROWED else \
-            re.split(r"(?<=[.!?])\s+(?=[A-Z`*])", text)
+            sentences(text)
         for sentence in said:
             if _DEPRECATION_WORD.search(sentence) and _USE_INSTEAD.search(sentence) \
                     and gone & _last_parts(sentence) and len(sentence) <= MAX_BORROWED:
