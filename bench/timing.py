@@ -30,13 +30,18 @@ class Paired:
 
 
 def interleave(subject: Callable[[int], object], reference: Callable[[int], object],
-               rounds: int, record: tuple[list[float], list[float]] | None = None) -> Paired:
+               rounds: int, record: tuple[list[float], list[float]] | None = None,
+               settle: Callable[[], object] | None = None) -> Paired:
     """Run reference then subject, `rounds` times; each call gets the round number.
-    `record`, when given, receives every (subject, reference) time."""
+    `record`, when given, receives every (subject, reference) time. `settle`, when given, runs
+    untimed after each round: what the subject left running (a detached child) ends before
+    the next pair is timed, so neither side of it runs beside the last round's leftovers."""
     subject_times, reference_times = record or ([], [])
     for n in range(rounds):
         reference_times.append(_timed(reference, n))
         subject_times.append(_timed(subject, n))
+        if settle is not None:
+            settle()
     return Paired(statistics.median(subject_times), statistics.median(reference_times))
 
 
