@@ -243,6 +243,30 @@ def test_what_now_happens_by_default_is_a_change_of_behaviour():
                       "are now ordered by default.")], found
 
 
+def test_a_default_changed_from_one_value_to_another_is_news_whatever_verb_opens_it():
+    from kenning.extract.seed import changelogs
+
+    text = """## 3.12.11 (2026-01-01)
+
+### Bug fixes
+
+- Improved SSL connection handling by changing the default ``ssl_shutdown_timeout``
+  from ``0.1`` to ``0`` seconds. SSL connections now use Python's default graceful
+  shutdown during normal operation but are aborted immediately when the connector
+  is closed, providing optimal behavior for both cases. Also added support for
+  ``ssl_shutdown_timeout=0`` on all Python versions, which was previously a no-op
+  on some of them, and made the connector's close path cancel pending handshakes
+  before it returns, so no shutdown task is left behind on a closed event loop.
+- Improved the error message when the default timeout is hit.
+"""
+    found = [(p.rule, p.text.split(": ", 1)[1])
+             for p in changelogs.proposals(text, "CHANGES.rst", "demo")]
+    # too long to say whole: its first sentence, which says the change; the other "Improved"
+    # entry names a default but no change of it
+    assert found == [("changelog-default", "Improved SSL connection handling by changing the "
+                      "default `ssl_shutdown_timeout` from `0.1` to `0` seconds.")], found
+
+
 def proposed_after_commit(kenning, repo, files: dict[str, str]) -> list[dict]:
     """Commit `files` (name -> text) and return what `kenning seed --dry-run` proposes."""
     for name, text in files.items():

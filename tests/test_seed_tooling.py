@@ -104,6 +104,89 @@ def test_pyproject_settings_one_fact_each_with_the_project_file_value_and_line()
     assert tooling.pyproject_proposals("[project\n", "pyproject.toml", "w") == []
 
 
+PYTEST_9 = """\
+[tool.pytest]
+minversion = "9.0"
+strict_markers = true
+strict_xfail = true
+filterwarnings = ["error", "ignore::DeprecationWarning:xdist"]
+
+[tool.ruff.lint.flake8-tidy-imports]
+# import it inside functions (lazy)
+banned-module-level-imports = ["widget.rich_utils"]
+
+[tool.ruff.lint.flake8-tidy-imports.banned-api]
+"rich".msg = "Use 'widget.rich_utils' instead of importing from 'rich' directly."
+"shellingham.detect_shell".msg = \"\"\"\\
+Use 'widget.shells.name' instead of \\
+calling 'shellingham.detect_shell' directly.
+\"\"\"
+"os.system" = { msg = "no" }
+"""
+
+
+def test_pytest_9s_own_table_and_the_imports_ruff_bans_in_the_projects_words():
+    found = texts(tooling.pyproject_proposals(PYTEST_9, "pyproject.toml", "widget"))
+    assert found == {
+        # a filter naming a module takes back only that module's warnings
+        "widget (pyproject.toml): pytest turns warnings into errors (`filterwarnings = error` "
+        "in [tool.pytest]; the filter after it lets some through).": "pyproject.toml:5",
+        "widget (pyproject.toml): pytest fails the run on an unregistered marker "
+        "(`strict_markers = true` in [tool.pytest]).": "pyproject.toml:3",
+        "widget (pyproject.toml): pytest treats an unexpectedly passing xfail test as a "
+        "failure (`strict_xfail = true`).": "pyproject.toml:4",
+        "widget (pyproject.toml): `widget.rich_utils` may be imported only inside functions, "
+        "never at module level (ruff's `banned-module-level-imports` in "
+        "[tool.ruff.lint.flake8-tidy-imports]).": "pyproject.toml:9",
+        "widget (pyproject.toml): Code must not use `rich` (ruff's banned-api in "
+        "[tool.ruff.lint.flake8-tidy-imports.banned-api]): Use 'widget.rich_utils' instead of "
+        "importing from 'rich' directly.": "pyproject.toml:12",
+        "widget (pyproject.toml): Code must not use `shellingham.detect_shell` (ruff's "
+        "banned-api in [tool.ruff.lint.flake8-tidy-imports.banned-api]): Use "
+        "'widget.shells.name' instead of calling 'shellingham.detect_shell' directly.":
+            "pyproject.toml:13",
+    }  # a one-word message ("no") says nothing about why or what instead
+    # pytest 9's `strict = true` is every strictness switch at once: one fact, not four.
+    strict = "[tool.pytest]\nstrict = true\nstrict_xfail = true\n"
+    assert [p.text for p in tooling.pyproject_proposals(strict, "pyproject.toml", "w")] == [
+        "w (pyproject.toml): pytest runs in strict mode (`strict = true` in [tool.pytest]): an "
+        "unknown config key, an unregistered marker, an unexpectedly passing xfail test and "
+        "duplicate parametrize ids fail the run."]
+
+
+MAKEFILE = """\
+run := poetry run
+PIP = $(run) pip
+
+.PHONY: test
+test: .develop
+\t$(run) pytest tests/ -n 4 --dist=loadgroup $(ARGS)
+
+.PHONY: fmt format
+fmt format:
+\t@python -m pre_commit run --all-files   # every hook
+\t-ruff check --fix src
+
+lint: fmt mypy
+
+mypy:
+\tmypy
+
+release: test
+\t$(run) twine upload dist/*
+"""
+
+
+def test_what_the_make_targets_a_contributor_runs_run():
+    found = texts(tooling.makefile_proposals(MAKEFILE, "Makefile", "widget"))
+    assert found == {
+        "widget (Makefile): `make test` runs `pytest tests/ -n 4 --dist=loadgroup`.":
+            "Makefile:6",
+        "widget (Makefile): `make fmt` (or `make format`) runs `pre-commit run --all-files`; "
+        "then `ruff check --fix src`.": "Makefile:10-11",
+    }  # `lint` runs nothing itself, `mypy` only the tool by its name, `release` is no check
+
+
 def test_a_script_is_what_it_runs_with_its_variables_filled_in_and_its_arguments_passed_on():
     [runs] = tooling.script_proposals(TEST_SCRIPT, "scripts/test", "widget")
     assert runs.text == "widget (scripts/test): `scripts/test` runs `scripts/check`; then " \

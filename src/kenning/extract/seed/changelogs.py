@@ -754,6 +754,10 @@ def _classify(entry: Entry) -> str | None:
         return None
     if (span := _CODE_SPAN.search(text)) and span.group(1).startswith("."):
         return None  # "Deprecate `._version`": whose attribute? The entry does not say
+    if _DEFAULT_FROM_TO.search(_headline(text)):
+        return "default"  # "Improved SSL connection handling by changing the default
+        # `ssl_shutdown_timeout` from `0.1` to `0` seconds": a new default, whatever verb opens
+        # the entry or section holds it
     if _DEPRECATES.search(text) and not _NOISE.search(re.sub(r"^\W*add\w*", "", text, flags=re.I)):
         return "deprecation"  # "Add deprecated warning to `X`", "Add `env`, and deprecate `Y`"
     section = (entry.section or "").replace("-", " ")
@@ -801,6 +805,10 @@ def _classify(entry: Entry) -> str | None:
 
 
 _CODE_SPAN = re.compile(r"`([^`]+)`")
+# A default of a named setting changed, with both values said in code.
+_DEFAULT_FROM_TO = re.compile(r"\bdefault (?:value )?(?:(?:of|for) )?(?:the )?`[^`]+`"
+                              r"(?: \w+)? (?:is changed |was changed |changed )?from `[^`]+`"
+                              r"(?: \w+)? to `[^`]+`")
 # What a removal names by its kind alone ("deprecated SSL client settings", "some legacy
 # options"), and a name of code that would say which (`x`, a.b, x_y, f()).
 _UNNAMED_KIND = re.compile(r"\b(?:deprecated|legacy|old|obsolete|several|some|various|unused)"
@@ -1271,7 +1279,9 @@ def proposals(text: str, rel: str, project: str | None = None,
                 and (bare := whole(_BRACKETED.sub("", words))):
             words = body = bare  # a list's asides left out, it fits: still the whole entry
         if body is None and (rule == "breaking" or _breaking(entry.section) or entry.head is None
-                             and _RULE_PATTERNS[rule].search(_headline(words))):
+                             and (_RULE_PATTERNS[rule].search(_headline(words))
+                                  or rule == "default"
+                                  and _DEFAULT_FROM_TO.search(_headline(words)))):
             body = first_sentence(words)  # "Replaced `python-dateutil` with … zoneinfo. This …"
         if body is None and entry.head is not None and ": " in words:
             # a headline over points too long to say whole, by the headline and its first

@@ -133,6 +133,7 @@ def file_sources(root: Path) -> list[tuple[str, Path, Reader]]:
     tools = ((tooling.pyproject_file, tooling.pyproject_proposals),
              (tooling.ini_files, tooling.ini_proposals),
              (tooling.script_files, tooling.script_proposals),
+             (tooling.makefile_files, tooling.makefile_proposals),
              (tooling.pr_template_files, tooling.pr_template_proposals),
              (configwhy.config_files, configwhy.proposals))
     for files, reader in tools:

@@ -90,8 +90,8 @@ def _key_line(lines: list[str], table: str, key: str) -> int | None:
         if re.match(r"^\s*\[", line):
             inside = bool(head.match(line))
             continue
-        if inside and re.match(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*[=:]", line):
-            return n
+        if inside and re.match(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*(?:[=:]|\.\w)", line):
+            return n  # `key = …`, or a dotted key under it: `"rich".msg = …`
     return None
 
 
@@ -142,11 +142,22 @@ def pyproject_proposals(text: str, rel: str, name: str) -> list[Proposal]:
                 f"{under:g}` in [{table}]).", "fail-under", "interaction")
             break
     _linters(data, add)
+    _banned(data, add)
     return out
 
 
 def _pytest(data: dict, add) -> None:
-    _pytest_settings(_table(data, "tool.pytest.ini_options"), "tool.pytest.ini_options", add)
+    """pytest's table: `[tool.pytest.ini_options]`, or since pytest 9 `[tool.pytest]` itself
+    (native TOML)."""
+    legacy = _table(data, "tool.pytest.ini_options")
+    native = {k: v for k, v in _table(data, "tool.pytest").items() if k != "ini_options"}
+    for table, ini in (("tool.pytest.ini_options", legacy), ("tool.pytest", native)):
+        if ini:
+            _pytest_settings(ini, table, add)
+
+
+def _true(value: object) -> bool:
+    return value is True or str(value).strip().lower() == "true"
 
 
 def _pytest_settings(ini: dict, table: str, add) -> None:
@@ -161,8 +172,10 @@ def _pytest_settings(ini: dict, table: str, add) -> None:
         # "default::DeprecationWarning"): then not every warning fails a test.
         after = [w.strip() for w in warnings[[str(w).strip() for w in warnings].index("error")
                                              + 1:] if isinstance(w, str) and w.strip()]
-        kinds = sorted({m.group(1) for w in after
-                        if (m := re.match(r"(?:ignore|default|always|once|module)::([\w.]+)", w))})
+        # a filter naming a module too ("ignore::DeprecationWarning:xdist") takes back only
+        # that module's warnings of the kind
+        kinds = sorted({m.group(1) for w in after if (m := re.match(
+            r"(?:ignore|default|always|once|module)::([\w.]+):?\s*$", w))})
         if not after:
             said, note = "every warning into an error", ""
         elif kinds and len(kinds) == len(after):
@@ -174,21 +187,57 @@ def _pytest_settings(ini: dict, table: str, add) -> None:
         add(table, "filterwarnings", f"pytest turns {said} "
             f"(`filterwarnings = error` in [{table}]{note}).", "filterwarnings-error",
             "interaction")
+    if _true(ini.get("strict", "")):  # pytest 9: every strictness option at once
+        add(table, "strict", "pytest runs in strict mode (`strict = true` in "
+            f"[{table}]): an unknown config key, an unregistered marker, an unexpectedly "
+            "passing xfail test and duplicate parametrize ids fail the run.", "pytest-strict",
+            "interaction")
+        return
     addopts = ini.get("addopts")
     opts = " ".join(addopts) if isinstance(addopts, list) else addopts
-    if isinstance(opts, str):
-        strict = [o for o in ("--strict-markers", "--strict-config") if o in opts.split()]
-        if strict:
-            add(table, "addopts", f"pytest runs with {' and '.join(f'`{o}`' for o in strict)}"
-                f" (addopts in [{table}]): an unregistered marker"
-                f"{' or an unknown config key' if len(strict) == 2 else ''} fails the run."
-                if "--strict-markers" in strict else
-                f"pytest runs with `--strict-config` (addopts in [{table}]): "
-                "an unknown config key fails the run.", "pytest-strict", "interaction")
-    if ini.get("xfail_strict") is True or str(ini.get("xfail_strict", "")).strip().lower() \
-            == "true":
-        add(table, "xfail_strict", "pytest treats an unexpectedly passing xfail test as a "
-            "failure (`xfail_strict = true`).", "xfail-strict", "interaction")
+    said = opts.split() if isinstance(opts, str) else []
+    strict = [o for o in ("--strict-markers", "--strict-config") if o in said]
+    if strict:
+        add(table, "addopts", f"pytest runs with {' and '.join(f'`{o}`' for o in strict)}"
+            f" (addopts in [{table}]): an unregistered marker"
+            f"{' or an unknown config key' if len(strict) == 2 else ''} fails the run."
+            if "--strict-markers" in strict else
+            f"pytest runs with `--strict-config` (addopts in [{table}]): "
+            "an unknown config key fails the run.", "pytest-strict", "interaction")
+    # pytest 9 names the same switches as settings (`strict_markers = true`)
+    for key, flag, what in (("strict_markers", "--strict-markers", "an unregistered marker"),
+                            ("strict_config", "--strict-config", "an unknown config key")):
+        if flag not in strict and _true(ini.get(key, "")):
+            add(table, key, f"pytest fails the run on {what} (`{key} = true` in [{table}]).",
+                "pytest-strict", "interaction")
+    for key in ("xfail_strict", "strict_xfail"):  # pytest 9's name for it: strict_xfail
+        if _true(ini.get(key, "")):
+            add(table, key, "pytest treats an unexpectedly passing xfail test as a "
+                f"failure (`{key} = true`).", "xfail-strict", "interaction")
+            break
+
+
+def _banned(data: dict, add) -> None:
+    """What ruff's flake8-tidy-imports bans, each with the message the project wrote for it
+    (`"rich".msg = "Use 'typer.rich_utils' instead …"`), and the modules it allows only inside
+    functions (`banned-module-level-imports`): rules the linter enforces, in the project's
+    words."""
+    for table in ("tool.ruff.lint.flake8-tidy-imports", "tool.ruff.flake8-tidy-imports"):
+        tidy = _table(data, table)
+        for api, entry in (tidy.get("banned-api") or {}).items():
+            msg = entry.get("msg") if isinstance(entry, dict) else None
+            if not isinstance(msg, str) or len(msg.split()) < 3:
+                continue
+            msg = " ".join(msg.split())
+            add(f"{table}.banned-api", api, f"Code must not use `{api}` (ruff's banned-api in "
+                f"[{table}.banned-api]): {msg if msg[-1] in '.!' else msg + '.'}", "banned-api",
+                "interaction")
+        lazy = tidy.get("banned-module-level-imports")
+        if isinstance(lazy, list) and lazy and all(isinstance(m, str) for m in lazy):
+            names = ", ".join(f"`{m}`" for m in lazy)
+            add(table, "banned-module-level-imports", f"{names} may be imported only inside "
+                f"functions, never at module level (ruff's `banned-module-level-imports` in "
+                f"[{table}]).", "banned-module-level", "interaction")
 
 
 def _linters(data: dict, add) -> None:
@@ -345,6 +394,87 @@ def script_proposals(text: str, rel: str, name: str) -> list[Proposal]:
                            provenance=lines_label(rel, runs[0][0], runs[-1][0]),
                            rule="script-runs"))
     return out
+
+
+# ---- Makefile --------------------------------------------------------------------------------
+
+MAKEFILES = ("Makefile", "makefile", "GNUmakefile")
+# The targets a contributor runs before a pull request; the rest (clean, release, docs
+# servers, one-off helpers) are the maintainers' own business.
+MAKE_TARGETS = frozenset({"test", "tests", "lint", "format", "fmt", "check", "typecheck",
+                          "type-check", "types", "mypy"})
+# What runs a tool inside the project's environment: the tool is the command.
+_IN_ENV = re.compile(r"^(?:(?:poetry|uv|pdm|hatch|pipenv|rye)\s+run|uvx|pipx\s+run)\s+")
+_MAKE_VAR = re.compile(r"^([A-Za-z_][\w.-]*)\s*(?::=|::=|\?=|=)\s*(.*?)\s*$")
+_MAKE_TARGET = re.compile(r"^(?P<names>[A-Za-z][\w.-]*(?:\s+[A-Za-z][\w.-]*)*)\s*::?(?!=)(?P<deps>.*)$")
+
+
+def makefile_files(root: Path) -> list[Path]:
+    for name in MAKEFILES:
+        if regular_file(root / name) and (root / name).stat().st_size <= MAX_SCRIPT_BYTES:
+            return [root / name]
+    return []
+
+
+def makefile_proposals(text: str, rel: str, name: str) -> list[Proposal]:
+    """`make test`, `make lint` …: what each such target runs, in order ("`make test` runs
+    `pytest tests/ -n 16`"), with the file's simple variables filled in and what stays
+    unresolved (`$(ARGS)`) left out. A target that runs no development tool, or only a tool
+    by its bare name (`mypy`, `pytest -q`), says nothing."""
+    variables: dict[str, str] = {}
+    recipes: dict[tuple[str, ...], list[tuple[int, str]]] = {}
+    current: tuple[str, ...] = ()
+    for n, raw in enumerate(text.splitlines(), 1):
+        if raw.startswith("\t"):
+            if current:
+                recipes.setdefault(current, []).append((n, raw.strip()))
+            continue
+        line = raw.split("#", 1)[0].rstrip()
+        if not line.strip():
+            continue
+        current = ()
+        if (var := _MAKE_VAR.match(line)) and not line.lstrip().startswith(("export ", ".")):
+            variables[var.group(1)] = var.group(2)
+        elif target := _MAKE_TARGET.match(line):
+            current = tuple(t for t in target.group("names").split() if t in MAKE_TARGETS)
+    out: list[Proposal] = []
+    for targets, lines in recipes.items():
+        runs = [(n, command) for n, raw in lines if (command := _make_command(raw, variables))]
+        if not runs or all(_bare(command) for _, command in runs):
+            continue
+        said = "; then ".join(f"`{c}`" for _, c in runs)
+        also = "".join(f" (or `make {t}`)" for t in targets[1:])
+        out.append(Proposal(source="docs", kind="interaction",
+                            text=f"{name} ({rel}): `make {targets[0]}`{also} runs {said}.",
+                            provenance=lines_label(rel, runs[0][0], runs[-1][0]),
+                            rule="make-target"))
+    return out
+
+
+def _make_command(raw: str, variables: dict[str, str]) -> str | None:
+    """A recipe line as the development tool it runs, or None."""
+    command = raw
+    for _ in range(3):  # a variable may name another
+        command = re.sub(r"\$[({](\w+)[)}]",
+                         lambda m: variables.get(m.group(1), m.group(0)), command)
+    command = re.sub(r"\$[({][^)}]*[)}]", "", command.lstrip("@-+ ")).strip()
+    command = _IN_ENV.sub("", command)
+    # `python -m pre_commit` is the `pre-commit` command
+    command = re.sub(r"^python[\d.]*\s+-m\s+(\S+)", lambda m: m.group(1).replace("_", "-"),
+                     command)
+    try:
+        words = shlex.split(command, comments=True)
+    except ValueError:
+        return None
+    if not words or "$" in command or _tool_of(words) is None:
+        return None
+    return " ".join(words)[:120]
+
+
+def _bare(command: str) -> bool:
+    """`mypy`, `pytest -q`: the tool by its name, nothing a reader could not guess."""
+    rest = command.split()[1:]
+    return len(rest) <= 1 and all(w.startswith("-") for w in rest)
 
 
 # ---- pull-request template ------------------------------------------------------------------
