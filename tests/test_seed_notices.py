@@ -265,6 +265,12 @@ def test_a_default_changed_from_one_value_to_another_is_news_whatever_verb_opens
     # entry names a default but no change of it
     assert found == [("changelog-default", "Improved SSL connection handling by changing the "
                       "default `ssl_shutdown_timeout` from `0.1` to `0` seconds.")], found
+    # When the entry goes on to deprecate the setting, its new default is moot (a blind judge
+    # called aiohttp 3.12.11's, which does, stale).
+    moot = text.replace("on a closed event loop.", "on a closed event loop. The "
+                        "``ssl_shutdown_timeout`` parameter is now deprecated and will be removed "
+                        "in 4.0.")
+    assert [p.text for p in changelogs.proposals(moot, "CHANGES.rst", "demo")] == []
 
 
 def proposed_after_commit(kenning, repo, files: dict[str, str]) -> list[dict]:

@@ -754,10 +754,12 @@ def _classify(entry: Entry) -> str | None:
         return None
     if (span := _CODE_SPAN.search(text)) and span.group(1).startswith("."):
         return None  # "Deprecate `._version`": whose attribute? The entry does not say
-    if _DEFAULT_FROM_TO.search(_headline(text)):
+    if _DEFAULT_FROM_TO.search(_headline(text)) and not re.search(
+            r"\bdeprecat\w*|\bwill be removed\b", text, re.I):
         return "default"  # "Improved SSL connection handling by changing the default
         # `ssl_shutdown_timeout` from `0.1` to `0` seconds": a new default, whatever verb opens
-        # the entry or section holds it
+        # the entry or section holds it; not when the entry goes on to deprecate a thing (the
+        # setting itself, as aiohttp 3.12.11's did: its default is then moot)
     if _DEPRECATES.search(text) and not _NOISE.search(re.sub(r"^\W*add\w*", "", text, flags=re.I)):
         return "deprecation"  # "Add deprecated warning to `X`", "Add `env`, and deprecate `Y`"
     section = (entry.section or "").replace("-", " ")
