@@ -15,6 +15,14 @@ ruff, mypy, …, or another project script), with `${PREFIX}` and `venv/bin/` le
 `export`ed variables filled in; a coverage floor given on the command line
 (`--fail-under=N`) is its own proposal. A script that runs none of those is not proposed.
 
+pyproject.toml also gives what ruff's flake8-tidy-imports bans, with the project's message
+(`banned-api`), and the modules it allows only inside functions; pytest's settings are read from
+`[tool.pytest.ini_options]` or pytest 9's own `[tool.pytest]`.
+
+The `Makefile`: what each target a contributor runs before a pull request (test, lint, format,
+typecheck …) runs, in order, its variables filled in; a target that runs only a tool by its bare
+name says nothing.
+
 The pull-request template (`.github/pull_request_template.md`, any case, or
 `docs/pull_request_template.md`): each checklist item, one proposal each, except the generic
 ones any project has (read the guide / the code of conduct, searched for duplicates).
@@ -406,7 +414,8 @@ MAKE_TARGETS = frozenset({"test", "tests", "lint", "format", "fmt", "check", "ty
 # What runs a tool inside the project's environment: the tool is the command.
 _IN_ENV = re.compile(r"^(?:(?:poetry|uv|pdm|hatch|pipenv|rye)\s+run|uvx|pipx\s+run)\s+")
 _MAKE_VAR = re.compile(r"^([A-Za-z_][\w.-]*)\s*(?::=|::=|\?=|=)\s*(.*?)\s*$")
-_MAKE_TARGET = re.compile(r"^(?P<names>[A-Za-z][\w.-]*(?:\s+[A-Za-z][\w.-]*)*)\s*::?(?!=)(?P<deps>.*)$")
+_MAKE_TARGET = re.compile(r"^(?P<names>[A-Za-z][\w.-]*(?:\s+[A-Za-z][\w.-]*)*)\s*::?(?!=)"
+                          r"(?P<deps>.*)$")
 
 
 def makefile_files(root: Path) -> list[Path]:
