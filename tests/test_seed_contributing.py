@@ -558,7 +558,10 @@ def test_a_guides_checklist_before_a_pull_request_is_read_as_a_templates_and_ask
 
 def test_a_contributing_line_two_readers_take_is_proposed_once_and_names_the_project(
         kenning, repo):
-    (repo / "pyproject.toml").write_text('[project]\nname = "demo"\n', encoding="utf-8")
+    # (black is in the project's development requirements: a guide's rule naming a formatter
+    # the project no longer uses is not proposed)
+    (repo / "pyproject.toml").write_text('[project]\nname = "demo"\n\n[dependency-groups]\n'
+                                         'dev = ["black"]\n', encoding="utf-8")
     (repo / "CONTRIBUTING.md").write_text(
         "# Contributing to Demo\n\n## The basics\n\n"
         "* We use `black` as code formatter and recommend configuring your editor to run it.\n\n"

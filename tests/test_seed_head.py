@@ -178,12 +178,16 @@ def test_a_zero_major_project_bold_sections_and_pre_releases():
 * We no longer have a `urllib3` dependency, although there is still a `UrllibDispatcher`.
 """
     found = [p.text for p in changelogs.proposals(text, "CHANGELOG.md", "httpx")]
-    # 0.13 is not the last minor line but one (0.27): its removals are history, 0.13.0.dev0
-    # is said again by 0.13.0; only the 0.28 deprecation is under the bold "Deprecations".
-    # The `app` removal names no replacement, nor did a deprecation before it: no fact.
+    # 0.13 is not the last minor line but one (0.27): its removals are history, and what
+    # 0.13.0.dev0 said that 0.13.0 says again is 0.13.0's; only the 0.28 deprecation is under
+    # the bold "Deprecations". The `app` removal names no replacement, nor did a deprecation
+    # before it: no fact. The dev release's choice 0.13.0 does not repeat stays, as an old
+    # choice HEAD's code must still bear out (`current`).
     assert found == [
         "Deprecated in httpx 0.28.0 (CHANGELOG.md): The `cert` argument is now deprecated and "
-        "will raise warnings."]
+        "will raise warnings.",
+        "httpx 0.13.0.dev0 (CHANGELOG.md): Uses `limits=...` instead of `pool_limits=...`."]
+    assert [p.old for p in changelogs.proposals(text, "CHANGELOG.md", "httpx")] == [False, True]
 
 
 def test_a_guide_sentence_pointing_back_is_not_proposed_alone(tmp_path):

@@ -295,7 +295,8 @@ _NOISE = re.compile(r"\b(?:typo|spelling|docs? (?:fix|build)|changelog|readme|ci
                     r"|hot ?fix(?:e[sd])?|add(?:s|ed)?"
                     r"|improve[sd]?|document(?:s|ed)?)\b"
                     r"|\bwould (?:crash|fail|hang|raise|error|break)\b"
-                    r"|>>>|```|^\.\. |\bstray\b|\b(?:incorrect|wrong)(?:ly)?\b|\bregression\b"
+                    r"|>>>|```|^\.\. |\bstray\b|\b(?:incorrect|wrong|erroneous)(?:ly)?\b"
+                    r"|\bregression\b"
                     r"|\bno longer (?:crash|raise|render|fail|break|hang|leak|error|warn|trigger"
                     r"|gets?|points?|mutate|close|drop|show|print|emit|loses?)\w*"
                     # what is undone, not what holds: "Revert backward incompatible change
@@ -493,6 +494,14 @@ _SHORTCODE = re.compile(r"\s*:(?P<name>[a-z_]+):\s*")
 _GITMOJI = re.compile("^(?:(?:[\u2190-\u21ff\u2300-\u23ff\u2460-\u27bf\u2900-\u2bff"
                       "\u3030\u303d\U0001f000-\U0001faff][\ufe0f\u200d]?)+|:[a-z0-9_+-]+:)"
                       r"\s+")
+# The issue or pull request an entry opens on ("[#3071](https://…/pull/3071) Add …",
+# "#2608 #2630 Signal conditions …"): a reference, not the entry's words.
+_LEAD_REF = re.compile(r"^(?:\[?#\d+\]?(?:\([^()\s]*\))?[,:]?\s+)+(?=\S)")
+
+
+def _bare(text: str) -> str:
+    """A bullet's words, without the gitmoji and the references it opens on."""
+    return _LEAD_REF.sub("", _GITMOJI.sub("", text))
 
 
 def _explained(body: str, intro: str) -> str:
@@ -651,14 +660,14 @@ class _Reader:
         indent = len(bullet.group("indent"))
         if self.current and indent > self.base_indent and (
                 self.nested or not was_blank or indent > 0):
-            self.nested.append(_GITMOJI.sub("", bullet.group("text").strip()))
+            self.nested.append(_bare(bullet.group("text").strip()))
             self.nested_at.append((n, n))
             self.end = n
             return
         self.flush()
         self.section = self.sections.get(n, self.section)
         self.base_indent = indent
-        self.current = [_GITMOJI.sub("", bullet.group("text").strip())]
+        self.current = [_bare(bullet.group("text").strip())]
         self.start = self.end = n
 
 
@@ -798,8 +807,13 @@ def _classify(entry: Entry) -> str | None:
     if "deprecat" in section.lower() and "remov" in section.lower():  # "Deprecations and
         # Removals": which of the two, its words say ("… raise a `DeprecationWarning`")
         warns = re.search(r"deprecation ?warning", text, re.I)  # not "after being deprecated"
-        return ("deprecation" if warns else "removal") \
-            if _LIFECYCLE_SECTION.fullmatch(section.strip()) else None
+        # and an entry saying neither ("Signal conditions and triggers saved on
+        # `signal.extra`", "Warn on duplicate route names") is one of the section's strays
+        gone = re.search(r"\b(?:remov|drop|delet)\w*|\bno longer\b|\bnot supported\b|\bnow\b"
+                         r"|\binstead\b", text, re.I)
+        if not _LIFECYCLE_SECTION.fullmatch(section.strip()) or not (warns or gone):
+            return None
+        return "deprecation" if warns else "removal"
     for word, rule in _SECTION_RULES.items():
         if word in section:
             return rule if _LIFECYCLE_SECTION.fullmatch(section.strip()) else None
@@ -1205,10 +1219,16 @@ def proposals(text: str, rel: str, project: str | None = None,
                          key=order, default=None)
     out: list[Proposal] = []
     said: set[str] = set()
-    finals = {e.version for e, _ in every if e.version and not _PRE.search(e.version)}
+    finals: dict[str, list[set[str]]] = {}
+    for e, _ in every:
+        if e.version and not _PRE.search(e.version):
+            finals.setdefault(e.version, []).append(_words(e.text))
     for entry, rule in sorted(found, key=lambda f: order(f[0].version), reverse=True):
-        if (pre := _PRE.search(entry.version or "")) and entry.version[:pre.start()] in finals:
-            continue  # 0.13.0.dev0 said again, or said better, by 0.13.0
+        if (pre := _PRE.search(entry.version or "")) \
+                and _said_again(entry, finals.get(entry.version[:pre.start()])):
+            continue  # 0.13.0.dev0 said again, or said better, by 0.13.0 (a changelog whose
+            # final release lists only what came after its pre-releases keeps theirs: pendulum's
+            # 3.0.0a1 "Renamed the `Period` class to `Interval`")
         words = plain(entry.text)
         if rule == "knob":  # true while HEAD's code names the variable, whatever its age
             name = knob(words)
@@ -1312,6 +1332,19 @@ def proposals(text: str, rel: str, project: str | None = None,
     out = _once(out)
     out.sort(key=lambda p: lines_of(p.provenance)[0])
     return out
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9_]{3,}", plain(text).lower())) - {"the", "and", "for", "now"}
+
+
+def _said_again(entry: Entry, final: list[set[str]] | None) -> bool:
+    """The final release's notes say what this pre-release entry said: it lists all its
+    pre-releases' changes (most do), or this one again in its own words (most of them)."""
+    if final is None:
+        return False
+    said = _words(entry.text)
+    return not said or any(len(said & words) >= 0.6 * len(said) for words in final)
 
 
 def _once(found: list[Proposal]) -> list[Proposal]:

@@ -36,7 +36,10 @@ import re
 import shlex
 from pathlib import Path
 
+from kenning.core.errors import FileProblemError
+from kenning.core.safeio import read_bytes
 from kenning.extract.seed.documents import LEANS
+from kenning.extract.seed.formats import site_source
 from kenning.extract.seed.model import (
     Proposal,
     lines_label,
@@ -102,6 +105,7 @@ def contributing_files(root: Path) -> list[Path]:
             out += [folder / f for f in sorted(os.listdir(folder))
                     if f.rpartition(".")[2].lower() in ("md", "rst")
                     and regular_file(folder / f)]
+    out = [_followed(p, root) for p in out]
     seen: set[str] = set()
     unique = []
     for p in out:
@@ -110,6 +114,23 @@ def contributing_files(root: Path) -> list[Path]:
             seen.add(key)
             unique.append(p)
     return unique[:MAX_PAGES]
+
+
+POINTER_LINES = 10
+
+
+def _followed(path: Path, root: Path) -> Path:
+    """A guide that only sends the reader to the project's website ("See
+    https://sanic.dev/en/organization/contributing.html") stands for the page's source, when
+    the repository keeps it (`formats.site_source`)."""
+    try:
+        text = read_bytes(path, 16_384).decode("utf-8", "replace")
+    except (FileProblemError, OSError):
+        return path
+    if len([line for line in text.splitlines() if line.strip()]) > POINTER_LINES:
+        return path
+    source = site_source(root, text)
+    return source if source is not None and source != path else path
 
 
 def _blocks(lines: list[str]) -> list[tuple[int, int, list[str]]]:

@@ -140,6 +140,21 @@ def _tool_gone(p: Proposal, head: Head) -> bool:
     return pick in _TOOL_FILES and pick not in head.tools
 
 
+# Linters and formatters a guide may still require after the project moved on (to ruff, most
+# often): a rule naming one HEAD's configuration shows nowhere is stale.
+_CHECKERS = ("black", "flake8", "isort", "pylint", "yapf")
+_CHECKER = re.compile(r"(?<![\w.-])(" + "|".join(_CHECKERS) + r")(?![\w-])", re.I)
+
+
+def _checker_gone(p: Proposal, head: Head) -> bool:
+    """A guide's, a checklist's or an agent file's rule naming a linter or formatter HEAD no
+    longer configures ("All pull requests must pass flake8 checks." where only ruff is set
+    up): the rule is what the project did, not what it does."""
+    if p.source not in ("docs", "agents"):
+        return False
+    return any(m.group(1).lower() not in head.tools for m in _CHECKER.finditer(_subject(p)))
+
+
 def _subject(p: Proposal) -> str:
     """The proposal's own words: after "Changed in 1.2 (CHANGES.md): ", before "(commit …"."""
     text = p.text.split(": ", 1)[1] if p.source == "changelog" else p.text
@@ -180,8 +195,10 @@ _NOT_A_NAME = frozenset({"the", "a", "an", "its", "their", "our", "this", "that"
 _FLOOR = {"pyproject.toml": r"(?m)requires-python\s*=\s*[\"']\s*>=?\s*(\d+)\.(\d+)"
                             r"|^python\s*=\s*[\"']\s*(?:>=?|\^|~=?)\s*(\d+)\.(\d+)",
           "setup.cfg": r"python_requires\s*=\s*>=?\s*(\d+)\.(\d+)",
-          "setup.py": r"python_requires\s*=\s*[\"']\s*>=?\s*(\d+)\.(\d+)"}
+          # `python_requires=">=3.10"`, or a dict of setup's arguments: `"python_requires": …`
+          "setup.py": r"python_requires[\"']?\s*[=:]\s*[\"']\s*>=?\s*(\d+)\.(\d+)"}
 _PY_VERSION = re.compile(r"\b(?:python|py|cpython)\s*(\d)(?:\.(\d+))?\b", re.I)
+_PY_BELOW = re.compile(r"\b(?:python|py|cpython)\s*<=?\s*(\d)(?:\.(\d+))?\b", re.I)
 _GONE = re.compile(r"\bdrop|\bremov|\bdeprecat|\bno longer\b|\bnot supported\b|\banymore\b"
                    r"|\bend of life\b|\beol\b", re.I)
 
@@ -213,6 +230,8 @@ def tied_below_floor(text: str, floor: tuple[int, int] | None, bare: bool = Fals
     if floor is None:
         return False
     versions = [(int(a), int(b) if b else 99) for a, b in _PY_VERSION.findall(text)]
+    # "in Python < 3.6": said of every Python before 3.6
+    versions += [(int(a), int(b) if b else 99) for a, b in _PY_BELOW.findall(text)]
     if bare and not versions:
         versions = [(3, int(b)) for b in _BARE_PY.findall(text)]
     return bool(versions) and all(v < floor for v in versions)
@@ -428,7 +447,7 @@ def _holds(p: Proposal, head: Head, checked: str | None) -> bool:
     if p.source == "changelog" and support_subject(text) not in ("python", "py", "cpython") \
             and runs_below_floor(text, head.floor):
         return False  # "Removes patching of Click that mitigated errors on Python 3.6"
-    if _tool_gone(p, head):
+    if _tool_gone(p, head) or _checker_gone(p, head):
         return False
     deprecated = deprecated_names(text) if p.source in ("changelog", "commits") else set()
     # A soft deprecation warns about nothing: HEAD's code cannot bear it out, only its age.

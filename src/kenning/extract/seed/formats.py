@@ -24,6 +24,7 @@ this format also changes what exists ("Removes the subclass requirement around
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -41,7 +42,8 @@ def pointed_to(path: Path, root: Path, text: str,
                pages: Callable[[], list[Path]]) -> list[Path]:
     """The changelog `path` (its `text`) sends the reader to, when it is a short pointer: a
     file it includes or names that the repository holds, else the changelog page of the docs
-    (`pages`, by name) a link of it names; [] when it is not a pointer or names nothing here."""
+    (`pages`, by name) a link of it names, or the source of the website page a link names
+    (`site_source`); [] when it is not a pointer or names nothing here."""
     if len(text.splitlines()) > POINTER_LINES:
         return []
     here, real_root = path.parent, root.resolve()
@@ -54,8 +56,60 @@ def pointed_to(path: Path, root: Path, text: str,
             if target != path.resolve() and target.is_relative_to(real_root) \
                     and regular_file(target):
                 return [root / target.relative_to(real_root)]
+    # the page a link's path names (two parts or more) before a docs page by its last name
+    source = site_source(root, text)
+    if source is not None and source != path:
+        return [source]
     stems = {m["stem"].lower() for m in _URL_PAGE.finditer(text)}
     return [p for p in pages() if p.stem.lower() in stems][:1] if stems else []
+
+
+# A link's path on the project's website: "https://sanic.dev/en/release-notes/changelog.html".
+_URL_PATH = re.compile(r"https?://[^\s/<>()\[\]`'\"]+(?P<path>/[^\s<>()\[\]`'\"#?]*)")
+_SOURCE_SUFFIXES = (".md", ".rst", ".txt", ".markdown")
+_NOT_SOURCE = re.compile(r"^(?:\.|_build$|node_modules$|site-packages$|build$|dist$|venv$)")
+SITE_DEPTH = 6
+SITE_MAX_FILES = 20_000
+
+
+def site_source(root: Path, text: str) -> Path | None:
+    """The file of this repository a pointer's link to the project's website is built from:
+    the page `/en/release-notes/changelog.html` is `guide/content/en/release-notes/
+    changelog.md` when the repository keeps the site's sources. Its last two parts of the path
+    at least must match (one, "changelog", could be any project's page), the longest match
+    first; None when no link matches, or when two files match equally (which one is it?)."""
+    wanted: list[list[str]] = []
+    for m in _URL_PATH.finditer(text):
+        parts = [x.lower() for x in m["path"].split("/") if x]
+        if parts and re.fullmatch(r"index(?:\.html?)?", parts[-1]):
+            parts = parts[:-1]
+        if len(parts) >= 2:
+            parts[-1] = re.sub(r"\.html?$", "", parts[-1])
+            wanted.append(parts)
+    if not wanted:
+        return None
+    candidates: list[tuple[str, ...]] = []
+    seen = 0
+    for here, dirs, files in os.walk(root):  # os.walk never follows a symlinked folder
+        depth = len(Path(here).relative_to(root).parts)
+        dirs[:] = sorted(d for d in dirs if depth < SITE_DEPTH and not _NOT_SOURCE.search(d))
+        for f in files:
+            seen += 1
+            if f.lower().endswith(_SOURCE_SUFFIXES):
+                rel = Path(here).relative_to(root).parts + (f.rsplit(".", 1)[0],)
+                candidates.append(tuple(x.lower() for x in rel) + (f,))
+        if seen > SITE_MAX_FILES:
+            break
+    for parts in wanted:
+        for size in range(min(len(parts), 4), 1, -1):
+            tail = tuple(parts[-size:])
+            hits = [c for c in candidates if c[:-1][-size:] == tail]
+            if len(hits) == 1:
+                target = root.joinpath(*hits[0][:-2], hits[0][-1])
+                return target if regular_file(target) else None
+            if hits:
+                break  # two pages of that path: which one is meant?
+    return None
 
 
 _CHANGELOG = re.compile(r"^(?P<indent>\s*)\.\.\s+changelog::\s*$")

@@ -73,7 +73,11 @@ _CHANGELOG_TITLE = re.compile(r"^\W*(?:change[-_ ]?log|changes|release notes|new
 _SKIP_DIR = re.compile(r"^(?:_\w*|\.\w*|locales?|i18n|translations?|api|reference|"
                        r"changelog|changes|releases?|release[-_]notes|news|blog|adr|adrs|"
                        r"decisions|build|site|node_modules|img|images|static|tutorials?|examples?|"
-                       r"getting[-_]started|blog|posts|talks|videos)$", re.I)
+                       r"getting[-_]started|blog|posts|talks|videos"
+                       # a translation of the docs (`docs/pt-br/`, `docs/zh_CN/`): the same pages
+                       # again in another language
+                       r"|(?:ar|bn|cs|de|el|es|fa|fr|he|hi|hu|id|it|ja|ko|nl|pl|pt|ro|ru|sv|th|tr"
+                       r"|uk|vi|zh)(?:[-_](?:br|pt|cn|tw|hk|hans|hant|es|mx|de|fr))?)$", re.I)
 _FENCE = re.compile(r"^\s*(```|~~~)")
 # MyST: ":::{warning}" / "```{note}" … ":::" (a directive fenced like code).
 _MYST = re.compile(r"^\s*(?P<mark>:{3,}|`{3,})\s*\{(?P<kind>[\w:-]+)\}\s*(?P<arg>.*)$")

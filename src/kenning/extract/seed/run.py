@@ -212,7 +212,7 @@ def scan(root: Path, state: dict[str, Any], sources: Iterable[str] = SOURCES,
             files_read.append(rel)
         found += reader(data.decode("utf-8", "replace"), rel)
         cursors["files"][rel] = digest
-    found = _said_once(_knobs_once(_one_a_line(found)))
+    found = _said_once(_knobs_once(_pages_once(_one_a_line(found))))
     found = advice.project_specific(standalone.reads_alone(found), project_name(root))
     return current.still_true(root, _unlogged(found, root)), cursors, read_commits, files_read
 
@@ -247,6 +247,28 @@ def _one_a_line(found: list[Proposal]) -> list[Proposal]:
             first[at] = p
     kept = {id(p) for p in first.values()}
     return [p for p in found if p.source == "commits" or id(p) in kept]
+
+
+def _pages_once(found: list[Proposal]) -> list[Proposal]:
+    """A sentence two pages of the docs both say is one proposal: the first page's, or the
+    page that says more after it ("Lower case keys are respected only on *nix systems." on one
+    page, the same and why on another)."""
+    def body(p: Proposal) -> str:
+        return " ".join(p.text.split("): ", 1)[-1].lower().split())
+
+    pages = [p for p in found if p.source in ("docs", "agents")]
+    said = [body(p) for p in pages]
+    dropped: set[int] = set()
+    for k, text in enumerate(said):
+        for j, other in enumerate(said):
+            if j == k or j in dropped or len(text) < 40:
+                continue
+            if other == text and j < k or other.startswith(text) and len(other) > len(text) \
+                    and text.endswith((".", "!")):
+                dropped.add(k)
+                break
+    gone = {id(pages[k]) for k in dropped}
+    return [p for p in found if id(p) not in gone]
 
 
 def _knobs_once(found: list[Proposal]) -> list[Proposal]:

@@ -1,0 +1,161 @@
+"""`kenning seed` on layouts first met on projects no rule was written for (sanic, dynaconf,
+pendulum): a changelog and a contributing guide that only link to the project's website,
+whose sources the repository keeps; a guide still naming a linter the project dropped; a
+changelog's entries opening on their pull request; a "Deprecations and Removals" section's
+strays; the floor a `setup()` dict sets; translated docs; one sentence on two pages; a final
+release listing only what came after its pre-releases; advice for Pythons below the floor."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import git
+from kenning.extract.seed import changelogs, formats
+
+CHANGELOG = """\
+---
+content_class: changelog
+---
+
+# Changelog
+
+## Version 25.12.0
+
+### Features
+- [#3071](https://github.com/acme/widget/pull/3071) Add automatic `charset=UTF-8` to text types
+
+### Deprecations and Removals
+- [#3115](https://github.com/acme/widget/pull/3115) Remove the `Widget.legacy_mode` attribute; use `Widget.mode` instead
+- [#2608](https://github.com/acme/widget/pull/2608) [#2630](https://x.y/2630) Signal conditions and triggers saved on `signal.extra`
+- [#2525](https://github.com/acme/widget/pull/2525) Warn on duplicate route names, will be prevented outright later
+
+## Version 25.3.0
+
+### Deprecations and Removals
+- [#3020](https://github.com/acme/widget/pull/3020) Remove Python 3.8 support
+"""
+
+CONTRIBUTING = """\
+# Contributing
+
+## Pull requests
+
+- All pull requests must pass flake8 checks.
+- All pull requests must be reviewed and approved by at least one member of the `widget-core` team.
+"""
+
+SETUP = """\
+from setuptools import setup
+
+setup_kwargs = {
+    "name": "widget",
+    "python_requires": ">=3.10",
+}
+setup(**setup_kwargs)
+"""
+
+GUIDE = """\
+# Settings
+
+## Merging
+
+!!! warning
+    Lower case keys are respected only on *nix systems. Windows environment variables are
+    case insensitive, so `widget` reads them all as upper case.
+
+## Timezones
+
+!!! warning
+    You should avoid using the `widget.tz` module in Python < 3.6.
+"""
+
+OTHER_GUIDE = """\
+# Merging
+
+!!! warning
+    Lower case keys are respected only on *nix systems.
+"""
+
+
+def seed(kenning) -> list[dict]:
+    result = kenning("seed", "--json", "--dry-run")
+    assert result.code == 0, result.err
+    return [i for i in json.loads(result.out)["items"] if i["action"] == "proposed"]
+
+
+def test_a_project_whose_changelog_and_guide_live_on_its_website(kenning, repo: Path):
+    site = "site/content/en"
+    files = {
+        "CHANGELOG.md": ".. note::\n\n  See https://widget.dev/en/release-notes/changelog.html\n",
+        "CONTRIBUTING.md": "# Contributing\n\nSee https://widget.dev/en/organization/"
+                           "contributing.html\n",
+        f"{site}/release-notes/changelog.md": CHANGELOG,
+        f"{site}/organization/contributing.md": CONTRIBUTING,
+        "setup.py": SETUP,
+        "pyproject.toml": "[tool.ruff]\nline-length = 88\n",
+        "widget/__init__.py": "class Widget:\n    mode = None\n",
+        "docs/settings.md": GUIDE,
+        "docs/merging.md": OTHER_GUIDE,
+        "docs/pt-br/settings.md": "# Configurações\n\n!!! warning\n    Chaves minúsculas são respeitadas "
+                                  "apenas em sistemas *nix, mas `widget` lê tudo em maiúsculas.\n",
+    }
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text, encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "docs")
+    found = {i["provenance"]: i["text"].split("): ", 1)[1] for i in seed(kenning)}
+    # The website's sources stand for the pointers; the pull request an entry opens on goes.
+    assert found[f"{site}/release-notes/changelog.md:13"] == \
+        "Removes the `Widget.legacy_mode` attribute; use `Widget.mode` instead."
+    # A section's strays (no removal, no deprecation in their words) and a Python drop below
+    # the floor `setup()`'s dict sets (3.10) are not proposed; nor is a rule naming flake8,
+    # which nothing of HEAD's configuration uses (ruff does the linting).
+    assert not any(k.startswith(f"{site}/release-notes/changelog.md:1") and k != f"{site}/"
+                   "release-notes/changelog.md:13" or k.endswith(":20") for k in found), found
+    assert found[f"{site}/organization/contributing.md:6"].startswith(
+        "All pull requests must be reviewed and approved")
+    assert not any("flake8" in text for text in found.values())
+    # One sentence two pages say is proposed once, by the page that says more; a translation
+    # of the docs is not read; advice for Pythons below the floor is history.
+    lower = [k for k, t in found.items() if t.startswith("Lower case keys")]
+    assert lower == ["docs/settings.md:6"], found
+    assert not any("pt-br" in k or "< 3.6" in t for k, t in found.items()), found
+
+
+def test_a_link_names_the_websites_page_by_two_parts_of_its_path_at_least(tmp_path: Path):
+    for rel in ("guide/en/release-notes/changelog.md", "guide/en/blog/changelog.md",
+                "guide/en/organization/contributing.md", "docs/changelog.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("# x\n", encoding="utf-8")
+    assert formats.site_source(tmp_path, "See https://w.dev/en/release-notes/changelog.html") \
+        == tmp_path / "guide/en/release-notes/changelog.md"
+    # a page's last name alone could be any page of that name; two equal matches, neither
+    assert formats.site_source(tmp_path, "See https://w.dev/changelog.html") is None
+    assert formats.site_source(tmp_path, "https://w.dev/x/changelog/") is None
+    assert formats.site_source(tmp_path, "No link here.") is None
+
+
+def test_a_pre_releases_entries_stay_unless_the_final_release_says_them_again():
+    text = """# Change Log
+
+## [3.0.0] - 2023-12-16
+
+### Changed
+
+- The testing helpers are now optional and must be opted-in via the `test` extra.
+- Renamed the `Span` class to `Range`.
+
+## [3.0.0a1] - 2022-11-23
+
+### Changed
+
+- Renamed the `Period` class to `Interval`.
+- Renamed the `Span` class to `Range`. [#680](https://github.com/acme/widget/pull/680)
+"""
+    found = [(p.provenance, p.text.split(": ", 1)[1])
+             for p in changelogs.proposals(text, "CHANGELOG.md", "widget")]
+    assert ("CHANGELOG.md:14", "Renamed the `Period` class to `Interval`.") in found
+    assert [t for _, t in found if "`Span`" in t] == ["Renamed the `Span` class to `Range`."]
+    assert "CHANGELOG.md:15" not in dict(found)  # said again by 3.0.0
