@@ -23,17 +23,17 @@ content_class: changelog
 ## Version 25.12.0
 
 ### Features
-- [#3071](https://github.com/acme/widget/pull/3071) Add automatic `charset=UTF-8` to text types
+- [#3071](https://w.dev/pr/3071) Add automatic `charset=UTF-8` to text types
 
 ### Deprecations and Removals
-- [#3115](https://github.com/acme/widget/pull/3115) Remove the `Widget.legacy_mode` attribute; use `Widget.mode` instead
-- [#2608](https://github.com/acme/widget/pull/2608) [#2630](https://x.y/2630) Signal conditions and triggers saved on `signal.extra`
-- [#2525](https://github.com/acme/widget/pull/2525) Warn on duplicate route names, will be prevented outright later
+- [#3115](https://w.dev/3115) Remove the `Widget.legacy_mode` attribute; use `Widget.mode` instead
+- [#2608](https://w.dev/2608) #2630 Signal conditions and triggers saved on `signal.extra`
+- [#2525](https://w.dev/pr/2525) Warn on duplicate route names, will be prevented outright later
 
 ## Version 25.3.0
 
 ### Deprecations and Removals
-- [#3020](https://github.com/acme/widget/pull/3020) Remove Python 3.8 support
+- [#3020](https://w.dev/pr/3020) Remove Python 3.8 support
 """
 
 CONTRIBUTING = """\
@@ -97,8 +97,9 @@ def test_a_project_whose_changelog_and_guide_live_on_its_website(kenning, repo: 
         "widget/__init__.py": "class Widget:\n    mode = None\n",
         "docs/settings.md": GUIDE,
         "docs/merging.md": OTHER_GUIDE,
-        "docs/pt-br/settings.md": "# Configurações\n\n!!! warning\n    Chaves minúsculas são respeitadas "
-                                  "apenas em sistemas *nix, mas `widget` lê tudo em maiúsculas.\n",
+        "docs/pt-br/settings.md": "# Configurações\n\n!!! warning\n    Chaves minúsculas "
+                                  "são respeitadas apenas em sistemas *nix, mas `widget` lê "
+                                  "tudo em maiúsculas.\n",
     }
     for name, text in files.items():
         (repo / name).parent.mkdir(parents=True, exist_ok=True)
@@ -152,10 +153,29 @@ def test_a_pre_releases_entries_stay_unless_the_final_release_says_them_again():
 ### Changed
 
 - Renamed the `Period` class to `Interval`.
-- Renamed the `Span` class to `Range`. [#680](https://github.com/acme/widget/pull/680)
+- Renamed the `Span` class to `Range`. [#680](https://w.dev/pr/680)
 """
     found = [(p.provenance, p.text.split(": ", 1)[1])
              for p in changelogs.proposals(text, "CHANGELOG.md", "widget")]
     assert ("CHANGELOG.md:14", "Renamed the `Period` class to `Interval`.") in found
     assert [t for _, t in found if "`Span`" in t] == ["Renamed the `Span` class to `Range`."]
     assert "CHANGELOG.md:15" not in dict(found)  # said again by 3.0.0
+
+
+def test_a_default_not_saying_of_what_and_a_command_leaning_on_the_one_before(tmp_path: Path):
+    from kenning.extract.seed import contributing, guides
+
+    page = ("# Constraints\n\n## Datetime constraints\n\n"
+            "The default is `None`, which accepts either timezone-aware or naive values.\n\n"
+            "By default, `widget.Struct` types are frozen.\n")
+    found = [p.text for p in guides.proposals(page, "docs/constraints.md", "widget")]
+    assert not any("`None`" in t for t in found), found
+    assert any("are frozen" in t for t in found), found
+    (tmp_path / "CONTRIBUTING.md").write_text(
+        "# Contributing\n\n## Linting\n\nRun the hooks and apply fixes:\n\n```\njust hooks\n```\n\n"
+        "Run the same hooks without applying fixes:\n\n```\njust check\n```\n", encoding="utf-8")
+    (tmp_path / "justfile").write_text("hooks:\n  pre-commit run\ncheck:\n  pre-commit run\n",
+                                       encoding="utf-8")
+    said = [p.text for p in contributing.proposals(
+        (tmp_path / "CONTRIBUTING.md").read_text(), "CONTRIBUTING.md", "widget", tmp_path)]
+    assert any("just hooks" in t for t in said) and not any("just check" in t for t in said), said

@@ -82,7 +82,7 @@ _CLOSING = re.compile(r"(?:,?\s+(?:you (?:should|can|could|may|must|need to)|jus
 # "Or via nox:", "To run them explicitly:", "Our `noxfile.py` handles much of this for you:":
 # what they do is said above, not here.
 _LEANING = re.compile(r"^(?:or|and|our|there is|there are)\b|\bthe (?:process|procedure|steps?"
-                      r"|above)\b|\b(?:it|them|they|these|those)\b"
+                      r"|above|same)\b|\b(?:it|them|they|these|those)\b"
                       r"|\bthis\b(?! (?:project|repository|repo|package|library|command))"
                       r"|\bthat\W*$|\blooks?(?: \w+)? like\b|\b(?:might|may|would|will|could)"
                       r" look\b", re.I)

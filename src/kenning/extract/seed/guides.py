@@ -505,10 +505,13 @@ def _stdlib_default(sentence: str, project: str) -> bool:
 
 # Why a default was chosen ("Dropping TLS 1.0 by default means you won't be vulnerable …
 # if a vulnerability … were discovered"), or what the reader can make the default ("You can
-# also have it load by default by adding …"): neither says what the default is.
+# also have it load by default by adding …"): neither says what the default is; nor does one
+# that does not say of what ("The default is `None`, …").
 _NOT_A_DEFAULT = re.compile(r"\bmeans? (?:that )?you\b|\byou (?:won'?t|will not|wouldn'?t|would"
                             r" not) be\b|\bif\b[^,.]* were\b|^(?:you|users?) (?:can|could|may"
-                            r"|might)\b", re.I)
+                            r"|might)\b"
+                            # "The default is `None`, which …": the default of what?
+                            r"|^the default(?: value)? is\b", re.I)
 # Whose default: "By default, highlight.js only supports 23 languages" is another product's.
 _WHOSE = re.compile(r"^(?:`[^`]+`:\s+)?by default,?\s+(?P<who>[A-Za-z][\w.+-]*)", re.I)
 _COMMON = frozenset("""a an the all any each every no only one some this these those it its

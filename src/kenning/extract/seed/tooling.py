@@ -10,10 +10,11 @@ pyright strict). Each setting is one proposal naming the
 project, the file and the value, with the line it is set on. Nothing else in the file is read.
 
 `scripts/`: each script (a regular text file with a shebang or a `.sh` / `.py` name, at most
-64 KiB) is one proposal listing the development tools it runs in order (pytest, coverage,
-ruff, mypy, …, or another project script), with `${PREFIX}` and `venv/bin/` left out and
-`export`ed variables filled in; a coverage floor given on the command line
-(`--fail-under=N`) is its own proposal. A script that runs none of those is not proposed.
+64 KiB) is one proposal listing what it runs in order (pytest, coverage, ruff, mypy, …,
+another project script, or a program the tool list does not know once a tool is among them),
+with `${PREFIX}` and `venv/bin/` left out and `export`ed variables filled in; a coverage floor
+given on the command line (`--fail-under=N`) is its own proposal. A script that runs no
+development tool is not proposed.
 
 pyproject.toml also gives what ruff's flake8-tidy-imports bans, with the project's message
 (`banned-api`), and the modules it allows only inside functions; pytest's settings are read from
@@ -336,6 +337,14 @@ def _tool_of(words: list[str]) -> str | None:
     return first if first in TOOLS else None
 
 
+# A command line's first word naming a program, and the shell's own words and file plumbing,
+# which run no development tool.
+_PROGRAM = re.compile(r"^[a-z][\w.+-]*$")
+_PLUMBING = frozenset("""set unset echo printf cd pushd popd export source if then else elif fi
+    for do done while until case esac exit return trap shift test true false mkdir rm cp mv
+    touch cat ls sleep wait read local declare eval function chmod chown ln find grep sed awk
+    xargs tee basename dirname pwd realpath command type which hash shopt ulimit umask
+    readonly let select break continue exec time""".split())
 _ECHO = re.compile(r"""^(?:echo|printf)\s+(?:-e\s+)?(?P<q>["'])(?P<msg>[^"'\\]+)(?P=q)"""
                    r"\s*(?:>&2|1>&2)?\s*;?$")
 
@@ -348,6 +357,7 @@ def script_proposals(text: str, rel: str, name: str) -> list[Proposal]:
     runs: list[tuple[int, str]] = []
     out: list[Proposal] = []
     passes_args = ""
+    others = 0  # runs of programs `TOOLS` does not know
     said_last: tuple[int, str] | None = None  # the last `echo "…"`: its line and message
     for n, raw in enumerate(lines, 1):
         line = raw.split(" #", 1)[0].strip()
@@ -378,6 +388,11 @@ def script_proposals(text: str, rel: str, name: str) -> list[Proposal]:
             continue
         tool = _tool_of(words)
         if tool is None:
+            if words and _PROGRAM.match(words[0]) and words[0] not in _PLUMBING:
+                # a program the tool list does not know (`ty check sqlmodel`): said too, so
+                # the list of what the script runs is whole
+                runs.append((n, " ".join(w for w in words if w and "$" not in w)[:120]))
+                others += 1
             continue
         if any(w in ("$@", "$*") for w in words):
             passes_args = words[words.index("-m") + 1] if "-m" in words[:-1] else tool
@@ -392,7 +407,8 @@ def script_proposals(text: str, rel: str, name: str) -> list[Proposal]:
                 text=f"{name} ({rel}): Coverage below {under.group(1)}% fails "
                      f"(`{command[:120]}`).", provenance=lines_label(rel, n, n),
                 rule="script-fail-under"))
-    if not runs or (len(runs) == 1 and any(p.rule == "script-fail-under" for p in out)):
+    if len(runs) == others or (len(runs) == 1 and any(p.rule == "script-fail-under"
+                                                       for p in out)):
         return out  # "runs `coverage report --fail-under=100`" is what its floor says
     said = "; then ".join(f"`{c}`" for _, c in runs)
     extra = f" Arguments given to `{rel}` are passed on to {passes_args}." if passes_args \
