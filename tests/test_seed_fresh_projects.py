@@ -179,3 +179,30 @@ def test_a_default_not_saying_of_what_and_a_command_leaning_on_the_one_before(tm
     said = [p.text for p in contributing.proposals(
         (tmp_path / "CONTRIBUTING.md").read_text(), "CONTRIBUTING.md", "widget", tmp_path)]
     assert any("just hooks" in t for t in said) and not any("just check" in t for t in said), said
+
+
+def test_a_blind_judges_three_more_faults_on_httpcore():
+    from kenning.extract.seed import guides, tooling
+
+    # A fix saying what "needs to be removed" deprecates nothing.
+    log = ("# Changelog\n\n## 0.14.7 (February 4th, 2022)\n\n- Requests which raise a "
+           "PoolTimeout need to be removed from the pool queue. (#502)\n")
+    assert changelogs.proposals(log, "CHANGELOG.md", "httpcore") == []
+    # A script whose program is a variable the file does not set says nothing of what it runs
+    # (it creates a venv first, off CI); a CI-only `git config` is plumbing, not a tool run.
+    install = ('#!/bin/sh -e\n[ "$1" = "-p" ] && PYTHON=$2 || PYTHON="python3"\n\n'
+               'if [ -z "$GITHUB_ACTIONS" ]; then\n    "$PYTHON" -m venv venv\n'
+               '    PIP="venv/bin/pip"\nelse\n    PIP="pip"\nfi\n\n"$PIP" install -U pip\n'
+               '"$PIP" install -r requirements.txt\n')
+    assert tooling.script_proposals(install, "scripts/install", "httpcore") == []
+    publish = ('#!/bin/sh -e\nif [ ! -z "$GITHUB_ACTIONS" ]; then\n  git config --local '
+               'user.name "GitHub Action"\nfi\n\ntwine upload dist/*\nmkdocs gh-deploy --force\n')
+    assert [p.text for p in tooling.script_proposals(publish, "scripts/publish", "httpcore")] \
+        == ["httpcore (scripts/publish): `scripts/publish` runs `twine upload dist/*`; then "
+            "`mkdocs gh-deploy --force`."]
+    # A design said only as a quality is a slogan; one saying what was chosen is kept.
+    page = ("# Extensions\n\nThe request/response API used by `httpcore` is kept deliberately "
+            "simple and explicit.\n\nResponses are deliberately not cached by `httpcore`: "
+            "caching belongs to the client.\n")
+    found = [p.text for p in guides.proposals(page, "docs/extensions.md", "httpcore")]
+    assert len(found) == 1 and "not cached" in found[0], found

@@ -171,7 +171,10 @@ _RULES = (
         # what a partial un-deprecation leaves: "`FormRequest` is no longer deprecated, only
         # its `from_response()` method is still deprecated"
         r"|\b(?:(?:is|are) still|remains?|stays?) deprecated\b"
-        r"|\bdeprecated in favou?r of\b|\bwill be removed\b|\bto be removed\b"
+        r"|\bdeprecated in favou?r of\b|\bwill be removed\b"
+        # "is to be removed in 3.0", not "Requests which raise … need to be removed from the
+        # pool queue" (a fix)
+        r"|(?<!\bneed )(?<!\bneeds )(?<!\bhave )(?<!\bhas )(?<!\bhad )\bto be removed\b"
         r"|\bold names? (?:is|are) deprecated\b|\b(?:is|are) now (?:a |an )?deprecated\b"
         r"|\b(?:with|shows?|emits?|raises?) (?:a )?(?:DeprecationWarning|deprecation warning)"
         r"|\bmark(?:s|ed)? `[^`]+`(?: \w+)? (?:as )?deprecated\b"

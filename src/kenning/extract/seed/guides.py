@@ -444,7 +444,8 @@ def _strength(p: _Para, sentence: str, first: bool, project: str = "") -> tuple[
         return 2, "guide-lifecycle"
     if _POLICY.search(p.section or p.title) and _PROMISE.search(sentence):
         return 2, "guide-policy"
-    if _DESIGN.search(sentence) and not _YOURS.search(sentence):
+    if _DESIGN.search(sentence) and not _YOURS.search(sentence) \
+            and not _VAGUE_DESIGN.search(sentence):
         return 3, "guide-design"
     if (name := knob(sentence)) and own_variable(name, project):
         return 3, "guide-knob"  # "Set `FALCON_DISABLE_CYTHON` to … to skip the extensions"
@@ -470,6 +471,11 @@ _PROMISE = re.compile(r"\b(?:will|must|should|never|at least|aim to|promise\w*|g
 # returned by insert: …", "By design the text is customizable, but the layout is not."), not
 # what a reader may do on purpose ("If you intentionally want to …").
 _DESIGN = re.compile(r"\b(?:deliberately|intentionally|by design|on purpose)\b", re.I)
+# A design said only as a quality ("kept deliberately simple and explicit", "deliberately
+# minimal"): a slogan, nothing a reader can act on.
+_VAGUE_DESIGN = re.compile(r"\b(?:deliberately|intentionally|by design|on purpose),?\s+(?:kept\s+)?"
+                           r"(?:very\s+|quite\s+)?(?:simple|minimal|small|explicit|lightweight"
+                           r"|lean|basic|straightforward|thin|focused|opinionated)\b", re.I)
 _YOURS = re.compile(r"\b(?:you|your|yours|want to|wish to|licen[cs]e|submitted)\b", re.I)
 _ADVICE = re.compile(r"^(?:avoid|use|don'?t|do not|never|always|prefer|make sure|be sure"
                      r"|consider|remember)\b", re.I)

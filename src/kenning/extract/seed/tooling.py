@@ -344,7 +344,7 @@ _PLUMBING = frozenset("""set unset echo printf cd pushd popd export source if th
     for do done while until case esac exit return trap shift test true false mkdir rm cp mv
     touch cat ls sleep wait read local declare eval function chmod chown ln find grep sed awk
     xargs tee basename dirname pwd realpath command type which hash shopt ulimit umask
-    readonly let select break continue exec time""".split())
+    readonly let select break continue exec time git""".split())
 _ECHO = re.compile(r"""^(?:echo|printf)\s+(?:-e\s+)?(?P<q>["'])(?P<msg>[^"'\\]+)(?P=q)"""
                    r"\s*(?:>&2|1>&2)?\s*;?$")
 
@@ -358,6 +358,7 @@ def script_proposals(text: str, rel: str, name: str) -> list[Proposal]:
     out: list[Proposal] = []
     passes_args = ""
     others = 0  # runs of programs `TOOLS` does not know
+    unresolved = False  # a command whose program is a variable the file does not set
     said_last: tuple[int, str] | None = None  # the last `echo "…"`: its line and message
     for n, raw in enumerate(lines, 1):
         line = raw.split(" #", 1)[0].strip()
@@ -387,6 +388,8 @@ def script_proposals(text: str, rel: str, name: str) -> list[Proposal]:
         except ValueError:
             continue
         tool = _tool_of(words)
+        if words and words[0].startswith("$"):
+            unresolved = True  # `"$PYTHON" -m venv "$VENV"`: what runs is not in the file
         if tool is None:
             if words and _PROGRAM.match(words[0]) and words[0] not in _PLUMBING:
                 # a program the tool list does not know (`ty check sqlmodel`): said too, so
@@ -407,8 +410,8 @@ def script_proposals(text: str, rel: str, name: str) -> list[Proposal]:
                 text=f"{name} ({rel}): Coverage below {under.group(1)}% fails "
                      f"(`{command[:120]}`).", provenance=lines_label(rel, n, n),
                 rule="script-fail-under"))
-    if len(runs) == others or (len(runs) == 1 and any(p.rule == "script-fail-under"
-                                                       for p in out)):
+    if len(runs) == others or unresolved or (len(runs) == 1 and any(
+            p.rule == "script-fail-under" for p in out)):
         return out  # "runs `coverage report --fail-under=100`" is what its floor says
     said = "; then ".join(f"`{c}`" for _, c in runs)
     extra = f" Arguments given to `{rel}` are passed on to {passes_args}." if passes_args \
