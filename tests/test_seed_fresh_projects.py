@@ -206,3 +206,27 @@ def test_a_blind_judges_three_more_faults_on_httpcore():
             "caching belongs to the client.\n")
     found = [p.text for p in guides.proposals(page, "docs/extensions.md", "httpcore")]
     assert len(found) == 1 and "not cached" in found[0], found
+
+
+def test_a_migration_guides_folder_and_a_contrast_with_everything_else(kenning, repo: Path):
+    files = {
+        "docs/migration_guide/index.rst": "Migration guide\n===============\n\nModel checks\n"
+                                          "------------\n\n.. warning::\n\n   `__check_model__` now"
+                                          " defaults to `True` in `widget.Factory`.\n",
+        "docs/guide/factories.rst": "Factories\n=========\n\n.. warning::\n\n   `__check_model__`"
+                                    " validates every model a `widget.Factory` builds.\n",
+        "widget/__init__.py": "class Factory:\n    __check_model__ = True\n",
+        "CONTRIBUTING.md": "# Contributing\n\nUnlike everything else, the `widget` API "
+                           "docstrings must be reStructuredText.\n\nEvery `widget` pull request"
+                           " must add a news fragment under `changelog.d/`.\n",
+    }
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text, encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "docs")
+    found = [i["provenance"] for i in seed(kenning)]
+    assert "docs/guide/factories.rst:6" in found, found
+    assert not any(p.startswith("docs/migration_guide/") for p in found), found
+    assert any(p.startswith("CONTRIBUTING.md:5") for p in found), found
+    assert not any(p.startswith("CONTRIBUTING.md:3") for p in found), found

@@ -52,7 +52,9 @@ LEANS = re.compile(r"^(?:however|but|also|so|then|otherwise|instead|therefore|th
                     r"|e\.g\.|it|they|them|(?:this|that|these|those)(?! (?:project|repo"
                     r"|repository|package|library|codebase|file|folder|directory))"
                     r"|such|both|either|neither|(?:the )?(?:same|former|latter|rest|remaining)"
-                    r"|(?:an? |the )?exceptions? (?:may|can|could|are|is|will|might|should))\b",
+                    r"|(?:an? |the )?exceptions? (?:may|can|could|are|is|will|might|should)"
+                    # "Unlike everything else, the API docstrings are …": unlike what?
+                    r"|unlike (?:everything|anything|all|most|the (?:rest|others?))(?: else)?)\b",
                     re.I)
 # Ends by pointing back ("Don't use the issue tracker for this.": for what?), or points at
 # text elsewhere ("as described below") or at an example that follows ("If you must …, do

@@ -74,6 +74,9 @@ _SKIP_DIR = re.compile(r"^(?:_\w*|\.\w*|locales?|i18n|translations?|api|referenc
                        r"changelog|changes|releases?|release[-_]notes|news|blog|adr|adrs|"
                        r"decisions|build|site|node_modules|img|images|static|tutorials?|examples?|"
                        r"getting[-_]started|blog|posts|talks|videos"
+                       # a migration or upgrade guide's folder, as its page names are: what
+                       # changed from one version to the next ("`x` now defaults to `True`")
+                       r"|migrat\w*|upgrad\w*"
                        # a translation of the docs (`docs/pt-br/`, `docs/zh_CN/`): the same pages
                        # again in another language
                        r"|(?:ar|bn|cs|de|el|es|fa|fr|he|hi|hu|id|it|ja|ko|nl|pl|pt|ro|ru|sv|th|tr"
