@@ -78,6 +78,15 @@ OTHER_GUIDE = """\
 """
 
 
+def commit_all(repo: Path, files: dict[str, str]) -> None:
+    """Write `files` (path -> text) into the repository and commit them."""
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text, encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "docs")
+
+
 def seed(kenning) -> list[dict]:
     result = kenning("seed", "--json", "--dry-run")
     assert result.code == 0, result.err
@@ -101,11 +110,7 @@ def test_a_project_whose_changelog_and_guide_live_on_its_website(kenning, repo: 
                                   "são respeitadas apenas em sistemas *nix, mas `widget` lê "
                                   "tudo em maiúsculas.\n",
     }
-    for name, text in files.items():
-        (repo / name).parent.mkdir(parents=True, exist_ok=True)
-        (repo / name).write_text(text, encoding="utf-8")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "docs")
+    commit_all(repo, files)
     found = {i["provenance"]: i["text"].split("): ", 1)[1] for i in seed(kenning)}
     # The website's sources stand for the pointers; the pull request an entry opens on goes.
     assert found[f"{site}/release-notes/changelog.md:13"] == \
@@ -220,11 +225,7 @@ def test_a_migration_guides_folder_and_a_contrast_with_everything_else(kenning, 
                            "docstrings must be reStructuredText.\n\nEvery `widget` pull request"
                            " must add a news fragment under `changelog.d/`.\n",
     }
-    for name, text in files.items():
-        (repo / name).parent.mkdir(parents=True, exist_ok=True)
-        (repo / name).write_text(text, encoding="utf-8")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "docs")
+    commit_all(repo, files)
     found = [i["provenance"] for i in seed(kenning)]
     assert "docs/guide/factories.rst:6" in found, found
     assert not any(p.startswith("docs/migration_guide/") for p in found), found
