@@ -31,15 +31,17 @@ pull request should include tests."), a hedge or one pointing elsewhere. At most
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 
 from kenning.core.errors import FileProblemError
 from kenning.core.safeio import read_bytes
 from kenning.extract.seed.documents import LEANS
-from kenning.extract.seed.formats import site_source
+from kenning.extract.seed.formats import site_files, site_source
 from kenning.extract.seed.model import (
     Proposal,
     lines_label,
@@ -105,7 +107,8 @@ def contributing_files(root: Path) -> list[Path]:
             out += [folder / f for f in sorted(os.listdir(folder))
                     if f.rpartition(".")[2].lower() in ("md", "rst")
                     and regular_file(folder / f)]
-    out = [_followed(p, root) for p in out]
+    listed = functools.cache(lambda: site_files(root))  # one walk for every pointer
+    out = [_followed(p, root, listed) for p in out]
     seen: set[str] = set()
     unique = []
     for p in out:
@@ -119,7 +122,7 @@ def contributing_files(root: Path) -> list[Path]:
 POINTER_LINES = 10
 
 
-def _followed(path: Path, root: Path) -> Path:
+def _followed(path: Path, root: Path, listed: Callable[[], list[tuple[str, ...]]]) -> Path:
     """A guide that only sends the reader to the project's website ("See
     https://sanic.dev/en/organization/contributing.html") stands for the page's source, when
     the repository keeps it (`formats.site_source`)."""
@@ -129,7 +132,7 @@ def _followed(path: Path, root: Path) -> Path:
         return path
     if len([line for line in text.splitlines() if line.strip()]) > POINTER_LINES:
         return path
-    source = site_source(root, text)
+    source = site_source(root, text, listed)
     return source if source is not None and source != path else path
 
 

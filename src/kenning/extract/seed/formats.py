@@ -72,12 +72,33 @@ SITE_DEPTH = 6
 SITE_MAX_FILES = 20_000
 
 
-def site_source(root: Path, text: str) -> Path | None:
+def site_files(root: Path) -> list[tuple[str, ...]]:
+    """The repository's text pages a website could be built from, each as its folders and
+    name without suffix (lower case) followed by its file name; at most `SITE_DEPTH` folders
+    deep, the walk ending after `SITE_MAX_FILES` files."""
+    found: list[tuple[str, ...]] = []
+    seen = 0
+    for here, dirs, files in os.walk(root):  # os.walk never follows a symlinked folder
+        depth = len(Path(here).relative_to(root).parts)
+        dirs[:] = sorted(d for d in dirs if depth < SITE_DEPTH and not _NOT_SOURCE.search(d))
+        for f in files:
+            seen += 1
+            if f.lower().endswith(_SOURCE_SUFFIXES):
+                rel = Path(here).relative_to(root).parts + (f.rsplit(".", 1)[0],)
+                found.append(tuple(x.lower() for x in rel) + (f,))
+        if seen > SITE_MAX_FILES:
+            break
+    return found
+
+
+def site_source(root: Path, text: str,
+                listed: Callable[[], list[tuple[str, ...]]] | None = None) -> Path | None:
     """The file of this repository a pointer's link to the project's website is built from:
     the page `/en/release-notes/changelog.html` is `guide/content/en/release-notes/
     changelog.md` when the repository keeps the site's sources. Its last two parts of the path
     at least must match (one, "changelog", could be any project's page), the longest match
-    first; None when no link matches, or when two files match equally (which one is it?)."""
+    first; None when no link matches, or when two files match equally (which one is it?).
+    `listed`: `site_files(root)`, walked once by a caller that asks for several pointers."""
     wanted: list[list[str]] = []
     for m in _URL_PATH.finditer(text):
         parts = [x.lower() for x in m["path"].split("/") if x]
@@ -88,18 +109,7 @@ def site_source(root: Path, text: str) -> Path | None:
             wanted.append(parts)
     if not wanted:
         return None
-    candidates: list[tuple[str, ...]] = []
-    seen = 0
-    for here, dirs, files in os.walk(root):  # os.walk never follows a symlinked folder
-        depth = len(Path(here).relative_to(root).parts)
-        dirs[:] = sorted(d for d in dirs if depth < SITE_DEPTH and not _NOT_SOURCE.search(d))
-        for f in files:
-            seen += 1
-            if f.lower().endswith(_SOURCE_SUFFIXES):
-                rel = Path(here).relative_to(root).parts + (f.rsplit(".", 1)[0],)
-                candidates.append(tuple(x.lower() for x in rel) + (f,))
-        if seen > SITE_MAX_FILES:
-            break
+    candidates = listed() if listed is not None else site_files(root)
     for parts in wanted:
         for size in range(min(len(parts), 4), 1, -1):
             tail = tuple(parts[-size:])
