@@ -60,27 +60,39 @@ def copy_at(repo: Path, commit: str, into: Path) -> Path:
     return into
 
 
+class Seeded:
+    """A copy of a labelled project at its commit, seeded with `kenning seed --accept` into a
+    fresh store in `tmp`; `items` are the seeded facts that name their source."""
+
+    def __init__(self, repo: Path, commit: str, tmp: Path, command: str | None = None) -> None:
+        self.command = command or kenning()
+        self.root = copy_at(repo, commit, tmp / "project")
+        self.env = {**os.environ, "KENNING_HOME": str(tmp / "home"),
+                    "CLAUDE_PROJECT_DIR": str(self.root), "KENNING_DISABLE_BACKGROUND": "1"}
+        self.env.pop("KENNING_NOW", None)
+        seeded = subprocess.run([self.command, "seed", "--accept", "--json"], cwd=self.root,
+                                env=self.env, capture_output=True, text=True, check=True)
+        self.items = [i for i in json.loads(seeded.stdout)["items"]
+                      if i["action"] in ("added", "known") and i.get("provenance")]
+
+    def first_hit(self, question: str) -> dict | None:
+        """`kenning search --type fact`'s first hit for `question`, or None."""
+        found = subprocess.run([self.command, "search", "--type", "fact", "--json", "-n", "1",
+                                question], cwd=self.root, env=self.env, capture_output=True,
+                               text=True, check=True)
+        hits = json.loads(found.stdout or "[]")
+        return hits[0] if hits else None
+
+
 def run(repo: Path, labels_dir: Path) -> dict:
     labels = yaml.safe_load((labels_dir / "labels.yaml").read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory(prefix="seed-recall-") as tmp:
-        root = copy_at(repo, labels["commit"], Path(tmp) / "project")
-        env = {**os.environ, "KENNING_HOME": str(Path(tmp) / "home"),
-               "CLAUDE_PROJECT_DIR": str(root), "KENNING_DISABLE_BACKGROUND": "1"}
-        env.pop("KENNING_NOW", None)
-        seeded = subprocess.run([kenning(), "seed", "--accept", "--json"], cwd=root, env=env,
-                                capture_output=True, text=True, check=True)
-        items = [i for i in json.loads(seeded.stdout)["items"]
-                 if i["action"] in ("added", "known") and i.get("provenance")]
+        copy = Seeded(repo, labels["commit"], Path(tmp))
+        items = copy.items
         rows = []
         for fact in labels["facts"]:
             matched = [i for i in items if same_place(fact["source"], i["provenance"])]
-            first = None
-            if matched:
-                found = subprocess.run([kenning(), "search", "--type", "fact", "--json", "-n",
-                                        "1", fact["question"]], cwd=root, env=env,
-                                       capture_output=True, text=True, check=True)
-                hits = json.loads(found.stdout or "[]")
-                first = hits[0] if hits else None
+            first = copy.first_hit(fact["question"]) if matched else None
             at_1 = bool(first) and first.get("id") in {i["fact_id"] for i in matched}
             rows.append({"id": fact["id"], "source": fact["source"],
                          "found": [i["text"] for i in matched], "r_at_1": at_1,

@@ -31,11 +31,8 @@ BM25 and the teacher fused 0.665, kenning 0.602.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import re
 import sqlite3
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -59,25 +56,15 @@ def seeded(kenning: str, repo: Path, labels_dir: Path) -> list[dict]:
     kenning's own first hit."""
     labels = yaml.safe_load((labels_dir / "labels.yaml").read_text(encoding="utf-8"))
     with tempfile.TemporaryDirectory(prefix="seed-ceiling-") as tmp:
-        root = seed_recall.copy_at(repo, labels["commit"], Path(tmp) / "project")
-        env = {**os.environ, "KENNING_HOME": str(Path(tmp) / "home"),
-               "CLAUDE_PROJECT_DIR": str(root), "KENNING_DISABLE_BACKGROUND": "1"}
-        out = subprocess.run([kenning, "seed", "--accept", "--json"], cwd=root, env=env,
-                             capture_output=True, text=True, check=True)
-        items = [i for i in json.loads(out.stdout)["items"]
-                 if i["action"] in ("added", "known") and i.get("provenance")]
+        copy = seed_recall.Seeded(repo, labels["commit"], Path(tmp), kenning)
         rows = []
         for fact in labels["facts"]:
-            want = {i["fact_id"] for i in items
+            want = {i["fact_id"] for i in copy.items
                     if seed_recall.same_place(fact["source"], i["provenance"])}
-            if not want:
-                continue
-            hit = subprocess.run([kenning, "search", "--type", "fact", "--json", "-n", "1",
-                                  fact["question"]], cwd=root, env=env, capture_output=True,
-                                 text=True, check=True)
-            first = (json.loads(hit.stdout or "[]") or [{}])[0].get("id")
-            rows.append({"question": fact["question"], "want": want, "kenning": first,
-                         "items": items})
+            if want:
+                first = copy.first_hit(fact["question"]) or {}
+                rows.append({"question": fact["question"], "want": want,
+                             "kenning": first.get("id"), "items": copy.items})
     return rows
 
 
