@@ -228,7 +228,7 @@ def test_a_tool_swap_is_proposed_while_head_uses_what_it_chose_and_none_of_what_
     found = commits.configured(root, commits.proposals(commits.read_log(root)))
     kept = current.still_true(root, found)
     assert [p.text.split(" (commit ")[0] for p in kept] == [
-        "Uses ruff instead of flake8, autoflake and isort", "Switched from tox to nox"], kept
+        "Uses ruff instead of flake8, autoflake and isort", "Uses nox instead of tox"], kept
     # quote_plus: a swap in the code, no configuration changed; black is still a requirement;
     # cryptography is not one, and pyOpenSSL still is; tox to nox is older than the window,
     # and HEAD bears it out

@@ -91,10 +91,11 @@ _SYMBOLS = re.compile(r"^(#{2,6}\s*)[^\w\s#`*\[(]+\s*")
 _UNDERLINE = re.compile(r"^([=\-~^*+#])\1{2,}\s*$")
 
 
-# Bold around a release heading ("**4.14.2**", anyio's), and the project's name before its
+# Bold around a release heading ("**4.14.2**", anyio's; "**4.5.2** (2026-05-14)", typeguard's
+# with its date after), and the project's name before its
 # version ("pluggy 1.6.0 (2025-05-15)", towncrier's default title): the heading is the
 # version; a runtime's name before one is no release of the project ("Python 3.12").
-_BOLD = re.compile(r"^\*\*(?P<text>[^*]+?)\*\*:?$")
+_BOLD = re.compile(r"^\*\*(?P<text>[^*]+?)\*\*(?P<rest>\s*[-–—(][^*]*)?:?$")
 _NAME_FIRST = re.compile(r"^(?P<hashes>#+\s*)?(?!(?:python|pypy|cpython|django|node|version"
                          r"|release)\b)[A-Za-z][\w.-]*\s+(?=v?\d+\.\d)", re.I)
 
@@ -106,7 +107,8 @@ _ADDS_SUPPORT = re.compile(r"\b(?:add(?:s|ed)?|introduc(?:es|ed)) (?:official |i
 def _release_heading(line: str) -> re.Match[str] | None:
     """A line read as a release heading (its version linked, bold or after the project's
     name, or not), else None."""
-    line = _BOLD.sub(r"\g<text>", _LINKED.sub(r"\g<text>", line.strip()))
+    line = _BOLD.sub(lambda m: m["text"] + (m["rest"] or ""),
+                     _LINKED.sub(r"\g<text>", line.strip()))
     line = _DATE_FIRST.sub(r"\g<hashes>\g<rest> (\g<date>)", line)
     return (_HEADING.match(line) or _HEADING.match(_NAME_FIRST.sub(r"\g<hashes>", line))
             if line else None)
@@ -677,12 +679,23 @@ class _Reader:
 _NAMED = re.compile(r"`|\d|\w[._]\w|(?<!^)(?<![.:] )\b[A-Z][a-zA-Z]+")
 
 
+# An entry that only sends the reader elsewhere ("There are multiple breaking changes with this
+# release, please see the migration guide for a complete overview."): it names nothing (no
+# code, number or dotted name), so nothing of it holds alone.
+_ELSEWHERE = re.compile(r"\b(?:see|read|refer to|consult|check) (?:the|our) [\w -]{0,30}?"
+                        r"(?:guide|docs|documentation|notes|page|post|section)\b", re.I)
+_NAMES_SOMETHING = re.compile(r"`|\d|\w[._]\w|\w\(\)")
+
+
 def classify(entry: Entry) -> str | None:
     """The rule an entry fires, or None; the section heading counts as the entry's words.
     An entry no other rule keeps, in any section, that tells how an environment variable the
     project reads switches something is a `knob` (see `knob`)."""
+    said = plain(entry.text)
+    if _ELSEWHERE.search(said) and not _NAMES_SOMETHING.search(said):
+        return None
     rule = _classify(entry)
-    if rule is None and knob(text := plain(entry.text)) and not _not_a_knob(entry, text):
+    if rule is None and knob(said) and not _not_a_knob(entry, said):
         return "knob"
     return rule
 

@@ -95,6 +95,7 @@ _IN_CI = re.compile(r"\b(?:in|on|for) (?:the )?(?:CI|GHA|GitHub Actions|workflow
 _NOT_TOOL = frozenset("""the a an our its their own custom old new native builtin built-in
     internal local default explicit more less all some other same this that these those it
     them one two multiple single git main master trunk develop http https""".split())
+_FILE_NAME = re.compile(r"\.(?:py|cfg|toml|txt|ini|ya?ml|json|lock|md|rst|sh)$")
 # git: every project's, never swapped out; a branch ("Use main branch instead of master") is
 # no tool
 _TOOL_NAME = re.compile(r"[a-z][a-z0-9]*(?:[._+-][a-z0-9]+)*")
@@ -112,18 +113,39 @@ def swap(subject: str) -> tuple[str, tuple[str, ...]] | None:
     name of one or two words ("the RTD Sphinx theme" is no tool's name)."""
     if _IN_CI.search(subject):
         return None  # "Replaced `setup.py` invocations with `build` in CI": a CI job's detail
+    found = _tool_swap(subject)
+    return found[2:] if found else None
+
+
+def proposal_swap(p: Proposal) -> tuple[str, tuple[str, ...]] | None:
+    """The tool swap a commit proposal says (its text is "Uses X instead of Y (commit …)"):
+    what it chose and what it replaced, lower case; None for any other proposal."""
+    if p.rule not in ("commit-tool-swap", "commit-switch"):
+        return None
+    subject = re.sub(r"^(?:Uses|Prefers|Used)\b", "Use", p.text.split(" (commit ")[0])
+    return swap(re.sub(r"\bhttps?://\S+", "", subject))
+
+
+def _swap_now(subject: str) -> str | None:
+    """A tool swap said as what the project uses at HEAD ("Replaced setuptools with
+    hatchling": "Uses hatchling instead of setuptools"), or None when it is no tool swap."""
+    found = _tool_swap(subject)
+    return f"Uses {found[0]} instead of {found[1]}" if found else None
+
+
+def _tool_swap(subject: str) -> tuple[str, str, str, tuple[str, ...]] | None:
+    """The first swap pattern that reads tool names on both sides: each side as written, then
+    the chosen name and the replaced names, lower case, each read from its side cut before a
+    clause that follows it ("… to ruff for linting" names "ruff")."""
     for pattern in _SWAPS:
         m = pattern.match(subject.strip().rstrip("."))
         if m is None:
             continue
-        x = re.split(r"\s+(?:for|to|in|as|on|across|throughout|when|because|so|since)\s+",
-                     m["x"], maxsplit=1)[0]
-        y = re.split(r"\s+(?:for|to|in|as|on|across|throughout|when|because|so|since)\s+",
-                     m["y"], maxsplit=1)[0]
-        chosen = _names(x)
-        replaced = _names(y)
+        x, y = (re.split(r"\s+(?:for|to|in|as|on|across|throughout|when|because|so|since)\s+",
+                         side, maxsplit=1)[0] for side in (m["x"], m["y"]))
+        chosen, replaced = _names(x), _names(y)
         if len(chosen) == 1 and replaced and chosen[0] not in replaced:
-            return chosen[0], tuple(replaced)
+            return m["x"].strip(), m["y"].strip(), chosen[0], tuple(replaced)
     return None
 
 
@@ -139,8 +161,8 @@ def _names(part: str) -> list[str]:
             return []  # FORCE_COLOR: an environment variable, no tool
         name = words[0].strip("`'\"").lower()
         if len(words) > 2 or name in _NOT_TOOL or not _TOOL_NAME.fullmatch(name) \
-                or len(name) < 2:
-            return []
+                or len(name) < 2 or _FILE_NAME.search(name):
+            return []  # "Use build instead of setup.py": a file is no tool
         out.append(name)
     return out
 
@@ -407,8 +429,7 @@ def _proposal(c: Commit, subject: str, body: str, revert: bool) -> Proposal | No
     date = c.when.strftime("%Y-%m-%d")
     text = plain(_past(text))
     if rule == "tool-swap":  # still so at HEAD (`current`): "Uses ruff instead of flake8"
-        text = re.sub(r"^(Used|Preferred)\b", lambda m: {"Used": "Uses", "Preferred": "Prefers"}[
-            m.group(1)], text)
+        text = plain(_swap_now(subject) or text)
     statement = f"{text[:-1] if text.endswith('.') else text} (commit {c.sha[:7]}, {date})."
     if len(statement) > MAX_TEXT:
         return None  # the whole subject or nothing: a cut one says less than nothing

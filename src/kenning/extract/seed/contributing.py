@@ -57,16 +57,19 @@ MAX_PAGES = 20
 MAX_COMMANDS = 4
 _NAME = re.compile(r"^(?:contributing|hacking|development|developing|releasing"
                    r"|release[-_]process)(?:\.(?:md|rst|txt|markdown))?$", re.I)
+_RELEASE_GUIDE = re.compile(r"^releas(?:ing|e[-_]process)\b", re.I)
 _PLACES = ("", ".github", "docs", "doc", "docs/source", "doc/source", "docs/about")
 _FOLDERS = ("docs/contributing", "docs/development", "doc/contributing", "doc/development",
             "docs/source/contributing", "docs/source/development", "docs/developer")
 _RUNNERS = frozenset(TOOLS) | {"just", "invoke", "poetry", "pdm", "hatch", "uv", "uvx",
-                               "pipx", "nox", "tox", "yarn", "pnpm", "npx", "rye", "flit"}
+                               "pipx", "nox", "tox", "yarn", "pnpm", "npx", "rye", "flit",
+                               "prek", "poe"}
 # What a runner needs at HEAD to run at all.
 _RUNNER_FILES = {"tox": ("tox.ini", "tox.toml", "pyproject.toml", "setup.cfg"),
                  "nox": ("noxfile.py",), "make": ("Makefile", "makefile", "GNUmakefile"),
                  "just": ("justfile", "Justfile", ".justfile"),
-                 "pre-commit": (".pre-commit-config.yaml", ".pre-commit-config.yml")}
+                 "pre-commit": (".pre-commit-config.yaml", ".pre-commit-config.yml"),
+                 "prek": (".pre-commit-config.yaml", ".pre-commit-config.yml", "prek.toml")}
 _FENCE = re.compile(r"^(?P<indent>\s*)(?P<mark>```+|~~~+)\s*\{?(?P<lang>[\w-]*)\}?\s*$")
 _SHELL = ("", "shell", "sh", "bash", "console", "shell-session", "sh-session", "zsh", "text",
           "none", "bat", "doscon")
@@ -207,7 +210,16 @@ def _lead_text(lines: list[str], k: int) -> str:
     para = re.sub(r"^(?:[-*+]|\d+[.)]|#\.)\s+", "", para)
     para = re.sub(r"\s*::$", ":", para)
     para = re.sub(r"(`[^`<]+`)_+(?!\w)", r"\1", para)  # "`pytest`_": an RST link's name
-    return re.split(r"(?<=[.!?])\s+(?=[A-Z(`*_])", plain(para).rstrip("."))[-1].strip()
+    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z(`*_])", plain(para).rstrip("."))
+    if len(sentences) > 1 and _BARE_WAY.match(sentences[-1]):
+        return " ".join(sentences[-2:]).strip()
+    return sentences[-1].strip()
+
+
+# A lead-in that leaves its object in the sentence before ("The test suite needs to pass. The
+# easy way to check is:"): what is checked is said there.
+_BARE_WAY = re.compile(r"^(?:the |an? )?(?:easy|easiest|simple|simplest|quick|quickest|best"
+                       r"|usual|recommended) way to \w+(?: (?:it|this|that|them))? is\b", re.I)
 
 
 def _purpose(lead: str) -> str | None:
@@ -499,9 +511,12 @@ def proposals(text: str, rel: str, project: str, root: Path) -> list[Proposal]:
     said = {p.text.rsplit(": ", 1)[-1] for p in commands}
     commands += [p for p in inline_proposals(text, rel, project, root)
                  if p.text.rsplit(": ", 1)[-1] not in said]
-    # a checklist to go through before opening a pull request, as a template's is
+    # a checklist to go through before opening a pull request, as a template's is; a release
+    # guide's is the maintainers' release routine
+    what = "release checklist" if _RELEASE_GUIDE.match(Path(rel).name) \
+        else "pull-request checklist"
     return commands[:PER_FILE] + convention_proposals(text, rel, project) \
-        + pr_template_proposals(text, rel, project)
+        + pr_template_proposals(text, rel, project, what)
 
 
 def _said(project: str, rel: str, lines: list[str], start: int, end: int, words: str,

@@ -70,6 +70,9 @@ _SKIP_NAME = re.compile(
 # sentence is proposed with no release window and nothing later to overtake it.
 _CHANGELOG_TITLE = re.compile(r"^\W*(?:change[-_ ]?log|changes|release notes|news|history|"
                               r"(?:version|release) history|what'?s new)\b", re.I)
+# A page named for one release series ("installing-1.x", "upgrading-2.x"): that series' notes,
+# history once the project is past it.
+_SERIES = re.compile(r"(?:^|[-_.])v?\d+\.x$", re.I)
 _SKIP_DIR = re.compile(r"^(?:_\w*|\.\w*|locales?|i18n|translations?|api|reference|"
                        r"changelog|changes|releases?|release[-_]notes|news|blog|adr|adrs|"
                        r"decisions|build|site|node_modules|img|images|static|tutorials?|examples?|"
@@ -152,7 +155,8 @@ _NARRATION = re.compile(
     r"(?:\S+ )?(?:into|to|over)\b|"
     # history and hedges: "Prior to Django 2.1 …", "act as they always do", "most clients
     # will", "probably", "you'll also want", "a little attention", "the quickest way to …"
-    r"\b(?:prior to|before) (?:[A-Z]\w* )?(?:version |v)?\d|\bas (?:they|it|you) (?:always|"
+    r"\b(?:prior to|before) (?:[A-Z]\w* )?(?:version |v)?\d|"
+    r"\b(?:prior to|before) [a-z][\w-]* v?\d+\.\d|\bas (?:they|it|you) (?:always|"
     r"usually|normally) (?:do|does|would)\b|\bmost \w+(?: \w+)? will\b|\bprobably\b|"
     r"\byou'?ll (?:also )?(?:want|need)\b|\ba little\b|\bthe (?:quickest|easiest|simplest) "
     r"way\b|\bto learn\b|\bdon'?t forget\b|\bbehind the scenes\b|\bnot currently\b|"
@@ -176,6 +180,10 @@ _BACK = re.compile(r"^(?:if|when|unless|since) (?:it|this|that|they|so|not)\b|^(
                    # "By default, it starts at time 0": what starts? ("it's assumed" is no one)
                    r"|^(?:by default|currently|normally|usually|typically),? (?:it|they)\b"
                    r"(?!'s|\s+(?:is|was)\b)"
+                   # "By default, asserts that all sent requests are mocked": a verb with its
+                   # subject left in the heading above (which option asserts?)
+                   r"|^(?:by default|currently|normally|usually|typically),? [a-z]+s (?:that )?"
+                   r"(?:the|a|an|all|any|every|each|its|their|whether|if|no|only)\b"
                    # "The default output is `format_item`": the default of what?
                    r"|^the default (?:output|format)s? (?:is|are)\b",
                    re.I)
@@ -217,7 +225,8 @@ def guide_files(root: Path) -> list[Path]:
             for f in sorted(files):
                 stem, _, ext = f.rpartition(".")
                 if ext.lower() in ("md", "rst", "markdown") and not _SKIP_NAME.match(stem) \
-                        and not PAGE_NAME.search(stem) and regular_file(Path(here) / f):
+                        and not PAGE_NAME.search(stem) and not _SERIES.search(stem) \
+                        and regular_file(Path(here) / f):
                     pages.append(Path(here) / f)
     pages.sort(key=lambda p: (len(p.relative_to(root).parts), p.as_posix()))
     return out + pages[:MAX_PAGES - len(out)]

@@ -65,6 +65,8 @@ _OTHER_ROLE = re.compile(r":(?P<role>[a-z]+(?::[a-z]+)?):`(?P<name>[^`]*)`(?P<ne
 _ROLE_KINDS = {"setting": "setting", "confval": "setting", "signal": "signal"}
 _RST_LINK = re.compile(r"`([^`<]+?)\s*<[^>]+>`_+")
 _MD_LINK = re.compile(r"\[([^\]]+)\]\([^)]+\)")
+# an image, or a badge linked somewhere ("[![CI status](…/badge.svg)](…/actions)"): no words
+_MD_IMAGE = re.compile(r"\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)|!\[[^\]]*\]\([^)]*\)")
 _ISSUE_REF = re.compile(r"\s*\((?i:issue|pull request|pull|PR|see)?\s*`?#\d+`?\)"
                         r"|\s*\((?i:pull|PR|issue)s? #\d+(?:,\s*#\d+)*\)\.?"
                         r"|\s*\((?i:see) #\d+[^)]{0,40}\)\.?"
@@ -162,7 +164,7 @@ def plain(text: str) -> str:
         "~!" if m.group("role") in ("file", "samp", "command", "kbd", "abbr") else "~!."), text)
     text = _OTHER_ROLE.sub(_other_role, text)
     text = _RST_LINK.sub(r"\1", text)
-    text = _MD_LINK.sub(r"\1", text)
+    text = _MD_LINK.sub(r"\1", _MD_IMAGE.sub("", text))
     text = _LEADING_REF.sub("", text)
     text = _SHA_REF.sub("", text)
     text = _SEE_LINK.sub("", text).strip() or text
@@ -268,7 +270,10 @@ _NAME_IN = (("pyproject.toml", r"(?m)^\[(?:project|tool\.poetry)\]\s*$(?P<t>(?:\
             ("Cargo.toml", r"(?m)^\[package\]\s*$(?P<t>(?:\n(?!\[).*)*)",
              r"(?m)^name\s*=\s*\"([^\"]+)\""),
             ("package.json", r"(?P<t>[\s\S]*)", r"^\s*\{[^{]*?\"name\"\s*:\s*\"([^\"]+)\""),
-            ("setup.py", r"(?P<t>[\s\S]*)", r"\bname\s*=\s*[\"']([\w.-]+)[\"']"))
+            # the `setup()` call's own name: an `Extension(name="_watchdog_fsevents")` above
+            # it names a compiled module
+            ("setup.py", r"\bsetup\s*\((?P<t>[\s\S]*)", r"\bname\s*=\s*[\"']([\w.-]+)[\"']"),
+            ("setup.py", r"(?P<t>[\s\S]*)", r"\bname\s*=\s*[\"']([A-Za-z][\w.-]*)[\"']"))
 
 
 def project_name(root: Path) -> str:

@@ -341,6 +341,20 @@ def _restating(p: Proposal, said: list[Proposal]) -> str | None:
     return None
 
 
+def _swap_told(p: Proposal, said: list[Proposal]) -> str | None:
+    """The earlier proposal that names both sides of the tool swap a commit `p` says ("Uses uv
+    instead of poetry" after the changelog's "The project now uses `uv` …, replacing
+    `poetry`."): the swap is said once, by the better source."""
+    swapped = commits.proposal_swap(p)
+    if swapped is None:
+        return None
+    for known in said:
+        words = set(re.findall(r"[a-z0-9][\w.+-]*", statement(known).lower()))
+        if swapped[0] in words and all(name in words for name in swapped[1]):
+            return f"new:{known.key}"
+    return None
+
+
 def _deprecates(p: Proposal) -> frozenset[str]:
     """The code `p` says is deprecated (none when it says no deprecation): one deprecation said
     in the changelog and again in two guides ("`CliRunner.isolated_filesystem()` is deprecated
@@ -414,7 +428,8 @@ def seed(memory: FactWriter, *, accept: bool = False, dry_run: bool = False,
             continue
         keys.add(p.key)
         duplicate = find_duplicate(p.text, pool) or find_duplicate(statement(p), said) \
-            or _restating(p, [q for q, _ in queue]) or deprecations.get(_deprecates(p))
+            or _restating(p, [q for q, _ in queue]) or deprecations.get(_deprecates(p)) \
+            or _swap_told(p, [q for q, _ in queue])
         seen.append(p.key)
         if duplicate is not None:
             report.items.append(Item(p, "known", duplicate))

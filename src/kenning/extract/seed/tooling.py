@@ -467,8 +467,13 @@ def makefile_proposals(text: str, rel: str, name: str) -> list[Proposal]:
             current = tuple(t for t in target.group("names").split() if t in MAKE_TARGETS)
     out: list[Proposal] = []
     for targets, lines in recipes.items():
-        runs = [(n, command) for n, raw in lines if (command := _make_command(raw, variables))]
-        if not runs or all(_bare(command) for _, command in runs):
+        # once a recipe runs a development tool, every program it runs is said, one the tool
+        # list does not know too (`ufmt check`), as a script's are: the list is whole
+        commands = [(n, c) for n, raw in lines if (c := _make_command(raw, variables))]
+        if not any(known for _, (_, known) in commands):
+            continue
+        runs = [(n, command) for n, (command, _) in commands]
+        if all(_bare(command) for _, command in runs):
             continue
         said = "; then ".join(f"`{c}`" for _, c in runs)
         also = "".join(f" (or `make {t}`)" for t in targets[1:])
@@ -479,8 +484,9 @@ def makefile_proposals(text: str, rel: str, name: str) -> list[Proposal]:
     return out
 
 
-def _make_command(raw: str, variables: dict[str, str]) -> str | None:
-    """A recipe line as the development tool it runs, or None."""
+def _make_command(raw: str, variables: dict[str, str]) -> tuple[str, bool] | None:
+    """A recipe line as the program it runs and whether that is a development tool `TOOLS`
+    knows, or None (the shell's own words and file plumbing, git, an unresolved variable)."""
     command = raw
     for _ in range(3):  # a variable may name another
         command = re.sub(r"\$[({](\w+)[)}]",
@@ -494,9 +500,9 @@ def _make_command(raw: str, variables: dict[str, str]) -> str | None:
         words = shlex.split(command, comments=True)
     except ValueError:
         return None
-    if not words or "$" in command or _tool_of(words) is None:
+    if not words or "$" in command or not _PROGRAM.match(words[0]) or words[0] in _PLUMBING:
         return None
-    return " ".join(words)[:120]
+    return " ".join(words)[:120], _tool_of(words) is not None
 
 
 def _bare(command: str) -> bool:
@@ -507,7 +513,10 @@ def _bare(command: str) -> bool:
 
 # ---- pull-request template ------------------------------------------------------------------
 
-def pr_template_proposals(text: str, rel: str, name: str) -> list[Proposal]:
+def pr_template_proposals(text: str, rel: str, name: str,
+                          what: str = "pull-request checklist") -> list[Proposal]:
+    """A checklist's items, each one proposal labelled `what` (a pull-request template's, or
+    a contributing guide's; a release guide's checklist is the release's)."""
     out: list[Proposal] = []
     text = re.sub(r"<!--[\s\S]*?-->", lambda m: "\n" * m.group(0).count("\n"), text)
     lines = text.splitlines()
@@ -537,7 +546,7 @@ def pr_template_proposals(text: str, rel: str, name: str) -> list[Proposal]:
         if item is None:
             continue  # "I accept that @maintainer may be pedantic", "AI was used to …"
         out.append(Proposal(source="docs", kind="interaction",
-                            text=f"{name} ({rel}, pull-request checklist): {item}",
+                            text=f"{name} ({rel}, {what}): {item}",
                             provenance=lines_label(rel, n, last), rule="pr-checklist"))
     return out
 

@@ -1,0 +1,170 @@
+"""What a blind judge found wrong in `kenning seed`'s proposals on five small projects first met
+(h11, respx, humanize, arrow, fabric; 20 of 31 good), each a general fault: a release guide's
+checklist called a pull-request checklist, with a badge left in; a page about an old release
+series; a "By default, <verb>s …" sentence whose subject is the heading; a changelog entry that
+only sends the reader to a guide; a tool swap said as a past event; a lead-in whose object is
+the sentence before it; a command runner (prek) not known as one. Then a second judge, on four
+more (watchdog, typeguard, aiosqlite, rich-click; 17 of 32 good): a compiled extension's name
+taken for the project's, bold release headings with their date not read as releases, a make
+target said without the programs the tool list does not know, a file taken for a tool, and a
+docs sentence about how things were before a release."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from conftest import git
+from kenning.extract.seed import changelogs, commits, contributing, guides, model, tooling
+from kenning.extract.seed import run as seed_run
+from kenning.extract.seed.model import Proposal
+
+RELEASING = """\
+# Release checklist
+
+- [ ] Get `main` to the appropriate code release state.
+      [GitHub Actions](https://github.com/o/widget/actions) should be
+      running cleanly for all merges to `main`.
+      [![GitHub Actions status](https://github.com/o/widget/workflows/Test/badge.svg)](https://github.com/o/widget/actions)
+
+- [ ] Check the tagged GitHub Actions build has released to PyPI.
+"""
+
+
+def test_a_release_guides_checklist_is_the_release_checklist_without_its_badge(tmp_path):
+    said = [p.text for p in contributing.proposals(RELEASING, "RELEASING.md", "widget",
+                                                   tmp_path)]
+    assert said == [
+        "widget (RELEASING.md, release checklist): Get `main` to the appropriate code release "
+        "state. GitHub Actions should be running cleanly for all merges to `main`.",
+        "widget (RELEASING.md, release checklist): Check the tagged GitHub Actions build has "
+        "released to PyPI."], said
+
+
+def test_a_page_named_for_a_release_series_is_not_read_as_a_guide(tmp_path):
+    for rel in ("docs/installing-1.x.rst", "docs/upgrading_v2.x.md", "docs/usage.rst",
+                "docs/python-3.x-notes.md"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("Usage\n=====\n\nText.\n", encoding="utf-8")
+    found = [p.relative_to(tmp_path).as_posix() for p in guides.guide_files(tmp_path)]
+    assert found == ["docs/python-3.x-notes.md", "docs/usage.rst"], found
+
+
+def test_a_default_sentence_whose_subject_is_the_heading_is_not_proposed():
+    page = ("# User Guide\n\n## Assert all Mocked\n\n"
+            "By default, asserts that all sent and captured `HTTPX` requests are routed and "
+            "mocked.\n\n## Retries\n\n"
+            "By default, requests to the `mock_api` router are retried three times.\n")
+    found = [p.text.split("): ", 1)[1] for p in guides.proposals(page, "docs/guide.md", "w")]
+    assert found == ["By default, requests to the `mock_api` router are retried three times."], \
+        found
+
+
+def test_a_changelog_entry_that_only_points_to_a_guide_is_not_proposed():
+    text = ("Changelog\n=========\n\n1.0.0 (2025-02-01)\n------------------\n\n"
+            "- [CHANGE] There are multiple breaking changes with this release, please see the "
+            "migration guide for a complete overview.\n"
+            "- Removed ``Widget.span_range``; please see the migration guide.\n")
+    said = [p.text for p in changelogs.proposals(text, "CHANGELOG.rst", "widget")]
+    assert said == ["widget 1.0.0 (CHANGELOG.rst): Removed `Widget.span_range`; please see the "
+                    "migration guide."], said
+
+
+def test_a_lead_in_whose_object_is_the_sentence_before_keeps_that_sentence(tmp_path):
+    (tmp_path / "tox.ini").write_text("[tox]\nenv_list = py\n", encoding="utf-8")
+    (tmp_path / ".pre-commit-config.yaml").write_text("repos: []\n", encoding="utf-8")
+    guide = ("# Contributing\n\n## Responsibilities\n\n"
+             "* The test suite needs to pass. The easy way to check is:\n\n"
+             "  ```\n  pip install tox\n  tox\n  ```\n\n## Linting\n\n"
+             "Linting is run on the CI using [prek](https://prek.j178.dev/), and can be run "
+             "locally:\n\n```sh\nprek run --all-files  # to run on all files now\n```\n")
+    said = [p.text for p in contributing.command_proposals(guide, "CONTRIBUTING.md", "widget",
+                                                           tmp_path)]
+    assert said == [
+        "widget (CONTRIBUTING.md, Responsibilities): The test suite needs to pass. The easy "
+        "way to check is: `tox`.",
+        "widget (CONTRIBUTING.md, Linting): Linting is run on the CI using prek, and can be run "
+        "locally: `prek run --all-files` (To run on all files now)."], said
+
+
+def commit(root: Path, subject: str, files: dict[str, str], when: str) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    git(root, "add", "-A")
+    env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+    subprocess.run(["git", "-C", str(root), "commit", "-qm", subject], env=env, check=True,
+                   capture_output=True)
+
+
+def days_ago(n: int) -> str:
+    return (datetime.now(UTC) - timedelta(days=n)).strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def test_a_tool_swap_is_said_as_what_head_uses(kenning, repo: Path):
+    commit(repo, "Add packaging", {
+        "pyproject.toml": "[build-system]\nrequires = [\"setuptools\"]\n"}, days_ago(90))
+    commit(repo, "Replace setuptools with hatchling", {
+        "pyproject.toml": "[build-system]\nrequires = [\"hatchling\"]\n"
+                          "build-backend = \"hatchling.build\"\n"}, days_ago(60))
+    result = kenning("seed", "--json", "--dry-run")
+    assert result.code == 0, result.err
+    said = [i["text"].split(" (commit ")[0] for i in json.loads(result.out)["items"]
+            if i["action"] == "proposed" and "(commit " in i["text"]]
+    assert said == ["Uses hatchling instead of setuptools"], said
+
+
+def test_a_tool_swap_the_changelog_already_tells_is_said_once():
+    swap = Proposal(source="commits", kind="decision", rule="commit-tool-swap",
+                    text="Uses uv instead of poetry (commit 99b5da8, 2026-04-14).",
+                    provenance="commit 99b5da8abcde")
+    told = Proposal(source="changelog", kind="codebase", rule="changelog-change",
+                    text="widget 2.13.0 (docs/changelog.rst): The project now uses `uv` for "
+                         "packaging, replacing `poetry`.", provenance="docs/changelog.rst:12")
+    other = Proposal(source="changelog", kind="codebase", rule="changelog-change",
+                     text="widget 2.1.0 (docs/changelog.rst): `poetry` now manages local "
+                          "virtual environments.", provenance="docs/changelog.rst:40")
+    assert seed_run._swap_told(swap, [other]) is None
+    assert seed_run._swap_told(swap, [other, told]) == f"new:{told.key}"
+
+
+# A second blind judge, on watchdog, typeguard, aiosqlite and rich-click (17 of 32 good).
+
+def test_the_project_is_named_by_its_setup_call_not_a_compiled_extension(tmp_path):
+    (tmp_path / "setup.py").write_text(
+        "from setuptools import Extension, setup\n\n"
+        "ext = [Extension(name=\"_widget_fsevents\", sources=[\"src/fsevents.c\"])]\n\n"
+        "setup(\n    name=\"widget\",\n    ext_modules=ext,\n)\n", encoding="utf-8")
+    assert model.project_name(tmp_path) == "widget"
+
+
+def test_a_bold_release_heading_with_its_date_starts_a_release():
+    text = ("Version history\n===============\n\n**UNRELEASED**\n\n- Fixed a crash\n\n"
+            "**4.0.0** (2023-04-02)\n\n- **BACKWARD INCOMPATIBLE** Removed ``CallMemo`` from "
+            "the API\n")
+    said = [p.text for p in changelogs.proposals(text, "docs/versionhistory.rst", "widget")]
+    assert said == ["Breaking change in widget 4.0.0 (docs/versionhistory.rst): Removed "
+                    "`CallMemo` from the API."], said
+
+
+def test_a_make_target_says_every_program_once_it_runs_a_development_tool():
+    text = ("PKG:=widget\n\nlint:\n\tpython -m flake8 $(PKG)\n\tpython -m ufmt check $(PKG)\n\n"
+            "format:\n\tpython -m ufmt format $(PKG)\n")
+    said = [p.text for p in tooling.makefile_proposals(text, "makefile", "widget")]
+    assert said == ["widget (makefile): `make lint` runs `flake8 widget`; then "
+                    "`ufmt check widget`."], said
+    # `make format` runs only a program the tool list does not know: nothing to say
+
+
+def test_a_file_is_no_tool_of_a_swap_and_prior_releases_are_history():
+    assert commits.swap("Use build instead of setup.py") is None
+    assert commits.swap("Use ruff instead of flake8") == ("ruff", ("flake8",))
+    page = ("# Markup\n\nPrior to widget 1.8.0, markup was controlled by the booleans "
+            "`use_rich_markup` and `use_markdown`.\n\nBy default, `RichCommand`s have a single "
+            "panel for options named \"Options\".\n")
+    said = [p.text for p in guides.proposals(page, "docs/markup.md", "widget")]
+    assert said == ["widget docs (Markup): By default, `RichCommand`s have a single panel for "
+                    "options named \"Options\"."], said
