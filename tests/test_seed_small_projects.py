@@ -7,7 +7,10 @@ the sentence before it; a command runner (prek) not known as one. Then a second 
 more (watchdog, typeguard, aiosqlite, rich-click; 17 of 32 good): a compiled extension's name
 taken for the project's, bold release headings with their date not read as releases, a make
 target said without the programs the tool list does not know, a file taken for a tool, and a
-docs sentence about how things were before a release."""
+docs sentence about how things were before a release. And a third (filelock, platformdirs,
+watchfiles, tqdm, plumbum; 25 of 35 good): "Docs:" and "CI:" over their lists not read as
+sections, a make recipe run in an environment variable, "Defaults to …" under the option's
+heading, a list of steps read as a lead-in, and a runner's own listing taken for a command."""
 
 from __future__ import annotations
 
@@ -168,3 +171,43 @@ def test_a_file_is_no_tool_of_a_swap_and_prior_releases_are_history():
     said = [p.text for p in guides.proposals(page, "docs/markup.md", "widget")]
     assert said == ["widget docs (Markup): By default, `RichCommand`s have a single panel for "
                     "options named \"Options\"."], said
+
+
+# A third blind judge, on filelock, platformdirs, watchfiles, tqdm and plumbum (25 of 35 good).
+
+def test_a_title_with_a_colon_over_a_list_starts_a_section():
+    text = ("Changelog\n=========\n\n2.0.0\n-----\n\nDeprecated:\n\n"
+            "* ``Style.print_`` now emits a ``FutureWarning``; use ``.print`` instead.\n\n"
+            "Docs:\n\n* Filled out older NEWS entries and added missing docs files.\n\n"
+            "CI:\n\n* Test on prerelease of 3.15.\n")
+    said = [p.text for p in changelogs.proposals(text, "CHANGELOG.rst", "widget")]
+    assert said == ["Deprecated in widget 2.0.0 (CHANGELOG.rst): `Style.print_` now emits a "
+                    "`FutureWarning`; use `.print` instead."], said
+
+
+def test_a_make_recipe_run_in_an_environment_says_its_program():
+    text = "test:\n\tTOX_SKIP_ENV=perf tox --skip-missing-interpreters -p all\n\ttox -e perf\n"
+    said = [p.text for p in tooling.makefile_proposals(text, "Makefile", "widget")]
+    assert said == ["widget (Makefile): `make test` runs `TOX_SKIP_ENV=perf tox "
+                    "--skip-missing-interpreters -p all`; then `tox -e perf`."], said
+
+
+def test_a_default_without_its_subject_is_said_with_the_code_its_heading_names():
+    page = ("# Parameters\n\n## `use_site_for_root`\n\nDefaults to `False` for backwards "
+            "compatibility.\n\n## Retries\n\nDefaults to three tries.\n")
+    said = [p.text for p in guides.proposals(page, "docs/parameters.md", "widget")]
+    assert said == ["widget docs (Parameters › `use_site_for_root`): `use_site_for_root` "
+                    "defaults to `False` for backwards compatibility."], said
+
+
+def test_a_list_of_steps_leads_in_with_the_sentence_over_it_and_a_listing_is_no_command(
+        tmp_path):
+    (tmp_path / "tox.ini").write_text("[tox]\nenv_list = py\n", encoding="utf-8")
+    guide = ("# Contributing\n\n## Tests\n\nThe standard way to run the tests:\n\n"
+             "- install `tox`\n- `cd` to the root of the `widget` directory\n"
+             "- run the following command:\n\n```\ntox --skip-missing-interpreters\n```\n\n"
+             "## Environments\n\nTo see all available tox environments:\n\n```\ntox list\n```\n")
+    said = [p.text for p in contributing.command_proposals(guide, "CONTRIBUTING.md", "widget",
+                                                           tmp_path)]
+    assert said == ["widget (CONTRIBUTING.md, Tests): The standard way to run the tests: "
+                    "`tox --skip-missing-interpreters`."], said

@@ -133,6 +133,8 @@ _CODE_TITLE = re.compile(r"(`{1,2})[A-Za-z_][\w.]{1,60}\1")
 _TITLE_VERSION = re.compile(r"\s+[-–—]\s+v?\d+(?:\.\d+)+\S*$")
 _PRE = re.compile(r"[-.]?(?:a|b|rc|alpha|beta|dev)\.?\d*$")
 _BOLD_LINE = re.compile(r"^\*\*(?P<name>[^*]{3,80}?)\*\*\s*:?\s*$")
+_ENDS_AT_A_COLON = re.compile(r"(?:deprecat|remov|breaking|backwards? incompatible)")
+_COLON_TITLE = re.compile(r"(?P<name>[A-Z][A-Za-z]+(?:[ /&-][A-Za-z]+){0,3}):")
 _BULLET = re.compile(r"^(?P<indent>\s*)(?:[-*+•]|\d+[.)])\s+(?P<text>\S.*)$")
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _ISO_DATE = re.compile(r"\b(?P<y>(?:19|20)\d\d)[-/.](?P<m>\d\d?)[-/.](?P<d>\d\d?)\b")
@@ -653,11 +655,19 @@ class _Reader:
         title = _TITLE_VERSION.sub("", line.strip())
         titled = (_TITLE.fullmatch(title) or _CODE_TITLE.fullmatch(title)) \
             if not line.startswith((" ", "\t")) and _UNDERLINE.match(following.strip()) else None
-        if not (sec or bold or titled) or _BULLET.match(line):
+        # a title ending in a colon on a line of its own, a list under it ("Docs:", "CI:",
+        # plumbum's), ends a deprecation, removal or breaking section: its entries are not
+        # that section's (elsewhere such a line, "Highlights:", stays what it was)
+        colon = _COLON_TITLE.fullmatch(line.rstrip()) \
+            if _ENDS_AT_A_COLON.match(self.section or "") \
+            and (n < 2 or not self.lines[n - 2].strip()) \
+            and (not following.strip() or _BULLET.match(following)) else None
+        if not (sec or bold or titled or colon) or _BULLET.match(line):
             return False
         self.flush()  # "**The following changes are also included**:" ends "**Deprecations**:"
         self.section = (sec.group("name") or sec.group("plain") or "") if sec \
-            else bold.group("name") if bold else titled.group(0) if titled else ""
+            else bold.group("name") if bold else titled.group(0) if titled \
+            else colon.group("name")
         self.section = self.section.strip().lower()
         return True
 

@@ -206,6 +206,16 @@ def _lead_text(lines: list[str], k: int) -> str:
     while start > 0 and lines[start - 1].strip() and not _HEADING.match(lines[start - 1]) \
             and not _FENCE.match(lines[start - 1]):
         start -= 1
+    steps = [x for x in lines[start:k + 1] if _STEP.match(x)]
+    if len(steps) > 1:
+        # a list of steps ("- install `tox`", "- `cd` to the root …", "- run the following
+        # command:") leads in: what they are for is the sentence over the list, if any
+        above = start - 1
+        while above > 0 and not lines[above].strip():
+            above -= 1
+        said = lines[above].strip() if above >= 0 and above < start - 1 else ""
+        return said if said.endswith(":") and not _STEP.match(said) \
+            and not _HEADING.match(said) else ""
     para = " ".join(x.strip() for x in lines[start:k + 1])
     para = re.sub(r"^(?:[-*+]|\d+[.)]|#\.)\s+", "", para)
     para = re.sub(r"\s*::$", ":", para)
@@ -216,6 +226,7 @@ def _lead_text(lines: list[str], k: int) -> str:
     return sentences[-1].strip()
 
 
+_STEP = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#\.)\s+")
 # A lead-in that leaves its object in the sentence before ("The test suite needs to pass. The
 # easy way to check is:"): what is checked is said there.
 _BARE_WAY = re.compile(r"^(?:the |an? )?(?:easy|easiest|simple|simplest|quick|quickest|best"
@@ -273,15 +284,18 @@ def _command(line: str) -> tuple[str, str] | None:
 
 
 def _any_packages(words: list[str]) -> bool:
-    """Every Python project's packaging or parallel run, naming nothing of this one: `python -m
-    build`, `twine upload dist/*`, `tox -p auto` (judged trivial; `tox -e docs` names an
-    environment the project defined)."""
+    """Every Python project's packaging, parallel run or runner listing, naming nothing of
+    this one: `python -m build`, `twine upload dist/*`, `tox -p auto`, `tox list` (judged
+    trivial; `tox -e docs` names an environment the project defined)."""
     if words[:1] == ["twine"] or words[1:3] == ["-m", "build"]:
         rest = words[2:] if words[0] == "twine" else words[3:]
         return all(w.startswith(("-", "dist")) for w in rest)
     if words[:1] == ["tox"] and any(w in ("-p", "--parallel") for w in words):
         return not any(w in ("-e", "--env") or w.startswith("-e") for w in words)
-    return False
+    # a runner asked for its own list or help (`tox list`, `nox -l`, `make help`, `just
+    # --list`): every project's
+    return len(words) == 2 and words[0] in _RUNNERS and words[1] in (
+        "list", "-l", "-a", "--list", "--listenvs", "--list-sessions", "help", "-h", "--help")
 
 
 def _holds(code: str, root: Path) -> bool:

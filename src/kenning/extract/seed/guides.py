@@ -685,6 +685,14 @@ def proposals(text: str, rel: str, project: str) -> list[Proposal]:
                 continue  # a bullet that is only names ("`FTPDownloadHandler`", "`A` and
                 # `B` (…)") is an item of the list its lead-in introduces ("The following
                 # features are not available:"), nothing said alone
+            if rule == "guide-default" and not named and not p.term \
+                    and re.match(r"^defaults? (?:to|is)\b", said_plain, re.I):
+                # "Defaults to `False` for backwards compatibility." under the heading
+                # "`use_site_for_root`": said with that name, or of nothing one can tell
+                code = re.fullmatch(r"`[^`]+`", plain(p.section).strip())
+                if code is None:
+                    continue
+                said_plain = f"{code.group(0)} {said_plain[:1].lower()}{said_plain[1:]}"
             if p.term and not named and not _names_term(p.term, said_plain):
                 said_plain = f"{_term(p.term)}: {said_plain}"  # "`sockets`: May not be used …"
             fact = f"{_lead(project, p, rel)}: {said_plain}"

@@ -500,9 +500,13 @@ def _make_command(raw: str, variables: dict[str, str]) -> tuple[str, bool] | Non
         words = shlex.split(command, comments=True)
     except ValueError:
         return None
-    if not words or "$" in command or not _PROGRAM.match(words[0]) or words[0] in _PLUMBING:
+    program = words[:]
+    while program and re.match(r"^[A-Za-z_]\w*=", program[0]):
+        program = program[1:]  # "TOX_SKIP_ENV=perf tox -p all": the environment it runs in
+    if not program or "$" in command or not _PROGRAM.match(program[0]) \
+            or program[0] in _PLUMBING:
         return None
-    return " ".join(words)[:120], _tool_of(words) is not None
+    return " ".join(words)[:120], _tool_of(program) is not None
 
 
 def _bare(command: str) -> bool:
