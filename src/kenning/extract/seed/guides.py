@@ -400,7 +400,8 @@ def _paragraphs(text: str, markdown: bool = True) -> list[_Para]:
         # HTML and tables close a paragraph; "<testing-time>` and …" ends an RST role's link.
         if stripped.startswith(("|", ">", "<", "+--", "{", "}", "[!", "[^")) \
                 and not re.match(r"^<[^<>`]+>`", stripped) \
-                or re.match(r"^\[[^\]]+\]:\s|^:[\w -]+:(?!`)", stripped):
+                or re.match(r"^\[[^\]]+\]:\s|^:[\w -]+:(?!`|[\w-]+:`)", stripped):
+            # a field (":param x:"), not a line opening on a role (":py:func:`clean` is …")
             close()
             continue
         if _BULLET.match(stripped):

@@ -38,6 +38,7 @@ _VULNERABILITY = re.compile(r"\b(?:vulnerabilit|security)", re.I)
 # A sentence drawn from what came before: "Therefore we only support the latest version."
 # says its rule without the "Therefore"; "Alternatively, …" needs the way it is the other of.
 _SO = re.compile(r"^(?:therefore|thus|hence|so),?\s+", re.I)
+_INSTEAD = re.compile(r"^instead\b", re.I)
 _ANOTHER_WAY = re.compile(r"^(?:alternatively|otherwise|also|additionally)\b", re.I)
 
 
@@ -79,7 +80,16 @@ def _sentences(text: str) -> list[tuple[int, str]]:
 
 def proposals(text: str, rel: str, project: str) -> list[Proposal]:
     found: dict[str, tuple[int, str]] = {}
+    before: tuple[int, str] | None = None
     for n, sentence in _sentences(text):
+        previous, before = before, (n, sentence)
+        if _INSTEAD.match(sentence) and previous is not None \
+                and len(previous[1]) + len(sentence) < MAX_SENTENCE:
+            # "Instead, please report it privately …" says where, after the sentence that
+            # says where not: one rule, said whole
+            if found.get("public") == previous:
+                del found["public"]
+            n, sentence = previous[0], f"{previous[1]} {sentence}"
         if len(sentence) > MAX_SENTENCE or not sentence.endswith((".", "!")) \
                 or _ANOTHER_WAY.match(sentence):
             continue  # "Alternatively, …" is the second way, said after the first

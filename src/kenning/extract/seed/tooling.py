@@ -383,10 +383,14 @@ def script_proposals(text: str, rel: str, name: str) -> list[Proposal]:
             line = line.replace(f"${{{var}}}", value).replace(f"${var}", value)
         line = re.sub(r"^\$\{?PREFIX\}?|\bvenv/bin/|^\./", "", line.replace("${PREFIX}", ""))
         line = re.sub(r"^(?:exec|time)\s+", "", line)
+        if re.search(r"[<>]\(", line):
+            continue  # `diff <(sort a) <(sort b)`: shell plumbing no list of runs can say
         try:
             words = shlex.split(line, comments=True)
         except ValueError:
             continue
+        if words[1:] in (["--version"], ["-V"], ["version"], ["--help"], ["-h"]):
+            continue  # `pip --version`: a diagnostic printed, nothing run
         tool = _tool_of(words)
         if words and words[0].startswith("$"):
             unresolved = True  # `"$PYTHON" -m venv "$VENV"`: what runs is not in the file
