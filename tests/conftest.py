@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -73,6 +74,17 @@ def commit_file(repo: Path, name: str, text: str, message: str = "add") -> Path:
     git(repo, "add", name)
     git(repo, "commit", "-qm", message)
     return path
+
+
+def commit_dated(root: Path, subject: str, files: dict[str, str], when: str) -> None:
+    """Write `files` (path -> text) and commit them with author and committer date `when`."""
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    git(root, "add", "-A")
+    env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+    subprocess.run(["git", "-C", str(root), "commit", "-qm", subject], env=env, check=True,
+                   capture_output=True)
 
 
 def init_repo(path: Path) -> Path:

@@ -4,12 +4,11 @@ development tool for another, and a guide's defaults by section."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from conftest import commit_dated as commit
 from conftest import git, init_repo
 from kenning.extract.seed import (
     advice,
@@ -198,16 +197,6 @@ def test_a_guide_read_by_two_readers_gives_both_on_a_first_incremental_run(repo,
     items = json.loads(kenning("seed", "--dry-run", "--json").out)["items"]
     rules = {i["rule"] for i in items if i["provenance"].startswith("CONTRIBUTING.md")}
     assert "contributing-command" in rules and len(rules) == 2, items
-
-
-def commit(root: Path, subject: str, files: dict[str, str], when: str) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    git(root, "add", "-A")
-    env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
-    subprocess.run(["git", "-C", str(root), "commit", "-qm", subject], env=env, check=True,
-                   capture_output=True)
 
 
 def test_a_tool_swap_is_proposed_while_head_uses_what_it_chose_and_none_of_what_it_replaced(

@@ -18,12 +18,10 @@ for, and a script's `--version` and process substitutions said as what it runs."
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from conftest import git
+from conftest import commit_dated as commit
 from kenning.extract.seed import (
     changelogs,
     commits,
@@ -102,16 +100,6 @@ def test_a_lead_in_whose_object_is_the_sentence_before_keeps_that_sentence(tmp_p
         "way to check is: `tox`.",
         "widget (CONTRIBUTING.md, Linting): Linting is run on the CI using prek, and can be run "
         "locally: `prek run --all-files` (To run on all files now)."], said
-
-
-def commit(root: Path, subject: str, files: dict[str, str], when: str) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    git(root, "add", "-A")
-    env = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
-    subprocess.run(["git", "-C", str(root), "commit", "-qm", subject], env=env, check=True,
-                   capture_output=True)
 
 
 def days_ago(n: int) -> str:
