@@ -13,7 +13,9 @@ sections, a make recipe run in an environment variable, "Defaults to …" under 
 heading, a list of steps read as a lead-in, and a runner's own listing taken for a command.
 And a fourth (pexpect, mistune, bleach, feedparser, pyyaml; 20 of 33 good): a warning opening
 on an RST role read without its first line, "Instead, report it …" apart from what it stands
-for, and a script's `--version` and process substitutions said as what it runs."""
+for, and a script's `--version` and process substitutions said as what it runs. And a fifth
+(html5lib, croniter, colorama, xmltodict, mako; 23 of 38 good): a removal a later release
+reintroduced, the code's own leftovers removed, and an agent file's list of pointers."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from pathlib import Path
 
 from conftest import commit_dated as commit
 from kenning.extract.seed import (
+    agents,
     changelogs,
     commits,
     contributing,
@@ -240,3 +243,34 @@ def test_a_scripts_diagnostics_and_process_substitutions_are_no_runs():
             "diff <(sort a/RECORD) <(sort b/RECORD)\n")
     said = [p.text for p in tooling.script_proposals(text, "scripts/lint", "widget")]
     assert said == ["widget (scripts/lint): `scripts/lint` runs `ruff check widget`."], said
+
+
+# A fifth blind judge, with the four rounds above in, on html5lib, croniter, colorama,
+# xmltodict and mako (23 of 38 good).
+
+def test_a_removal_a_later_release_reintroduced_under_the_same_issue_is_not_proposed():
+    text = ("Changelog\n=========\n\n5.0.1 (2024-10-29)\n------------------\n\n"
+            "- Community wanted: Reintroduce 7 as DayOfWeek in deviation from standard cron "
+            "(#90). [kiorky]\n\n4.0.0 (2024-10-28)\n------------------\n\n"
+            "- Remove DayOfWeek alias 7 to DayOfWeek 0 to stick to standard cron (#90). "
+            "[kiorky]\n- Drop the ``Widget.legacy`` attribute; use ``Widget.mode`` instead (#91).\n")
+    said = [p.text for p in changelogs.proposals(text, "CHANGELOG.rst", "widget")]
+    assert said == ["widget 4.0.0 (CHANGELOG.rst): Drops the `Widget.legacy` attribute; use "
+                    "`Widget.mode` instead."], said
+
+
+def test_a_removal_of_the_codes_own_leftovers_is_no_fact():
+    assert changelogs.private_removal("Removes single-use bad_length [evanpurkhiser].")
+    assert changelogs.private_removal("Removes unusd call to sys.exc_info [evanpurkhiser].")
+    assert not changelogs.private_removal(
+        "Removes a call to `os.fsync` after each write, which made saving slow.")
+
+
+def test_an_agent_files_pointers_section_gives_no_instructions():
+    text = ("# AGENTS.md\n\n## 6) Project conventions\n\n"
+            "- Types: optional stub package `types-xmltodict` is available for type checkers.\n\n"
+            "## 9) Pointers\n\n- README: canonical API and usage.\n"
+            "- Type Stubs: `types-xmltodict` on PyPI.\n")
+    said = [p.text for p in agents.proposals(text, "AGENTS.md")]
+    assert said == ["AGENTS.md (6) Project conventions): Types: optional stub package "
+                    "`types-xmltodict` is available for type checkers."], said

@@ -38,11 +38,18 @@ _EMPTY_CODE = re.compile(r"`[^`\w]*`")
 _LINK_ONLY = re.compile(r"^(?:see\s+)?\[[^\]]*\]\([^)]*\)\W*$", re.I)
 
 
+# A section of links to read elsewhere, not instructions.
+_POINTERS = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:pointers|links|references|see also|resources"
+                       r"|further reading|useful links)\W*$", re.I)
+
+
 def proposals(text: str, rel: str) -> list[Proposal]:
     """The instructions of the agent file at `rel` (its text), each with its section."""
     out: list[Proposal] = []
     per_section: dict[str | None, int] = {}
     for first, last, section, said in _items(text.splitlines()):
+        if section and _POINTERS.search(section):
+            continue  # "9) Pointers: README: canonical API and usage.": where to read, no rule
         words = _POINTER.sub(".", plain(said).strip())
         if len(words.split()) < 4 or len(words) > MAX_ITEM or _LINK_ONLY.match(said.strip()) \
                 or words.endswith(":") or _EMPTY_CODE.search(words) or "``" in said:

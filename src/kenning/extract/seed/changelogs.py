@@ -914,7 +914,11 @@ _MEMBER = r"(?:method|function|attribute|override|helper|class|module|property|m
 # What a removal's own sentence takes from: "… from `HTTPConnectionPool`", "in favor of …".
 _FROM = re.compile(r"\s(?:from|of|on|in favou?r of|instead of|in|and replaced|now)\s|;", re.I)
 _SAID_INTERNAL = re.compile(r"\bprivate\s+(?:module|api|apis|interface|helper|function|method"
-                            r"|class|attribute)s?\b|\binternal\b", re.I)
+                            r"|class|attribute)s?\b|\binternal\b"
+                            # the code's own tidying: "Removes single-use bad_length", "Removes
+                            # unusd call to sys.exc_info", dead code
+                            r"|\bsingle-use\b|\bun-?use?d\b|\bunusd\b|\bdead code\b"
+                            r"|\bleftover\b", re.I)
 
 
 def private_removal(text: str) -> bool:
@@ -1170,9 +1174,13 @@ def _dated_before(entries: list[Entry], dates: Mapping[str, date],
 
 # A later entry giving back what an earlier one removed: "Restore previously removed
 # `HTTPResponse.getheaders()`", "Re-added `x`", "Reverted the removal of `y`".
-_RESTORES = re.compile(r"^\W*(?:restor|re-?add|re-?introduc|reinstat|brought back|bring(?:s)? back)"
+# After a label too: "Community wanted: Reintroduce 7 as DayOfWeek (#90)" undoes the "Remove
+# DayOfWeek alias 7 … (#90)" of a release before (croniter's).
+_RESTORES = re.compile(r"^\W*(?:[A-Z][\w ]{0,30}:\s*)?(?:restor|re-?add|re-?introduc|reinstat"
+                       r"|brought back|bring(?:s)? back)"
                        r"|\b(?:revert\w*|undo(?:es|ne)?|undid) the (?:removal|deletion) of\b"
                        r"|\bpreviously removed\b", re.I)
+_ISSUE = re.compile(r"(?<![\w&])#(\d+)\b")
 
 
 def _code_names(text: str) -> set[str]:
@@ -1184,13 +1192,21 @@ def _code_names(text: str) -> set[str]:
 
 
 def _restored(every: list[tuple[Entry, str | None]]) -> Callable[[Entry], bool]:
-    """Whether a newer entry gave back code `entry` removed (a name both name)."""
-    backs = [(order(e.version), names) for e, _ in every
-             if _RESTORES.search(plain(e.text)) and (names := _code_names(plain(e.text)))]
+    """Whether a newer entry gave back what `entry` removed: code both name, or the issue
+    both cite."""
+    backs = []
+    for e, _ in every:
+        said = plain(e.text)
+        if _RESTORES.search(said):
+            names, refs = _code_names(said), set(_ISSUE.findall(e.text))
+            if names or refs:
+                backs.append((order(e.version), names, refs))
 
     def restored(entry: Entry) -> bool:
         names = _code_names(plain(entry.text))
-        return any(v > order(entry.version) and names & back for v, back in backs)
+        refs = set(_ISSUE.findall(entry.text))
+        return any(v > order(entry.version) and (names & back or refs & back_refs)
+                   for v, back, back_refs in backs)
     return restored
 
 
