@@ -117,15 +117,6 @@ def swap(subject: str) -> tuple[str, tuple[str, ...]] | None:
     return found[2:] if found else None
 
 
-def proposal_swap(p: Proposal) -> tuple[str, tuple[str, ...]] | None:
-    """The tool swap a commit proposal says (its text is "Uses X instead of Y (commit …)"):
-    what it chose and what it replaced, lower case; None for any other proposal."""
-    if p.rule not in ("commit-tool-swap", "commit-switch"):
-        return None
-    subject = re.sub(r"^(?:Uses|Prefers|Used)\b", "Use", p.text.split(" (commit ")[0])
-    return swap(re.sub(r"\bhttps?://\S+", "", subject))
-
-
 def _swap_now(subject: str) -> str | None:
     """A tool swap said as what the project uses at HEAD ("Replaced setuptools with
     hatchling": "Uses hatchling instead of setuptools"), or None when it is no tool swap."""

@@ -50,7 +50,13 @@ from kenning.extract.seed.model import (
     regular_file,
     site_dirs,
 )
-from kenning.extract.seed.tooling import GENERIC, ROUTINE, TOOLS, pr_template_proposals
+from kenning.extract.seed.tooling import (
+    GENERIC,
+    ROUTINE,
+    TOOLS,
+    pr_template_proposals,
+    without_env,
+)
 
 PER_FILE = 6
 MAX_PAGES = 20
@@ -58,6 +64,8 @@ MAX_COMMANDS = 4
 _NAME = re.compile(r"^(?:contributing|hacking|development|developing|releasing"
                    r"|release[-_]process)(?:\.(?:md|rst|txt|markdown))?$", re.I)
 _RELEASE_GUIDE = re.compile(r"^releas(?:ing|e[-_]process)\b", re.I)
+# A list item's mark: "- ", "* ", "1. ", "#. ".
+_STEP = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#\.)\s+")
 _PLACES = ("", ".github", "docs", "doc", "docs/source", "doc/source", "docs/about")
 _FOLDERS = ("docs/contributing", "docs/development", "doc/contributing", "doc/development",
             "docs/source/contributing", "docs/source/development", "docs/developer")
@@ -217,7 +225,7 @@ def _lead_text(lines: list[str], k: int) -> str:
         return said if said.endswith(":") and not _STEP.match(said) \
             and not _HEADING.match(said) else ""
     para = " ".join(x.strip() for x in lines[start:k + 1])
-    para = re.sub(r"^(?:[-*+]|\d+[.)]|#\.)\s+", "", para)
+    para = _STEP.sub("", para)
     para = re.sub(r"\s*::$", ":", para)
     para = re.sub(r"(`[^`<]+`)_+(?!\w)", r"\1", para)  # "`pytest`_": an RST link's name
     sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z(`*_])", plain(para).rstrip("."))
@@ -226,7 +234,6 @@ def _lead_text(lines: list[str], k: int) -> str:
     return sentences[-1].strip()
 
 
-_STEP = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#\.)\s+")
 # A lead-in that leaves its object in the sentence before ("The test suite needs to pass. The
 # easy way to check is:"): what is checked is said there.
 _BARE_WAY = re.compile(r"^(?:the |an? )?(?:easy|easiest|simple|simplest|quick|quickest|best"
@@ -258,8 +265,7 @@ def _command(line: str) -> tuple[str, str] | None:
         words = shlex.split(code)
     except ValueError:
         return None
-    while words and re.match(r"^\w+=", words[0]):
-        words = words[1:]
+    words = without_env(words)
     if not words:
         return None
     first = words[0]
@@ -300,9 +306,7 @@ def _any_packages(words: list[str]) -> bool:
 
 def _holds(code: str, root: Path) -> bool:
     """HEAD still has what the command runs."""
-    words = shlex.split(code)
-    while words and re.match(r"^\w+=", words[0]):
-        words = words[1:]
+    words = without_env(shlex.split(code))
     if re.match(r"^python[\d.]*$", words[0]) and len(words) > 1 and "/" in words[1]:
         words = words[1:]  # the script it runs
     first = words[0]
@@ -414,7 +418,7 @@ def _prose(lines: list[str]) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     start, said = 0, []
     for n, line in enumerate([*lines, ""]):
-        new_item = re.match(r"^\s*(?:[-*+]|\d+[.)]|#\.)\s+", line)
+        new_item = _STEP.match(line)
         if n in code or not line.strip() or _HEADING.match(line) or new_item \
                 or line.lstrip().startswith(("|", "..", "<", ">")) \
                 or (n + 1 < len(lines) and _UNDERLINE.match(lines[n + 1])):
@@ -422,7 +426,7 @@ def _prose(lines: list[str]) -> list[tuple[int, str]]:
                 out.append((start, " ".join(said)))
             said = []
             if new_item and n not in code:
-                start, said = n, [re.sub(r"^\s*(?:[-*+]|\d+[.)]|#\.)\s+", "", line).strip()]
+                start, said = n, [_STEP.sub("", line).strip()]
             continue
         if not said:
             start = n

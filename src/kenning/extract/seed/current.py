@@ -550,14 +550,22 @@ def floor_passed(p: Proposal, floors: dict[str, tuple[int, ...]]) -> bool:
     return named
 
 
+def swap_of(p: Proposal) -> tuple[str, tuple[str, ...]] | None:
+    """The tool swap a commit proposal says (its text is "Uses X instead of Y (commit …)"):
+    what it chose and what it replaced, lower case; None for any other proposal."""
+    if p.rule not in ("commit-tool-swap", "commit-switch"):
+        return None
+    from kenning.extract.seed.commits import swap
+
+    return swap(re.sub(r"^(?:Uses|Prefers|Used)\b", "Use", _subject(p)))
+
+
 def _swaps_once(found: list[Proposal]) -> list[Proposal]:
     """One choice of a tool said by several commits once: a swap whose tool another commit
     chose in place of more ("Replaced flake8 by ruff" beside "Migrated from isort/Black/Flake8
     to Ruff …"), or of the same, said by a newer commit (the log is newest first), is left
     out: the wider one says it."""
-    from kenning.extract.seed.commits import proposal_swap
-
-    swaps = [(k, s) for k, p in enumerate(found) if (s := proposal_swap(p))]
+    swaps = [(k, s) for k, p in enumerate(found) if (s := swap_of(p))]
     dropped = {k for k, (pick, gone) in swaps
                if any(k2 != k and pick2 == pick and (set(gone2) > set(gone)
                                                      or set(gone2) == set(gone) and k2 < k)
@@ -572,9 +580,7 @@ def still_true(root: Path, found: list[Proposal]) -> list[Proposal]:
     shipped = runtime_requirements(root)  # names and the least version each may be
     swaps = [p for p in found if p.rule == "commit-tool-swap"]
     if swaps:
-        from kenning.extract.seed.commits import proposal_swap
-
-        said = {p.key: proposal_swap(p) for p in swaps}
+        said = {p.key: swap_of(p) for p in swaps}
         in_use = tools_in_use(root, {n for s in said.values() if s for n in (s[0], *s[1])})
         found = [p for p in found if p.rule != "commit-tool-swap"
                  or (_swap_holds(said[p.key], in_use) and not _library_swap(said[p.key], shipped))]

@@ -345,7 +345,7 @@ def _swap_told(p: Proposal, said: list[Proposal]) -> str | None:
     """The earlier proposal that names both sides of the tool swap a commit `p` says ("Uses uv
     instead of poetry" after the changelog's "The project now uses `uv` …, replacing
     `poetry`."): the swap is said once, by the better source."""
-    swapped = commits.proposal_swap(p)
+    swapped = current.swap_of(p)
     if swapped is None:
         return None
     for known in said:

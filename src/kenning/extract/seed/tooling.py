@@ -320,10 +320,17 @@ def ini_proposals(text: str, rel: str, name: str) -> list[Proposal]:
 
 # ---- scripts/ -------------------------------------------------------------------------------
 
+def without_env(words: list[str]) -> list[str]:
+    """A command line's words from its program on: the `VAR=value` words before it set the
+    environment it runs in ("TOX_SKIP_ENV=perf tox -p all" runs tox)."""
+    while words and re.match(r"^\w+=", words[0]):
+        words = words[1:]
+    return words
+
+
 def _tool_of(words: list[str]) -> str | None:
     """The development tool a command line runs ("python -m pytest" → pytest), else None."""
-    while words and re.match(r"^\w+=", words[0]):
-        words = words[1:]  # VAR=value cmd
+    words = without_env(words)
     if not words:
         return None
     first = words[0].rsplit("/", 1)[-1] if "/" in words[0] and not \
@@ -504,9 +511,7 @@ def _make_command(raw: str, variables: dict[str, str]) -> tuple[str, bool] | Non
         words = shlex.split(command, comments=True)
     except ValueError:
         return None
-    program = words[:]
-    while program and re.match(r"^[A-Za-z_]\w*=", program[0]):
-        program = program[1:]  # "TOX_SKIP_ENV=perf tox -p all": the environment it runs in
+    program = without_env(words)
     if not program or "$" in command or not _PROGRAM.match(program[0]) \
             or program[0] in _PLUMBING:
         return None
